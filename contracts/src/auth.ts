@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH } from './constants.ts';
+import { userSchema } from './user.ts';
+import { tenantSchema } from './tenant.ts';
+
+/** POST /api/login (SPEC.md section 3: email, password, remember). `email` also takes a uid. */
+export const loginPayloadSchema = z.object({
+  email: z.string().trim().min(1).max(320),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  remember: z.boolean().default(true),
+});
+export type LoginPayload = z.input<typeof loginPayloadSchema>;
+
+/**
+ * The "user session" SPEC.md answers after login, registration, reset and OTP login:
+ * either a signed-in user with the tenant, or a pending second factor.
+ */
+export const sessionDataSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('authenticated'), user: userSchema, tenant: tenantSchema }),
+  z.object({ status: z.literal('two_factor_required') }),
+]);
+export type SessionData = z.infer<typeof sessionDataSchema>;
+
+export const sessionAnswerSchema = z.object({
+  data: sessionDataSchema,
+  message: z.string().optional(),
+  notice: z.string().optional(),
+});
+export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;

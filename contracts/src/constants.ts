@@ -1,0 +1,23 @@
+/** Business constants of SPEC.md section 9 and the session rules of the auth issues. */
+export const OTP_LENGTH = 6;
+export const ROUTE_STATE_MESSAGE_MS = 10_000;
+export const MESSAGE_SLIDE_MS = 400;
+export const SCROLL_MS = 400;
+export const DOMAIN_DROPDOWN_VIRTUAL_THRESHOLD = 100;
+export const DOMAIN_DROPDOWN_ROW_PX = 37;
+export const THUMBNAIL_SIZE = 30;
+export const ANIMATION_MS = { slow: 600, fast: 200, default: 400 } as const;
+export const TRANSITION_MS = [150, 300, 350] as const;
+
+export const OPERATOR_TENANT_ID = 1;
+
+/** NIST SP 800-63B-4: at least 15 characters when password is the only factor; accept 64+. */
+export const PASSWORD_MIN_LENGTH = 15;
+export const PASSWORD_MAX_LENGTH = 256;
+
+export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 24 * 60 * 60 * 1000;
+export const SESSION_REMEMBER_MS = 30 * 24 * 60 * 60 * 1000;
+
+export const LANGUAGES = ['en', 'de', 'cs'] as const;
+export type LanguageCode = (typeof LANGUAGES)[number];

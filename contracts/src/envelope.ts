@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Field errors keyed by dot path (e.g. `contact.sn`), each with one or more texts. */
+export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()));
+export type FieldErrors = z.infer<typeof fieldErrorsSchema>;
+
+/** Every error answer: a message, and per-field errors on 422. */
+export const errorAnswerSchema = z.object({
+  message: z.string(),
+  errors: fieldErrorsSchema.optional(),
+});
+export type ErrorAnswer = z.infer<typeof errorAnswerSchema>;
+
+/** Wraps a payload in the answer envelope `{ data?, message?, notice? }`. */
+export const envelope = <T extends z.ZodType>(data: T) =>
+  z.object({
+    data,
+    message: z.string().optional(),
+    notice: z.string().optional(),
+  });
+
+export const messageAnswerSchema = z.object({
+  message: z.string().optional(),
+  notice: z.string().optional(),
+});
+export type MessageAnswer = z.infer<typeof messageAnswerSchema>;

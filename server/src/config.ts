@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { emailAddressSchema } from '@berth/contracts';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+/** Every environment variable Berth reads; defaults are the embedded mode (`.env.example` mirrors this). */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  BERTH_DATA_DIR: z.string().min(1).default('./data'),
+  BERTH_ADMIN_EMAIL: emailAddressSchema.default('admin@localhost'),
+  BERTH_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(15).max(256).optional()),
+  BERTH_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
+  ARGON2_MEMORY_KIB: z.coerce.number().int().min(19_456).default(19_456),
+  ARGON2_TIME_COST: z.coerce.number().int().min(2).default(2),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws a ConfigError naming each variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}

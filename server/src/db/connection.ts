@@ -1,0 +1,52 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { PGlite } from '@electric-sql/pglite';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export interface DbTarget {
+  /** A PostgreSQL URL; without it the embedded PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite's data directory; `memory://` keeps it in memory (tests). */
+  dataDir: string;
+}
+
+export interface DbHandle {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+// int8 (bigint counts and ids) as JS numbers: every count and id here fits in 2^53.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+export async function openDatabase(target: DbTarget): Promise<DbHandle> {
+  if (target.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  let dataDir = target.dataDir;
+  if (!dataDir.startsWith('memory://')) {
+    dataDir = resolve(dataDir);
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const pglite = await PGlite.create(dataDir, {
+    parsers: { 20: (value: string) => Number.parseInt(value, 10) },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}
+
+export async function pingDatabase(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

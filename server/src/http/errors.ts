@@ -1,0 +1,102 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FieldErrors } from '@berth/contracts';
+import { translate, type MessageKey } from '../i18n/messages.ts';
+
+type Params = Record<string, string | number>;
+
+/** An answer with a status and a translated message; services throw it, the handler renders it. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly key: MessageKey;
+  readonly params: Params;
+  readonly fieldErrors: Record<string, { key: MessageKey; params?: Params }[]> | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    key: MessageKey,
+    options: {
+      params?: Params;
+      fields?: Record<string, { key: MessageKey; params?: Params }[]>;
+      headers?: Record<string, string>;
+    } = {},
+  ) {
+    super(key);
+    this.status = status;
+    this.key = key;
+    this.params = options.params ?? {};
+    this.fieldErrors = options.fields;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** 422 with one translated error on one field. */
+export const fieldError = (field: string, key: MessageKey, params?: Params): HttpError =>
+  new HttpError(422, key, { params, fields: { [field]: [{ key, params }] } });
+
+interface ZodIssueParams {
+  expected?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  format?: string;
+  input?: unknown;
+}
+
+function validationMessage(code: string, params: ZodIssueParams): { key: MessageKey; params?: Params } {
+  if (code === 'invalid_type' && params.input === undefined) return { key: 'validation.required' };
+  if (code === 'too_small' && params.minimum !== undefined) {
+    return Number(params.minimum) === 1
+      ? { key: 'validation.required' }
+      : { key: 'validation.too_short', params: { min: Number(params.minimum) } };
+  }
+  if (code === 'too_big' && params.maximum !== undefined) {
+    return { key: 'validation.too_long', params: { max: Number(params.maximum) } };
+  }
+  if (code === 'invalid_format' && params.format === 'email') return { key: 'validation.email' };
+  return { key: 'validation.invalid' };
+}
+
+/** One place turns every failure into the envelope: field errors 422, never a stack trace. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    const lang = request.lang;
+    if (error instanceof HttpError) {
+      const errors: FieldErrors | undefined = error.fieldErrors
+        ? Object.fromEntries(
+            Object.entries(error.fieldErrors).map(([field, list]) => [
+              field,
+              list.map((item) => translate(lang, item.key, item.params)),
+            ]),
+          )
+        : undefined;
+      return reply
+        .code(error.status)
+        .headers(error.headers)
+        .send({ message: translate(lang, error.key, error.params), ...(errors ? { errors } : {}) });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: FieldErrors = {};
+      for (const issue of error.validation) {
+        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+        const text = validationMessage(issue.keyword, issue.params as ZodIssueParams);
+        (errors[field] ??= []).push(translate(lang, text.key, text.params));
+      }
+      return reply.code(422).send({ message: translate(lang, 'validation.failed'), errors });
+    }
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status === 429) {
+      const seconds = Number(reply.getHeader('retry-after') ?? 60);
+      return reply.code(429).send({ message: translate(lang, 'http.too_many_requests', { seconds }) });
+    }
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, unsupported media type, oversized body: the client's fault, said plainly.
+      return reply.code(status === 404 ? 404 : status).send({
+        message: translate(lang, status === 404 ? 'http.not_found' : 'http.bad_request'),
+      });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ message: translate(lang, 'System.UnknownErrorCtrlF5') });
+  });
+
+}

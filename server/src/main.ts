@@ -1,0 +1,57 @@
+import { loadConfig, ConfigError, type Config } from './config.ts';
+import { openDatabase } from './db/connection.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { buildApp } from './app.ts';
+import { ensureOperator, firstAdminBanner } from './modules/tenants/bootstrap.ts';
+
+async function start(config: Config): Promise<void> {
+  const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BERTH_DATA_DIR });
+  const { app, services } = await buildApp({ config, db: handle.db });
+  const applied = await migrateToLatest(handle.db);
+  app.log.info({ database: handle.kind, applied }, 'database migrated');
+
+  const admin = await ensureOperator(handle.db, services.hasher, services.clock, {
+    adminEmail: config.BERTH_ADMIN_EMAIL,
+    adminPassword: config.BERTH_ADMIN_PASSWORD,
+    publicUrl: config.BERTH_PUBLIC_URL,
+  });
+  const localUrl = `http://localhost:${config.PORT}`;
+  if (admin) process.stdout.write(firstAdminBanner(admin, config.BERTH_PUBLIC_URL ?? localUrl));
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await app.close();
+      await handle.close();
+      app.log.info('shut down cleanly');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+  app.log.info({ url: localUrl, database: handle.kind }, 'Berth is listening');
+}
+
+try {
+  await start(loadConfig());
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
+  process.stderr.write(`Berth failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}

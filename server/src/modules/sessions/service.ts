@@ -1,0 +1,103 @@
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_REMEMBER_MS } from '@berth/contracts';
+import type { Db } from '../../db/connection.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken, sha256 } from '../../lib/tokens.ts';
+import type { UserRow } from '../users/queries.ts';
+import { deleteSession, deleteUserSessions, findSessionWithUser, insertSession, touchSession } from './queries.ts';
+
+export interface SessionInfo {
+  idHash: string;
+  tenantId: number;
+  remember: boolean;
+  twoFactorPending: boolean;
+  expiresAt: Date;
+}
+
+export interface ActiveSession {
+  session: SessionInfo;
+  user: UserRow;
+}
+
+/** Writing last-seen on every request would make each read a write; once a minute is enough for a 2 h idle rule. */
+const TOUCH_EVERY_MS = 60_000;
+
+export class SessionService {
+  private readonly db: Db;
+  private readonly clock: Clock;
+
+  constructor(db: Db, clock: Clock) {
+    this.db = db;
+    this.clock = clock;
+  }
+
+  /** A new random id (256 bits); only its hash is stored. Returns the raw id for the cookie. */
+  async create(input: {
+    userId: number;
+    tenantId: number;
+    remember: boolean;
+    twoFactorPending?: boolean;
+    ip: string | null;
+    userAgent: string | null;
+  }): Promise<{ token: string; expiresAt: Date }> {
+    const token = randomToken(32);
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + (input.remember ? SESSION_REMEMBER_MS : SESSION_ABSOLUTE_MS));
+    await insertSession(this.db, {
+      id_hash: sha256(token),
+      user_id: input.userId,
+      tenant_id: input.tenantId,
+      remember: input.remember,
+      two_factor_pending: input.twoFactorPending ?? false,
+      ip: input.ip,
+      user_agent: input.userAgent?.slice(0, 512) ?? null,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: expiresAt,
+    });
+    return { token, expiresAt };
+  }
+
+  /** The live session for a cookie value, or undefined when unknown, expired or idle too long. */
+  async resolve(token: string): Promise<ActiveSession | undefined> {
+    const idHash = sha256(token);
+    const row = await findSessionWithUser(this.db, idHash);
+    if (!row) return undefined;
+    const now = this.clock.now().getTime();
+    const lastSeen = new Date(row.session_last_seen_at).getTime();
+    const expired = new Date(row.session_expires_at).getTime() <= now;
+    const idle = !row.session_remember && now - lastSeen > SESSION_IDLE_MS;
+    if (expired || idle || row.locked_at) {
+      await deleteSession(this.db, idHash);
+      return undefined;
+    }
+    if (now - lastSeen > TOUCH_EVERY_MS) await touchSession(this.db, idHash, new Date(now));
+    const {
+      session_id_hash,
+      session_tenant_id,
+      session_remember,
+      session_two_factor_pending,
+      session_created_at: _created,
+      session_last_seen_at: _seen,
+      session_expires_at,
+      ...user
+    } = row;
+    return {
+      session: {
+        idHash: session_id_hash,
+        tenantId: session_tenant_id,
+        remember: session_remember,
+        twoFactorPending: session_two_factor_pending,
+        expiresAt: new Date(session_expires_at),
+      },
+      user,
+    };
+  }
+
+  async destroy(token: string): Promise<void> {
+    await deleteSession(this.db, sha256(token));
+  }
+
+  async destroyAllForUser(userId: number, exceptToken?: string): Promise<void> {
+    await deleteUserSessions(this.db, userId, exceptToken ? sha256(exceptToken) : undefined);
+  }
+}

@@ -1,0 +1,73 @@
+import type { Tenant } from '@berth/contracts';
+import { OPERATOR_TENANT_ID } from '@berth/contracts';
+import type { Db } from '../../db/connection.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { findTenantByHost, findTenantById, listTenantHosts } from './queries.ts';
+
+export interface ResolvedTenant extends Tenant {
+  hosts: string[];
+  default_language: string;
+  public_url: string | null;
+}
+
+type TenantRow = NonNullable<Awaited<ReturnType<typeof findTenantById>>>;
+
+const present = (row: TenantRow, hosts: string[]): ResolvedTenant => ({
+  id: row.id,
+  title: row.title,
+  config: {
+    admin_logo: row.admin_logo,
+    admin_logo_footer: row.admin_logo_footer,
+    host_purchases: row.host_purchases,
+  },
+  hosts,
+  default_language: row.default_language,
+  public_url: row.public_url,
+});
+
+export const toPublicTenant = (tenant: ResolvedTenant): Tenant => ({
+  id: tenant.id,
+  title: tenant.title,
+  config: tenant.config,
+});
+
+/**
+ * The panel is reached at the tenant's own host name; unknown hosts belong to the operator.
+ * Every request needs this, so answers are kept for a few seconds per host.
+ */
+export class TenantResolver {
+  private readonly cache = new Map<string, { tenant: ResolvedTenant; until: number }>();
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly ttlMs: number;
+
+  constructor(db: Db, clock: Clock, ttlMs = 10_000) {
+    this.db = db;
+    this.clock = clock;
+    this.ttlMs = ttlMs;
+  }
+
+  async forHost(hostHeader: string | undefined): Promise<ResolvedTenant> {
+    const host = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '');
+    const now = this.clock.now().getTime();
+    const cached = this.cache.get(host);
+    if (cached && cached.until > now) return cached.tenant;
+    const row = (await findTenantByHost(this.db, host)) ?? (await findTenantById(this.db, OPERATOR_TENANT_ID));
+    if (!row) throw new Error('The operator tenant is missing: run the migrations and bootstrap first.');
+    const hosts = (await listTenantHosts(this.db, row.id)).map((h) => h.host);
+    const tenant = present(row, hosts);
+    this.cache.set(host, { tenant, until: now + this.ttlMs });
+    return tenant;
+  }
+
+  async byId(id: number): Promise<ResolvedTenant | undefined> {
+    const row = await findTenantById(this.db, id);
+    if (!row) return undefined;
+    const hosts = (await listTenantHosts(this.db, row.id)).map((h) => h.host);
+    return present(row, hosts);
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,26 @@
+import type { User } from '@berth/contracts';
+import { THUMBNAIL_SIZE } from '@berth/contracts';
+import type { UserRow } from './queries.ts';
+
+const formatMoney = (minor: number, language: string): string =>
+  new Intl.NumberFormat(language, { style: 'currency', currency: 'EUR' }).format(minor / 100);
+
+/** The user as the web reads it (SPEC.md section 3). */
+export function presentUser(row: UserRow): User {
+  const displayName = [row.given_name, row.sn].filter(Boolean).join(' ') || row.email;
+  // Commission comes from the partner ledger once the shop exists; until then it is zero.
+  const commission = 0;
+  return {
+    id: row.id,
+    email: row.email,
+    contact: { given_name: row.given_name, sn: row.sn, phone: row.phones, display_name: displayName },
+    image: { url: `/api/user/${row.id}/avatar?size=${THUMBNAIL_SIZE}` },
+    google2fa_enabled: row.google2fa_enabled,
+    notifications_viewed: row.notifications_viewed,
+    is_super_admin: row.role === 'super_admin',
+    commission: { value: commission, value_formatted: formatMoney(commission, row.language) },
+    role: row.role,
+    language: row.language,
+    email_verified: row.email_verified_at !== null,
+  };
+}
