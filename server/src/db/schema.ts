@@ -60,7 +60,18 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
+export interface DomainsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  owner_id: number;
+  /** Stored in punycode (ASCII), so uniqueness holds across IDN spellings. */
+  name: string;
+  expire_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
+  domains: DomainsTable;
   tenants: TenantsTable;
   tenant_hosts: TenantHostsTable;
   users: UsersTable;

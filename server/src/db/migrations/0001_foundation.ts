@@ -58,6 +58,17 @@ const statements = [
     created_at timestamptz not null
   )`,
   `create index audit_log_tenant_created on audit_log (tenant_id, created_at desc)`,
+  `create table domains (
+    id serial primary key,
+    tenant_id integer not null references tenants(id) on delete cascade,
+    owner_id integer not null references users(id) on delete cascade,
+    name text not null,
+    expire_at timestamptz,
+    created_at timestamptz not null default now()
+  )`,
+  `create unique index domains_name on domains (lower(name))`,
+  `create index domains_owner on domains (owner_id, name)`,
+  `create index domains_tenant on domains (tenant_id, name)`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -66,5 +77,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop table audit_log, sessions, users, tenant_hosts, tenants`.execute(db);
+  await sql`drop table domains, audit_log, sessions, users, tenant_hosts, tenants`.execute(db);
 }

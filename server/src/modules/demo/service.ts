@@ -1,0 +1,87 @@
+import type { Db } from '../../db/connection.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { generatePassword, type PasswordHasher } from '../../lib/password.ts';
+import { findTenantByHost, insertTenant, insertTenantHost } from '../tenants/queries.ts';
+import { createUser } from '../users/service.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+const WORDS = ['harbor', 'anchor', 'lighthouse', 'tide', 'coral', 'pier', 'compass', 'reef', 'sail', 'keel', 'marina', 'cove', 'buoy', 'dune', 'gull'];
+const SUFFIXES = ['studio', 'shop', 'labs', 'media', 'cloud', 'works', 'garden', 'travel', 'bakery', 'design'];
+const TLDS = ['com', 'net', 'org', 'cz', 'de', 'eu', 'io'];
+
+export interface DemoSummary {
+  tenantId: number;
+  host: string;
+  hostAdmin: string;
+  customers: string[];
+  password: string;
+  domains: number;
+  expired: number;
+}
+
+/** Domain names that look like real customers' sites, deterministic so reruns and tests agree. */
+export function demoDomainNames(count: number): string[] {
+  const names: string[] = [];
+  for (let i = 0; names.length < count; i++) {
+    const word = WORDS[i % WORDS.length];
+    const suffix = SUFFIXES[Math.floor(i / WORDS.length) % SUFFIXES.length];
+    const tld = TLDS[i % TLDS.length];
+    const round = Math.floor(i / (WORDS.length * SUFFIXES.length));
+    names.push(`${word}-${suffix}${round ? round + 1 : ''}.${tld}`);
+  }
+  return names;
+}
+
+/**
+ * A second tenant with a host admin, customers and 150 domains (20 expired, 30 without expiry),
+ * so the shell has something to show. Runs in one transaction; refuses to load twice.
+ */
+export async function loadDemoData(
+  db: Db,
+  hasher: PasswordHasher,
+  clock: Clock,
+  options: { password?: string | undefined; host?: string } = {},
+): Promise<DemoSummary | undefined> {
+  const host = options.host ?? 'harbor.localhost';
+  if (await findTenantByHost(db, host)) return undefined;
+  const password = options.password ?? generatePassword();
+  return db.transaction().execute(async (trx) => {
+    const tenant = await insertTenant(trx, { title: 'Harbor Hosting', public_url: `http://${host}:3000` });
+    await insertTenantHost(trx, tenant.id, host);
+    const people = [
+      ['Hana', 'Nováková'],
+      ['Jonas', 'Becker'],
+      ['Emma', 'Wilson'],
+      ['Petr', 'Svoboda'],
+      ['Lena', 'Schmidt'],
+    ] as const;
+    const hostAdmin = `admin@${host}`;
+    await createUser(trx, hasher, clock, {
+      tenantId: tenant.id, email: hostAdmin, password, role: 'host_admin', given_name: 'Harbor', sn: 'Admin',
+    });
+    const customers: Awaited<ReturnType<typeof createUser>>[] = [];
+    for (const [given, sn] of people) {
+      const email = `${given.toLowerCase()}@${host}`;
+      customers.push(await createUser(trx, hasher, clock, { tenantId: tenant.id, email, password, role: 'customer', given_name: given, sn }));
+    }
+    const now = clock.now().getTime();
+    const names = demoDomainNames(150);
+    const rows = names.map((name, i) => {
+      const owner = customers[i % customers.length];
+      if (!owner) throw new Error('demo customers missing');
+      // 20 expired, 30 without expiry, the rest expiring over the next two years.
+      const expireAt = i < 20 ? new Date(now - (i + 1) * 3 * DAY) : i < 50 ? null : new Date(now + ((i * 5) % 730 + 1) * DAY);
+      return { tenant_id: tenant.id, owner_id: owner.id, name, expire_at: expireAt };
+    });
+    await trx.insertInto('domains').values(rows).execute();
+    return {
+      tenantId: tenant.id,
+      host,
+      hostAdmin,
+      customers: customers.map((c) => c.email),
+      password,
+      domains: rows.length,
+      expired: rows.filter((r) => r.expire_at !== null && r.expire_at.getTime() < now).length,
+    };
+  });
+}

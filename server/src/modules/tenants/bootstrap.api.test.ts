@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../../../test/harness.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { ManualClock } from '../../lib/clock.ts';
+import { PasswordHasher } from '../../lib/password.ts';
+import { loadDemoData } from '../demo/service.ts';
+import { ensureOperator, firstAdminBanner } from './bootstrap.ts';
+
+let database: TestDatabase;
+const hasher = new PasswordHasher({ memoryCost: 19_456, timeCost: 2 });
+const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));
+
+beforeEach(async () => {
+  database = await openTestDatabase();
+});
+afterEach(async () => {
+  await database.close();
+});
+
+describe('first start', () => {
+  it('migrates idempotently', async () => {
+    expect(await migrateToLatest(database.db)).toEqual(['0001_foundation']);
+    expect(await migrateToLatest(database.db)).toEqual([]);
+  });
+
+  it('creates tenant 1 and one super admin with a generated argon2id password, once', async () => {
+    await migrateToLatest(database.db);
+    const options = { adminEmail: 'root@example.com', adminPassword: undefined, publicUrl: undefined };
+    const [first, second] = await Promise.all([
+      ensureOperator(database.db, hasher, clock, options),
+      ensureOperator(database.db, hasher, clock, options),
+    ]);
+    const created = first ?? second;
+    expect([first, second].filter(Boolean)).toHaveLength(1);
+    expect(created?.generatedPassword).toMatch(/^[A-Za-z0-9]{24}$/);
+    expect(await ensureOperator(database.db, hasher, clock, options)).toBeUndefined();
+
+    const users = await database.db.selectFrom('users').select(['tenant_id', 'email', 'role', 'password_hash']).execute();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({ tenant_id: 1, email: 'root@example.com', role: 'super_admin' });
+    expect(users[0]?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect(await hasher.verify(users[0]?.password_hash ?? '', created?.generatedPassword ?? '')).toBe(true);
+    expect(firstAdminBanner(created!, 'http://localhost:3000')).toContain(`password: ${created?.generatedPassword}`);
+  });
+
+  it('uses BERTH_ADMIN_PASSWORD when given and does not print it', async () => {
+    await migrateToLatest(database.db);
+    const admin = await ensureOperator(database.db, hasher, clock, {
+      adminEmail: 'admin@localhost',
+      adminPassword: 'a given password for automation',
+      publicUrl: undefined,
+    });
+    expect(admin?.generatedPassword).toBeUndefined();
+    expect(firstAdminBanner(admin!, 'http://x')).not.toContain('a given password for automation');
+  });
+
+  it('loads demo data once: a second tenant, a host admin, customers and 150 domains, 20 expired', async () => {
+    await migrateToLatest(database.db);
+    await ensureOperator(database.db, hasher, clock, { adminEmail: 'admin@localhost', adminPassword: undefined, publicUrl: undefined });
+    const summary = await loadDemoData(database.db, hasher, clock, { password: 'demo password for everyone' });
+    expect(summary).toMatchObject({ tenantId: 2, domains: 150, expired: 20 });
+    expect(await loadDemoData(database.db, hasher, clock)).toBeUndefined();
+
+    const roles = await database.db
+      .selectFrom('users')
+      .select(['role', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tenant_id', '=', 2)
+      .groupBy('role')
+      .orderBy('role')
+      .execute();
+    expect(roles.map((r) => [r.role, Number(r.n)])).toEqual([['customer', 5], ['host_admin', 1]]);
+    const expired = await database.db
+      .selectFrom('domains')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('expire_at', '<', clock.now())
+      .executeTakeFirstOrThrow();
+    expect(Number(expired.n)).toBe(20);
+  });
+});

@@ -1,0 +1,105 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type Services } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Db } from '../src/db/connection.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { ManualClock } from '../src/lib/clock.ts';
+import { ensureOperator } from '../src/modules/tenants/bootstrap.ts';
+
+export const ADMIN_EMAIL = 'admin@localhost';
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+
+/** Which database the integration tests run on: the vitest project sets it. */
+const target = process.env.BERTH_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export interface TestDatabase {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/** A clean database per call: PGlite in memory, or a new PostgreSQL database dropped afterwards. */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  if (target === 'pglite') {
+    const handle = await openDatabase({ dataDir: 'memory://' });
+    return { db: handle.db, kind: 'pglite', close: handle.close };
+  }
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('BERTH_TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `berth_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  return {
+    db: handle.db,
+    kind: 'postgres',
+    close: async () => {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  db: Db;
+  clock: ManualClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(options: { env?: Record<string, string>; webDistDir?: string } = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BERTH_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
+  const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));
+  await migrateToLatest(database.db);
+  const { app, services } = await buildApp({
+    config,
+    db: database.db,
+    clock,
+    logger: pino({ level: 'silent' }),
+    webDistDir: options.webDistDir ?? '/nonexistent-web-dist',
+  });
+  await ensureOperator(database.db, services.hasher, clock, {
+    adminEmail: config.BERTH_ADMIN_EMAIL,
+    adminPassword: config.BERTH_ADMIN_PASSWORD,
+    publicUrl: undefined,
+  });
+  await app.ready();
+  return {
+    app,
+    services,
+    db: database.db,
+    clock,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** The session cookie an answer set, as a Cookie header value. */
+export function sessionCookieFrom(setCookie: string | string[] | undefined): string {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  const found = list.find((c) => c.startsWith('berth_session='));
+  if (!found) throw new Error(`no session cookie in ${JSON.stringify(list)}`);
+  return found.split(';')[0] ?? '';
+}
+
+export async function login(app: FastifyInstance, email = ADMIN_EMAIL, password = ADMIN_PASSWORD, remember = true) {
+  const response = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password, remember } });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  return { response, cookie: sessionCookieFrom(response.headers['set-cookie']) };
+}

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+const api = ['server/**/*.api.test.ts'];
+const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/**
+ * Unit tests once; API integration tests on PGlite, and again on a real PostgreSQL when
+ * TEST_DATABASE_URL is set (CI sets it). Each test file opens its own clean database.
+ */
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
+      { test: { name: 'api-pglite', include: api, env: { BERTH_TEST_DB: 'pglite' } } },
+      ...(withPostgres ? [{ test: { name: 'api-postgres', include: api, env: { BERTH_TEST_DB: 'postgres' } } }] : []),
+    ],
+  },
+});
