@@ -4,3 +4,4 @@ export * from './auth.ts';
 export * from './user.ts';
 export * from './tenant.ts';
 export * from './health.ts';
+export * from './auth-flows.ts';

@@ -22,6 +22,23 @@ import { SessionService } from './modules/sessions/service.ts';
 import { tenantRoutes } from './modules/tenants/routes.ts';
 import { TenantResolver } from './modules/tenants/service.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { SecurityNotifier } from './modules/auth/notifier.ts';
+import { Reauthenticator } from './modules/auth/reauth.ts';
+import { captchaRoutes } from './modules/captcha/routes.ts';
+import { createCaptchaVerifier } from './modules/captcha/service.ts';
+import { domainUserPasswordRoutes } from './modules/domain-users/routes.ts';
+import { DomainUserPasswordService } from './modules/domain-users/service.ts';
+import { Mailer } from './modules/mail/mailer.ts';
+import { outboxRoutes } from './modules/mail/routes.ts';
+import { otpRoutes } from './modules/otp/routes.ts';
+import { OtpService } from './modules/otp/service.ts';
+import { passwordRoutes } from './modules/password/routes.ts';
+import { PasswordService } from './modules/password/service.ts';
+import { registrationRoutes } from './modules/registration/routes.ts';
+import { RegistrationService } from './modules/registration/service.ts';
+import { sessionRoutes } from './modules/sessions/routes.ts';
+import { twoFactorRoutes } from './modules/twofactor/routes.ts';
+import { TwoFactorService } from './modules/twofactor/service.ts';
 
 export interface AppOptions {
   config: Config;
@@ -39,9 +56,12 @@ export interface Services {
   tenants: TenantResolver;
   audit: AuditService;
   auth: AuthService;
+  mailer: Mailer;
+  twoFactor: TwoFactorService;
 }
 
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
 
 /** Builds the whole HTTP app without listening: main.ts listens, tests inject. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
@@ -60,13 +80,88 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const sessions = new SessionService(db, clock);
   const tenants = new TenantResolver(db, clock);
   const audit = new AuditService(db, clock, app.log);
+  const mailer = new Mailer({ db, clock, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.NODE_ENV === 'production' });
+  const notifier = new SecurityNotifier(mailer, clock, app.log);
+  const throttle = (name: string, limit: number, windowMs: number) => new FailureThrottle(db, clock, name, { limit, windowMs });
+  const reauth = new Reauthenticator(hasher, throttle('reauth', 5, 15 * MINUTE));
+  const fallbackUrl = config.BERTH_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const captcha = await createCaptchaVerifier({
+    db,
+    clock,
+    log: app.log,
+    altchaHmacKey: config.ALTCHA_HMAC_KEY,
+    ...(config.RECAPTCHA_SITE_KEY && config.RECAPTCHA_SECRET
+      ? {
+          recaptcha: {
+            siteKey: config.RECAPTCHA_SITE_KEY,
+            secret: config.RECAPTCHA_SECRET,
+            verifyUrl: config.RECAPTCHA_VERIFY_URL,
+            minScore: config.RECAPTCHA_MIN_SCORE,
+          },
+        }
+      : {}),
+  });
+
   const auth = new AuthService({
     db,
     hasher,
     sessions,
     audit,
-    accountThrottle: new FailureThrottle(clock, { limit: 5, windowMs: FIFTEEN_MINUTES }),
-    ipThrottle: new FailureThrottle(clock, { limit: 100, windowMs: FIFTEEN_MINUTES }),
+    accountThrottle: throttle('login-account', 5, 15 * MINUTE),
+    ipThrottle: throttle('login-ip', 100, 15 * MINUTE),
+  });
+  const twoFactor = new TwoFactorService({
+    db,
+    clock,
+    audit,
+    sessions,
+    codeThrottle: throttle('second-factor', 5, 15 * MINUTE),
+    reauth,
+    notifier,
+    issuer: 'Berth',
+  });
+  const passwords = new PasswordService({
+    db,
+    clock,
+    hasher,
+    audit,
+    sessions,
+    mail: mailer,
+    notifier,
+    reauth,
+    forgotIpThrottle: throttle('forgot-ip', 20, HOUR),
+    forgotEmailThrottle: throttle('forgot-email', 3, HOUR),
+    fallbackUrl,
+  });
+  const otp = new OtpService({
+    db,
+    clock,
+    audit,
+    mail: mailer,
+    requestIpThrottle: throttle('otp-request-ip', 20, HOUR),
+    requestEmailThrottle: throttle('otp-request-email', 5, HOUR),
+    accountThrottle: throttle('otp-account', 5, 15 * MINUTE),
+    fallbackUrl,
+  });
+  const registration = new RegistrationService({
+    db,
+    clock,
+    hasher,
+    audit,
+    mail: mailer,
+    captcha,
+    ipThrottle: throttle('registration-ip', 5, HOUR),
+    verifyThrottle: throttle('verify-ip', 10, 15 * MINUTE),
+    resendThrottle: throttle('verify-resend', 3, HOUR),
+    fallbackUrl,
+  });
+  const domainUserPasswords = new DomainUserPasswordService({
+    db,
+    clock,
+    hasher,
+    audit,
+    uidThrottle: throttle('domain-user-uid', 5, 15 * MINUTE),
+    ipThrottle: throttle('domain-user-ip', 100, 15 * MINUTE),
   });
 
   await app.register(cookie);
@@ -88,12 +183,23 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     async (api) => {
       await api.register(healthRoutes(db));
       await api.register(tenantRoutes);
-      await api.register(authRoutes(auth));
+      await api.register(authRoutes(auth, sessions));
+      await api.register(twoFactorRoutes(twoFactor, sessions));
+      await api.register(passwordRoutes(passwords, sessions));
+      await api.register(otpRoutes(otp, sessions));
+      await api.register(registrationRoutes(registration, sessions));
+      await api.register(captchaRoutes(captcha));
+      await api.register(domainUserPasswordRoutes(domainUserPasswords));
+      await api.register(sessionRoutes(sessions, audit));
       await api.register(userRoutes);
+      await api.register(outboxRoutes(mailer), { prefix: '/system' });
     },
     { prefix: '/api' },
   );
 
   await registerWebApp(app, options.webDistDir ?? defaultWebDistDir);
-  return { app, services: { clock, hasher, sessions, tenants, audit, auth } };
+  app.addHook('onClose', async () => {
+    await mailer.close();
+  });
+  return { app, services: { clock, hasher, sessions, tenants, audit, auth, mailer, twoFactor } };
 }

@@ -22,6 +22,13 @@ export const configSchema = z.object({
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(19_456).default(19_456),
   ARGON2_TIME_COST: z.coerce.number().int().min(2).default(2),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  SMTP_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: emailAddressSchema.default('no-reply@localhost'),
+  RECAPTCHA_SITE_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  RECAPTCHA_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+  RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -29,7 +36,12 @@ export class ConfigError extends Error {}
 
 /** Parses the environment; a bad value throws a ConfigError naming each variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+  const parsed = configSchema
+    .refine((c) => Boolean(c.RECAPTCHA_SITE_KEY) === Boolean(c.RECAPTCHA_SECRET), {
+      path: ['RECAPTCHA_SECRET'],
+      message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET must be set together',
+    })
+    .safeParse(env);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -3,12 +3,15 @@ import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './app.ts';
 import { ensureOperator, firstAdminBanner } from './modules/tenants/bootstrap.ts';
+import { startSweeper } from './modules/sessions/sweeper.ts';
 
 async function start(config: Config): Promise<void> {
   const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BERTH_DATA_DIR });
-  const { app, services } = await buildApp({ config, db: handle.db });
   const applied = await migrateToLatest(handle.db);
+  const { app, services } = await buildApp({ config, db: handle.db });
   app.log.info({ database: handle.kind, applied }, 'database migrated');
+  const sweeper = startSweeper(handle.db, services.clock, app.log);
+  app.addHook('onClose', async () => clearInterval(sweeper));
 
   const admin = await ensureOperator(handle.db, services.hasher, services.clock, {
     adminEmail: config.BERTH_ADMIN_EMAIL,

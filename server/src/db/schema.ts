@@ -35,6 +35,10 @@ export interface UsersTable {
   locked_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  google2fa_secret: string | null;
+  google2fa_pending_secret: string | null;
+  /** The last TOTP time step accepted: a code works once. */
+  google2fa_last_step: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -48,6 +52,8 @@ export interface SessionsTable {
   created_at: Timestamp;
   last_seen_at: Timestamp;
   expires_at: Timestamp;
+  public_id: Generated<string>;
+  two_factor_started_at: Timestamp | null;
 }
 
 export interface AuditLogTable {
@@ -70,7 +76,90 @@ export interface DomainsTable {
   created_at: CreatedAt;
 }
 
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+export interface PasswordResetsTable {
+  uniq_id: string;
+  user_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface OtpLoginsTable {
+  uniq_id: string;
+  tenant_id: number;
+  /** Null for an unknown e-mail: the answer looks the same, but nothing can log in with it. */
+  user_id: number | null;
+  code_hash: string | null;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface EmailVerificationsTable {
+  code_hash: string;
+  user_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface ThrottleHitsTable {
+  key: string;
+  hit_at: Timestamp;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  tenant_id: number | null;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  created_at: Timestamp;
+}
+
+export interface DomainUsersTable {
+  id: Generated<number>;
+  tenant_id: number;
+  domain_id: number;
+  /** The mailbox/FTP login, e.g. info@example.com. */
+  uid: string;
+  password_hash: string;
+  quota_mb: Generated<number>;
+  enabled: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface CaptchaUsesTable {
+  signature: string;
+  expires_at: Timestamp;
+}
+
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
+  captcha_uses: CaptchaUsesTable;
+  app_secrets: AppSecretsTable;
+  recovery_codes: RecoveryCodesTable;
+  password_resets: PasswordResetsTable;
+  otp_logins: OtpLoginsTable;
+  email_verifications: EmailVerificationsTable;
+  throttle_hits: ThrottleHitsTable;
+  outbox: OutboxTable;
+  domain_users: DomainUsersTable;
   domains: DomainsTable;
   tenants: TenantsTable;
   tenant_hosts: TenantHostsTable;

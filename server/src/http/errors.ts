@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldErrors } from '@berth/contracts';
-import { translate, type MessageKey } from '../i18n/messages.ts';
+import { isMessageKey, translate, type MessageKey } from '../i18n/messages.ts';
 
 type Params = Record<string, string | number>;
 
@@ -43,7 +43,9 @@ interface ZodIssueParams {
   input?: unknown;
 }
 
-function validationMessage(code: string, params: ZodIssueParams): { key: MessageKey; params?: Params } {
+function validationMessage(code: string, message: string, params: ZodIssueParams): { key: MessageKey; params?: Params } {
+  // Shared schemas name their own message keys (e.g. `validation.email`), so web and server agree.
+  if (isMessageKey(message)) return { key: message };
   if (code === 'invalid_type' && params.input === undefined) return { key: 'validation.required' };
   if (code === 'too_small' && params.minimum !== undefined) {
     return Number(params.minimum) === 1
@@ -79,7 +81,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const errors: FieldErrors = {};
       for (const issue of error.validation) {
         const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
-        const text = validationMessage(issue.keyword, issue.params as ZodIssueParams);
+        const text = validationMessage(issue.keyword, issue.message ?? '', issue.params as ZodIssueParams);
         (errors[field] ??= []).push(translate(lang, text.key, text.params));
       }
       return reply.code(422).send({ message: translate(lang, 'validation.failed'), errors });
@@ -98,5 +100,4 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ message: translate(lang, 'System.UnknownErrorCtrlF5') });
   });
-
 }

@@ -36,6 +36,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     if (!indexHtml) {
       return reply.code(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
+    // The reset page's URL holds a token: it must not leak to any other site as a Referer.
+    if (request.url.startsWith('/password/reset/')) reply.header('referrer-policy', 'no-referrer');
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
   });
 }

@@ -8,8 +8,24 @@ export type AuditAction =
   | 'auth.login.failure'
   | 'auth.login.throttled'
   | 'auth.logout'
+  | 'auth.2fa.success'
+  | 'auth.2fa.failure'
+  | 'auth.recovery_code_used'
+  | 'auth.otp.requested'
+  | 'auth.otp.success'
+  | 'auth.otp.failure'
+  | 'auth.password_reset.requested'
+  | 'auth.password_reset.done'
+  | 'auth.registration'
+  | 'auth.email_verified'
   | 'user.created'
-  | 'user.password_reset';
+  | 'user.password_changed'
+  | 'user.2fa_enabled'
+  | 'user.2fa_disabled'
+  | 'user.recovery_codes_regenerated'
+  | 'user.session_revoked'
+  | 'domain_user.password_changed'
+  | 'domain_user.password_change_failed';
 
 export interface AuditEntry {
   action: AuditAction;

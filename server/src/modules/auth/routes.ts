@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema, loginPayloadSchema, messageAnswerSchema, sessionAnswerSchema } from '@berth/contracts';
 import { translate } from '../../i18n/messages.ts';
-import { clearSessionCookie, readSessionCookie, writeSessionCookie } from '../sessions/cookie.ts';
-import { toPublicTenant } from '../tenants/service.ts';
-import { presentUser } from '../users/present.ts';
+import { clearSessionCookie, readSessionCookie } from '../sessions/cookie.ts';
+import type { SessionService } from '../sessions/service.ts';
+import { issueSession } from './issue-session.ts';
 import type { AuthService } from './service.ts';
 
-export function authRoutes(auth: AuthService) {
+export function authRoutes(auth: AuthService, sessions: SessionService) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -22,18 +22,9 @@ export function authRoutes(auth: AuthService) {
         },
       },
       async (request, reply) => {
-        const result = await auth.login({
-          ...request.body,
-          tenantId: request.tenant.id,
-          ip: request.ip,
-          userAgent: request.headers['user-agent'] ?? null,
-          previousToken: readSessionCookie(request),
-        });
-        writeSessionCookie(request, reply, result.token, request.body.remember, result.expiresAt);
-        if (result.twoFactorPending) return { data: { status: 'two_factor_required' as const } };
-        return {
-          data: { status: 'authenticated' as const, user: presentUser(result.user), tenant: toPublicTenant(request.tenant) },
-        };
+        const { email, password, remember } = request.body;
+        const user = await auth.login({ email, password, tenantId: request.tenant.id, ip: request.ip });
+        return { data: await issueSession(sessions, request, reply, user, { remember, twoFactorPending: user.google2fa_enabled }) };
       },
     );
 

@@ -9,19 +9,8 @@ import type { FailureThrottle } from './throttle.ts';
 export interface LoginInput {
   email: string;
   password: string;
-  remember: boolean;
   tenantId: number;
   ip: string;
-  userAgent: string | null;
-  /** The cookie the browser came with: rotated away on login. */
-  previousToken: string | undefined;
-}
-
-export interface LoginResult {
-  user: UserRow;
-  token: string;
-  expiresAt: Date;
-  twoFactorPending: boolean;
 }
 
 export class AuthService {
@@ -38,10 +27,11 @@ export class AuthService {
     this.deps = deps;
   }
 
-  async login(input: LoginInput): Promise<LoginResult> {
-    const { db, hasher, sessions, audit, accountThrottle, ipThrottle } = this.deps;
+  /** Checks the password step; the route then issues the (possibly 2FA-pending) session. */
+  async login(input: LoginInput): Promise<UserRow> {
+    const { db, hasher, audit, accountThrottle, ipThrottle } = this.deps;
     const accountKey = `${input.tenantId}:${input.email.toLowerCase()}`;
-    const wait = Math.max(accountThrottle.retryAfter(accountKey), ipThrottle.retryAfter(input.ip));
+    const wait = Math.max(await accountThrottle.retryAfter(accountKey), await ipThrottle.retryAfter(input.ip));
     if (wait > 0) {
       await audit.record({ action: 'auth.login.throttled', tenantId: input.tenantId, userId: null, ip: input.ip });
       throw new HttpError(429, 'auth.throttled', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
@@ -51,8 +41,8 @@ export class AuthService {
     // An unknown account costs one argon2 verify too, so timing does not reveal which e-mails exist.
     const valid = user ? await hasher.verify(user.password_hash, input.password) : await hasher.verifyDummy(input.password);
     if (!user || !valid) {
-      accountThrottle.fail(accountKey);
-      ipThrottle.fail(input.ip);
+      await accountThrottle.fail(accountKey);
+      await ipThrottle.fail(input.ip);
       await audit.record({
         action: 'auth.login.failure',
         tenantId: input.tenantId,
@@ -63,25 +53,15 @@ export class AuthService {
     }
     if (user.locked_at) throw fieldError('email', 'auth.locked');
 
-    accountThrottle.reset(accountKey);
-    if (input.previousToken) await sessions.destroy(input.previousToken);
-    const twoFactorPending = user.google2fa_enabled;
-    const { token, expiresAt } = await sessions.create({
-      userId: user.id,
-      tenantId: input.tenantId,
-      remember: input.remember,
-      twoFactorPending,
-      ip: input.ip,
-      userAgent: input.userAgent,
-    });
+    await accountThrottle.reset(accountKey);
     await audit.record({
       action: 'auth.login.success',
       tenantId: input.tenantId,
       userId: user.id,
       ip: input.ip,
-      data: { remember: input.remember, two_factor_pending: twoFactorPending },
+      data: { two_factor_pending: user.google2fa_enabled },
     });
-    return { user, token, expiresAt, twoFactorPending };
+    return user;
   }
 
   async logout(token: string | undefined, context: { tenantId: number; userId: number | null; ip: string }): Promise<void> {

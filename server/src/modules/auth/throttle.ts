@@ -1,3 +1,4 @@
+import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 
 export interface ThrottleRule {
@@ -6,42 +7,48 @@ export interface ThrottleRule {
 }
 
 /**
- * Counts failures per key in a sliding window. In-process for the embedded mode; several
- * instances share one through Redis (the auth-hardening issue plugs that store in here).
+ * Counts failures per key in a sliding window, in the database, so every app instance sees the
+ * same count and a restart forgets nothing.
  */
 export class FailureThrottle {
-  private readonly hits = new Map<string, number[]>();
+  private readonly db: Db;
   private readonly clock: Clock;
   private readonly rule: ThrottleRule;
+  private readonly prefix: string;
 
-  constructor(clock: Clock, rule: ThrottleRule) {
+  constructor(db: Db, clock: Clock, name: string, rule: ThrottleRule) {
+    this.db = db;
     this.clock = clock;
+    this.prefix = `${name}:`;
     this.rule = rule;
   }
 
-  private recent(key: string): number[] {
-    const since = this.clock.now().getTime() - this.rule.windowMs;
-    const list = (this.hits.get(key) ?? []).filter((t) => t > since);
-    if (list.length) this.hits.set(key, list);
-    else this.hits.delete(key);
-    return list;
-  }
-
   /** Seconds until the key may try again, or 0 when it may now. */
-  retryAfter(key: string): number {
-    const list = this.recent(key);
-    if (list.length < this.rule.limit) return 0;
-    const oldest = list[list.length - this.rule.limit] ?? 0;
-    return Math.max(1, Math.ceil((oldest + this.rule.windowMs - this.clock.now().getTime()) / 1000));
+  async retryAfter(key: string): Promise<number> {
+    const now = this.clock.now().getTime();
+    const rows = await this.db
+      .selectFrom('throttle_hits')
+      .select('hit_at')
+      .where('key', '=', this.prefix + key)
+      .where('hit_at', '>', new Date(now - this.rule.windowMs))
+      .orderBy('hit_at', 'desc')
+      .limit(this.rule.limit)
+      .execute();
+    if (rows.length < this.rule.limit) return 0;
+    const oldest = new Date(rows[rows.length - 1]?.hit_at ?? now).getTime();
+    return Math.max(1, Math.ceil((oldest + this.rule.windowMs - now) / 1000));
   }
 
-  fail(key: string): void {
-    const list = this.recent(key);
-    list.push(this.clock.now().getTime());
-    this.hits.set(key, list);
+  async fail(key: string): Promise<void> {
+    await this.db.insertInto('throttle_hits').values({ key: this.prefix + key, hit_at: this.clock.now() }).execute();
   }
 
-  reset(key: string): void {
-    this.hits.delete(key);
+  async reset(key: string): Promise<void> {
+    await this.db.deleteFrom('throttle_hits').where('key', '=', this.prefix + key).execute();
   }
+}
+
+/** Old hits are useless after the longest window; a periodic sweep keeps the table small. */
+export async function sweepThrottleHits(db: Db, before: Date): Promise<void> {
+  await db.deleteFrom('throttle_hits').where('hit_at', '<', before).execute();
 }

@@ -13,6 +13,8 @@ export const findSessionWithUser = (db: Db, idHash: string) =>
     .selectAll('users')
     .select([
       'sessions.id_hash as session_id_hash',
+      'sessions.public_id as session_public_id',
+      'sessions.two_factor_started_at as session_two_factor_started_at',
       'sessions.tenant_id as session_tenant_id',
       'sessions.remember as session_remember',
       'sessions.two_factor_pending as session_two_factor_pending',
@@ -37,3 +39,20 @@ export const deleteUserSessions = (db: Db, userId: number, exceptIdHash?: string
 
 export const deleteExpiredSessions = (db: Db, now: Date) =>
   db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+
+export const listUserSessions = (db: Db, userId: number) =>
+  db
+    .selectFrom('sessions')
+    .select(['id_hash', 'public_id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at', 'remember', 'two_factor_pending'])
+    .where('user_id', '=', userId)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+
+export const deleteUserSessionByPublicId = async (db: Db, userId: number, publicId: string): Promise<number> => {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('public_id', '=', publicId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+};

@@ -3,10 +3,19 @@ import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
 import type { UserRow } from '../users/queries.ts';
-import { deleteSession, deleteUserSessions, findSessionWithUser, insertSession, touchSession } from './queries.ts';
+import {
+  deleteSession,
+  deleteUserSessionByPublicId,
+  deleteUserSessions,
+  findSessionWithUser,
+  insertSession,
+  listUserSessions,
+  touchSession,
+} from './queries.ts';
 
 export interface SessionInfo {
   idHash: string;
+  publicId: string;
   tenantId: number;
   remember: boolean;
   twoFactorPending: boolean;
@@ -17,6 +26,8 @@ export interface ActiveSession {
   session: SessionInfo;
   user: UserRow;
 }
+
+export const PENDING_SECOND_FACTOR_MS = 10 * 60 * 1000;
 
 /** Writing last-seen on every request would make each read a write; once a minute is enough for a 2 h idle rule. */
 const TOUCH_EVERY_MS = 60_000;
@@ -53,6 +64,7 @@ export class SessionService {
       created_at: now,
       last_seen_at: now,
       expires_at: expiresAt,
+      two_factor_started_at: input.twoFactorPending ? now : null,
     });
     return { token, expiresAt };
   }
@@ -66,13 +78,19 @@ export class SessionService {
     const lastSeen = new Date(row.session_last_seen_at).getTime();
     const expired = new Date(row.session_expires_at).getTime() <= now;
     const idle = !row.session_remember && now - lastSeen > SESSION_IDLE_MS;
-    if (expired || idle || row.locked_at) {
+    // A password step waits at most 10 minutes for its second factor.
+    const pendingTooLong =
+      row.session_two_factor_pending &&
+      now - new Date(row.session_two_factor_started_at ?? row.session_created_at).getTime() > PENDING_SECOND_FACTOR_MS;
+    if (expired || idle || pendingTooLong || row.locked_at) {
       await deleteSession(this.db, idHash);
       return undefined;
     }
     if (now - lastSeen > TOUCH_EVERY_MS) await touchSession(this.db, idHash, new Date(now));
     const {
       session_id_hash,
+      session_public_id,
+      session_two_factor_started_at: _started,
       session_tenant_id,
       session_remember,
       session_two_factor_pending,
@@ -84,6 +102,7 @@ export class SessionService {
     return {
       session: {
         idHash: session_id_hash,
+        publicId: session_public_id,
         tenantId: session_tenant_id,
         remember: session_remember,
         twoFactorPending: session_two_factor_pending,
@@ -97,7 +116,26 @@ export class SessionService {
     await deleteSession(this.db, sha256(token));
   }
 
-  async destroyAllForUser(userId: number, exceptToken?: string): Promise<void> {
-    await deleteUserSessions(this.db, userId, exceptToken ? sha256(exceptToken) : undefined);
+  /** Ends every session of the user but the one given (by its stored hash). */
+  async destroyAllForUser(userId: number, exceptIdHash?: string): Promise<void> {
+    await deleteUserSessions(this.db, userId, exceptIdHash);
+  }
+
+  async list(userId: number) {
+    const now = this.clock.now().getTime();
+    const rows = await listUserSessions(this.db, userId);
+    // Sessions past their rules are gone for the user even if the sweep has not run yet.
+    return rows.filter(
+      (row) =>
+        new Date(row.expires_at).getTime() > now &&
+        (row.remember || now - new Date(row.last_seen_at).getTime() <= SESSION_IDLE_MS) &&
+        !row.two_factor_pending,
+    );
+  }
+
+  /** Revokes one of the user's own sessions; another user's id simply matches nothing. */
+  async revoke(userId: number, publicId: string): Promise<boolean> {
+    const result = await deleteUserSessionByPublicId(this.db, userId, publicId);
+    return result > 0;
   }
 }

@@ -1,0 +1,34 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionData } from '@berth/contracts';
+import { readSessionCookie, writeSessionCookie } from '../sessions/cookie.ts';
+import type { SessionService } from '../sessions/service.ts';
+import { toPublicTenant } from '../tenants/service.ts';
+import { presentUser } from '../users/present.ts';
+import type { UserRow } from '../users/queries.ts';
+
+/**
+ * Every step that signs someone in (password, second factor, reset, OTP, registration) ends here:
+ * the browser's previous session is destroyed and a new id issued, so an id known before a login
+ * step is worthless after it.
+ */
+export async function issueSession(
+  sessions: SessionService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+  options: { remember: boolean; twoFactorPending: boolean },
+): Promise<SessionData> {
+  const previous = readSessionCookie(request);
+  if (previous) await sessions.destroy(previous);
+  const { token, expiresAt } = await sessions.create({
+    userId: user.id,
+    tenantId: request.tenant.id,
+    remember: options.remember,
+    twoFactorPending: options.twoFactorPending,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+  });
+  writeSessionCookie(request, reply, token, options.remember, expiresAt);
+  if (options.twoFactorPending) return { status: 'two_factor_required' };
+  return { status: 'authenticated', user: presentUser(user), tenant: toPublicTenant(request.tenant) };
+}

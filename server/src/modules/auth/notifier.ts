@@ -1,0 +1,45 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../lib/clock.ts';
+import type { UserRow } from '../users/queries.ts';
+import type { MailKind } from '../mail/templates.ts';
+import { displayName, userLanguage, type MailSender } from './mail-port.ts';
+
+export interface TenantRef {
+  id: number;
+  title: string;
+}
+
+/**
+ * Tells a user by e-mail that a credential changed. A mail failure is logged but does not undo
+ * the change the user just made.
+ */
+export class SecurityNotifier {
+  private readonly mail: MailSender;
+  private readonly clock: Clock;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(mail: MailSender, clock: Clock, log: FastifyBaseLogger) {
+    this.mail = mail;
+    this.clock = clock;
+    this.log = log;
+  }
+
+  async notify(
+    user: UserRow,
+    kind: Extract<MailKind, 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'recovery_codes_regenerated'>,
+    context: { ip: string; tenant: TenantRef },
+  ): Promise<void> {
+    try {
+      await this.mail.send({
+        to: user.email,
+        language: userLanguage(user),
+        tenantId: context.tenant.id,
+        tenantTitle: context.tenant.title,
+        kind,
+        params: { name: displayName(user), time: this.clock.now(), ip: context.ip },
+      });
+    } catch (error) {
+      this.log.error({ err: error, kind, userId: user.id }, 'security notification not sent');
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import { fieldError, HttpError } from '../../http/errors.ts';
+import type { PasswordHasher } from '../../lib/password.ts';
+import type { UserRow } from '../users/queries.ts';
+import type { FailureThrottle } from './throttle.ts';
+
+/** Re-authentication before a credential change: the current password, throttled per user. */
+export class Reauthenticator {
+  private readonly hasher: PasswordHasher;
+  private readonly throttle: FailureThrottle;
+
+  constructor(hasher: PasswordHasher, throttle: FailureThrottle) {
+    this.hasher = hasher;
+    this.throttle = throttle;
+  }
+
+  async confirm(user: UserRow, password: string, field = 'password'): Promise<void> {
+    const key = String(user.id);
+    const wait = await this.throttle.retryAfter(key);
+    if (wait > 0) {
+      throw new HttpError(429, 'auth.throttled', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+    }
+    if (!(await this.hasher.verify(user.password_hash, password))) {
+      await this.throttle.fail(key);
+      throw fieldError(field, 'password.current_wrong');
+    }
+    await this.throttle.reset(key);
+  }
+}

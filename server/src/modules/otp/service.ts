@@ -1,0 +1,126 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { OPERATOR_TENANT_ID, OTP_LENGTH } from '@berth/contracts';
+import type { Db } from '../../db/connection.ts';
+import { fieldError, HttpError } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken, sha256 } from '../../lib/tokens.ts';
+import type { AuditService } from '../audit/service.ts';
+import { displayName, userLanguage, type MailSender } from '../auth/mail-port.ts';
+import type { FailureThrottle } from '../auth/throttle.ts';
+import { publicBaseUrl } from '../tenants/links.ts';
+import type { ResolvedTenant } from '../tenants/service.ts';
+import { findLoginCandidate, findUserById, type UserRow } from '../users/queries.ts';
+import { claimOtpLogin, countOtpAttempt, findOtpLogin, insertOtpLogin } from './queries.ts';
+
+export const OTP_VALID_MS = 10 * 60 * 1000;
+export const OTP_MAX_ATTEMPTS = 5;
+
+interface Context {
+  tenant: ResolvedTenant;
+  ip: string;
+}
+
+const codeHash = (uniqId: string, code: string): string => sha256(`${uniqId}:${code}`);
+const sameHash = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** Log in with a one-time code sent by e-mail; offered on the operator's tenant only (SPEC.md section 6). */
+export class OtpService {
+  private readonly deps: {
+    db: Db;
+    clock: Clock;
+    audit: AuditService;
+    mail: MailSender;
+    /** Requests per IP (answered 429) and per e-mail (silently no mail). */
+    requestIpThrottle: FailureThrottle;
+    requestEmailThrottle: FailureThrottle;
+    /** Wrong codes per account: a fresh code does not reset it. */
+    accountThrottle: FailureThrottle;
+    fallbackUrl: string;
+  };
+
+  constructor(deps: OtpService['deps']) {
+    this.deps = deps;
+  }
+
+  private assertOffered(tenant: ResolvedTenant): void {
+    if (tenant.id !== OPERATOR_TENANT_ID) throw new HttpError(404, 'http.not_found');
+  }
+
+  /** Answers a uniq_id for any e-mail, so the answer does not tell whether an account exists. */
+  async request(email: string, context: Context): Promise<string> {
+    this.assertOffered(context.tenant);
+    const { db, clock } = this.deps;
+    const wait = await this.deps.requestIpThrottle.retryAfter(context.ip);
+    if (wait > 0) {
+      throw new HttpError(429, 'http.too_many_requests', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+    }
+    await this.deps.requestIpThrottle.fail(context.ip);
+
+    const uniqId = randomToken(16);
+    const now = clock.now();
+    const emailKey = email.toLowerCase();
+    const mayMail = (await this.deps.requestEmailThrottle.retryAfter(emailKey)) === 0;
+    const user = mayMail ? await findLoginCandidate(db, context.tenant.id, email) : undefined;
+    const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
+    await insertOtpLogin(db, {
+      uniq_id: uniqId,
+      tenant_id: context.tenant.id,
+      user_id: user?.id ?? null,
+      code_hash: user ? codeHash(uniqId, code) : null,
+      created_at: now,
+      expires_at: new Date(now.getTime() + OTP_VALID_MS),
+    });
+    if (!user) return uniqId;
+    await this.deps.requestEmailThrottle.fail(emailKey);
+    await this.deps.audit.record({ action: 'auth.otp.requested', tenantId: context.tenant.id, userId: user.id, ip: context.ip });
+    const base = publicBaseUrl(context.tenant, this.deps.fallbackUrl);
+    await this.deps.mail.send({
+      to: user.email,
+      language: userLanguage(user),
+      tenantId: context.tenant.id,
+      tenantTitle: context.tenant.title,
+      kind: 'otp_code',
+      params: {
+        name: displayName(user),
+        code,
+        link: `${base}/password/otplogin?uniq_id=${encodeURIComponent(uniqId)}&otp=${code}`,
+        minutes: OTP_VALID_MS / 60_000,
+      },
+    });
+    return uniqId;
+  }
+
+  /** Checks the code bound to its uniq_id: 10 minutes, once, 5 tries; returns the user to sign in. */
+  async login(uniqId: string, otp: string, context: Context): Promise<UserRow> {
+    this.assertOffered(context.tenant);
+    const { db, clock } = this.deps;
+    const row = await findOtpLogin(db, uniqId);
+    if (row?.user_id) {
+      const wait = await this.deps.accountThrottle.retryAfter(String(row.user_id));
+      if (wait > 0) {
+        throw new HttpError(429, 'otp.throttled', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+      }
+    }
+    const now = clock.now();
+    const live =
+      row &&
+      row.user_id !== null &&
+      row.code_hash !== null &&
+      row.tenant_id === context.tenant.id &&
+      !row.used_at &&
+      row.attempts < OTP_MAX_ATTEMPTS &&
+      new Date(row.expires_at).getTime() > now.getTime();
+    const matches = live && sameHash(row.code_hash ?? '', codeHash(uniqId, otp.trim()));
+    if (!row || !live || !matches || !(await claimOtpLogin(db, uniqId, OTP_MAX_ATTEMPTS, now))) {
+      if (row) await countOtpAttempt(db, uniqId);
+      if (row?.user_id) await this.deps.accountThrottle.fail(String(row.user_id));
+      await this.deps.audit.record({ action: 'auth.otp.failure', tenantId: context.tenant.id, userId: row?.user_id ?? null, ip: context.ip });
+      throw fieldError('otp', 'otp.invalid');
+    }
+    const user = row.user_id === null ? undefined : await findUserById(db, row.user_id);
+    if (!user || user.locked_at) throw fieldError('otp', 'otp.invalid');
+    await this.deps.accountThrottle.reset(String(user.id));
+    await this.deps.audit.record({ action: 'auth.otp.success', tenantId: context.tenant.id, userId: user.id, ip: context.ip });
+    return user;
+  }
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorAnswerSchema, messageAnswerSchema, messageSessionAnswerSchema, registerVerifyPayloadSchema, registrationPayloadSchema } from '@berth/contracts';
+import { authedUser, requireUser } from '../../http/context.ts';
+import { translate } from '../../i18n/messages.ts';
+import { issueSession } from '../auth/issue-session.ts';
+import type { SessionService } from '../sessions/service.ts';
+import type { RegistrationService } from './service.ts';
+
+const errors = { 401: errorAnswerSchema, 422: errorAnswerSchema, 429: errorAnswerSchema };
+
+export function registrationRoutes(registration: RegistrationService, sessions: SessionService) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+
+    api.post(
+      '/registration',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Register a customer account; signs the new user in and e-mails a verification link',
+          body: registrationPayloadSchema,
+          response: { 200: messageSessionAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const user = await registration.register(request.body, { tenant: request.tenant, ip: request.ip, lang: request.lang });
+        const data = await issueSession(sessions, request, reply, user, { remember: false, twoFactorPending: false });
+        return { data, message: translate(request.lang, 'registration.done') };
+      },
+    );
+
+    api.patch(
+      '/register/verify',
+      {
+        schema: {
+          tags: ['auth'],
+          summary: 'Verify the e-mail address with the code from the verification e-mail',
+          body: registerVerifyPayloadSchema,
+          response: { 200: messageAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        await registration.verify(request.body.code, { tenant: request.tenant, ip: request.ip });
+        return { message: translate(request.lang, 'registration.verified') };
+      },
+    );
+
+    api.post(
+      '/register/resend',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['auth'],
+          summary: 'Send the verification e-mail again',
+          response: { 200: messageAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        await registration.resend(authedUser(request).user, request.tenant);
+        return { message: translate(request.lang, 'registration.verification_sent') };
+      },
+    );
+  };
+}

@@ -1,0 +1,20 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/connection.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { sweepThrottleHits } from '../auth/throttle.ts';
+import { deleteExpiredSessions } from './queries.ts';
+
+const EVERY_MS = 10 * 60 * 1000;
+const KEEP_THROTTLE_HITS_MS = 24 * 60 * 60 * 1000;
+
+/** Deletes expired sessions and old throttle hits every 10 minutes; the rules never depend on it. */
+export function startSweeper(db: Db, clock: Clock, log: FastifyBaseLogger): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    const now = clock.now();
+    Promise.all([deleteExpiredSessions(db, now), sweepThrottleHits(db, new Date(now.getTime() - KEEP_THROTTLE_HITS_MS))]).catch(
+      (error: unknown) => log.warn({ err: error }, 'sweep failed'),
+    );
+  }, EVERY_MS);
+  timer.unref();
+  return timer;
+}

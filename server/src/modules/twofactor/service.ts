@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { generateSecret, generateURI, verify } from 'otplib';
+import QRCode from 'qrcode';
+import type { Db } from '../../db/connection.ts';
+import { fieldError, HttpError } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { sha256 } from '../../lib/tokens.ts';
+import type { AuditService } from '../audit/service.ts';
+import type { SecurityNotifier } from '../auth/notifier.ts';
+import type { Reauthenticator } from '../auth/reauth.ts';
+import type { FailureThrottle } from '../auth/throttle.ts';
+import type { SessionService } from '../sessions/service.ts';
+import type { UserRow } from '../users/queries.ts';
+import {
+  activateSecret,
+  claimRecoveryCode,
+  claimTimeStep,
+  countUnusedRecoveryCodes,
+  deactivate,
+  replaceRecoveryCodes,
+  setPendingSecret,
+} from './queries.ts';
+
+export const RECOVERY_CODE_COUNT = 10;
+const BASE32 = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** 16 characters of a 32-letter alphabet: 80 bits, shown as XXXX-XXXX-XXXX-XXXX. */
+export function newRecoveryCode(): string {
+  const bytes = randomBytes(16);
+  const chars = [...bytes].map((b) => BASE32[b % 32]).join('');
+  return chars.match(/.{4}/g)?.join('-') ?? chars;
+}
+
+const normalizeRecoveryCode = (code: string): string => code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+const hashRecoveryCode = (code: string): string => sha256(normalizeRecoveryCode(code));
+
+export interface Actor {
+  user: UserRow;
+  ip: string;
+  tenantId: number;
+  tenantTitle: string;
+  /** The stored hash of the caller's session: it survives when the others are ended. */
+  sessionIdHash: string;
+}
+
+export class TwoFactorService {
+  private readonly deps: {
+    db: Db;
+    clock: Clock;
+    audit: AuditService;
+    sessions: SessionService;
+    /** Wrong codes per user: shared by TOTP and recovery codes, so switching does not reset it. */
+    codeThrottle: FailureThrottle;
+    reauth: Reauthenticator;
+    notifier: SecurityNotifier;
+    issuer: string;
+  };
+
+  constructor(deps: TwoFactorService['deps']) {
+    this.deps = deps;
+  }
+
+  async status(user: UserRow) {
+    return { enabled: user.google2fa_enabled, recovery_codes_remaining: await countUnusedRecoveryCodes(this.deps.db, user.id) };
+  }
+
+  async setup(actor: Actor, password: string) {
+    if (actor.user.google2fa_enabled) throw new HttpError(409, 'twofactor.already_enabled');
+    await this.deps.reauth.confirm(actor.user, password);
+    const secret = generateSecret({ length: 20 });
+    await setPendingSecret(this.deps.db, actor.user.id, secret);
+    const otpauth = generateURI({ issuer: this.deps.issuer, label: actor.user.email, secret });
+    const svg = await QRCode.toString(otpauth, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    return { secret, otpauth_url: otpauth, qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+  }
+
+  /** The time step a code matches within ±1 step of now, or undefined. */
+  private async matchStep(secret: string, code: string, afterStep: number): Promise<number | undefined> {
+    const epoch = Math.floor(this.deps.clock.now().getTime() / 1000);
+    try {
+      const result = await verify({ secret, token: code, epoch, epochTolerance: 30, afterTimeStep: afterStep });
+      return result.valid && 'timeStep' in result ? Number(result.timeStep) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async enable(actor: Actor, code: string): Promise<string[]> {
+    const secret = actor.user.google2fa_pending_secret;
+    if (actor.user.google2fa_enabled) throw new HttpError(409, 'twofactor.already_enabled');
+    if (!secret) throw fieldError('code', 'twofactor.no_setup');
+    await this.assertNotThrottled(actor.user.id);
+    const step = await this.matchStep(secret, code, 0);
+    if (step === undefined) {
+      await this.deps.codeThrottle.fail(String(actor.user.id));
+      throw fieldError('code', 'twofactor.invalid');
+    }
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await activateSecret(trx, actor.user.id, secret, step, this.deps.clock.now());
+      await replaceRecoveryCodes(trx, actor.user.id, codes.map(hashRecoveryCode));
+    });
+    await this.afterCredentialChange(actor, 'user.2fa_enabled');
+    return codes;
+  }
+
+  async disable(actor: Actor, password: string): Promise<void> {
+    await this.deps.reauth.confirm(actor.user, password);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await deactivate(trx, actor.user.id, this.deps.clock.now());
+      await replaceRecoveryCodes(trx, actor.user.id, []);
+    });
+    await this.afterCredentialChange(actor, 'user.2fa_disabled');
+  }
+
+  async regenerateRecoveryCodes(actor: Actor, password: string): Promise<string[]> {
+    await this.deps.reauth.confirm(actor.user, password);
+    if (!actor.user.google2fa_enabled) throw new HttpError(409, 'twofactor.no_setup');
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await replaceRecoveryCodes(this.deps.db, actor.user.id, codes.map(hashRecoveryCode));
+    await this.deps.audit.record({ action: 'user.recovery_codes_regenerated', tenantId: actor.tenantId, userId: actor.user.id, ip: actor.ip });
+    await this.deps.notifier.notify(actor.user, 'recovery_codes_regenerated', { ip: actor.ip, tenant: { id: actor.tenantId, title: actor.tenantTitle } });
+    return codes;
+  }
+
+  private async afterCredentialChange(actor: Actor, action: 'user.2fa_enabled' | 'user.2fa_disabled'): Promise<void> {
+    await this.deps.sessions.destroyAllForUser(actor.user.id, actor.sessionIdHash);
+    await this.deps.audit.record({ action, tenantId: actor.tenantId, userId: actor.user.id, ip: actor.ip });
+    await this.deps.notifier.notify(actor.user, action === 'user.2fa_enabled' ? 'two_factor_enabled' : 'two_factor_disabled', {
+      ip: actor.ip,
+      tenant: { id: actor.tenantId, title: actor.tenantTitle },
+    });
+  }
+
+  async assertNotThrottled(userId: number): Promise<void> {
+    const wait = await this.deps.codeThrottle.retryAfter(String(userId));
+    if (wait > 0) {
+      throw new HttpError(429, 'twofactor.throttled', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+    }
+  }
+
+  /** The second login step with a TOTP code: valid within ±1 step, and only once. */
+  async verifyLoginCode(user: UserRow, code: string, context: { ip: string; tenantId: number }): Promise<void> {
+    await this.assertNotThrottled(user.id);
+    const step = user.google2fa_secret ? await this.matchStep(user.google2fa_secret, code, Number(user.google2fa_last_step)) : undefined;
+    if (step === undefined || !(await claimTimeStep(this.deps.db, user.id, step))) {
+      await this.failSecondFactor(user, context, 'totp');
+      throw fieldError('code', 'twofactor.invalid');
+    }
+  }
+
+  async verifyRecoveryCode(user: UserRow, code: string, context: { ip: string; tenantId: number }): Promise<void> {
+    await this.assertNotThrottled(user.id);
+    const ok = await claimRecoveryCode(this.deps.db, user.id, hashRecoveryCode(code), this.deps.clock.now());
+    if (!ok) {
+      await this.failSecondFactor(user, context, 'recovery');
+      throw fieldError('code', 'twofactor.recovery_invalid');
+    }
+    await this.deps.audit.record({ action: 'auth.recovery_code_used', tenantId: context.tenantId, userId: user.id, ip: context.ip });
+  }
+
+  private async failSecondFactor(user: UserRow, context: { ip: string; tenantId: number }, method: string): Promise<void> {
+    await this.deps.codeThrottle.fail(String(user.id));
+    await this.deps.audit.record({
+      action: 'auth.2fa.failure',
+      tenantId: context.tenantId,
+      userId: user.id,
+      ip: context.ip,
+      data: { method },
+    });
+  }
+
+  async succeedSecondFactor(user: UserRow): Promise<void> {
+    await this.deps.codeThrottle.reset(String(user.id));
+  }
+}
