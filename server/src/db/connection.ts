@@ -13,6 +13,7 @@ export interface DbTarget {
   databaseUrl?: string | undefined;
   /** PGlite's data directory; `memory://` keeps it in memory (tests). */
   dataDir: string;
+  onIdleError?: (error: Error) => void;
 }
 
 export interface DbHandle {
@@ -27,6 +28,9 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 export async function openDatabase(target: DbTarget): Promise<DbHandle> {
   if (target.databaseUrl) {
     const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10 });
+    // An idle connection the server drops (restart, failover) must not crash the process; the
+    // pool replaces it on the next query.
+    pool.on('error', (error) => target.onIdleError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 
 /**
- * Scripts only from our own origin, never inline. Styles allow inline because the component
- * library sets CSS variables in style attributes and a <style> element (docs/decisions/0002).
+ * Scripts and styles only from our own origin, never inline: the web build writes Mantine's theme
+ * variables into a static stylesheet instead of a runtime <style> (docs/decisions/0002).
  */
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   await app.register(helmet, {
@@ -12,9 +12,9 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -1,0 +1,140 @@
+import { errorAnswerSchema, type FieldErrors } from '@berth/contracts';
+import type { z } from 'zod';
+
+const API_BASE = '/api';
+
+/** An API failure: the HTTP status (0 when the network failed), message and per-field errors. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fieldErrors: FieldErrors;
+  /** Seconds from the Retry-After header of a 429, when the server sent one. */
+  readonly retryAfter: number | undefined;
+
+  constructor(
+    status: number,
+    message: string,
+    fieldErrors: FieldErrors = {},
+    retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.fieldErrors = fieldErrors;
+    this.retryAfter = retryAfter;
+  }
+
+  get isUnauthenticated(): boolean {
+    return this.status === 401;
+  }
+
+  get isValidation(): boolean {
+    return this.status === 422;
+  }
+
+  get isThrottled(): boolean {
+    return this.status === 429;
+  }
+
+  get isNetwork(): boolean {
+    return this.status === 0;
+  }
+}
+
+/** Message keys the web translates itself (see i18n/en.json "errors"). */
+export const NETWORK_ERROR = 'errors.network';
+export const UNEXPECTED_ANSWER = 'errors.unexpectedAnswer';
+
+/** The message key for an error answer that carried no message of its own. */
+function statusMessageKey(status: number): string {
+  if (status === 401) return 'errors.unauthenticated';
+  if (status === 403) return 'errors.forbidden';
+  if (status === 404) return 'errors.notFound';
+  if (status === 429) return 'errors.throttled';
+  if (status >= 500) return 'errors.server';
+  return 'errors.unknown';
+}
+
+let requestLanguage: string | undefined;
+
+/**
+ * The UI language, sent as Accept-Language so that server messages for visitors who are not
+ * signed in match the language they picked (signed-in users get their account's language).
+ */
+export function setRequestLanguage(language: string): void {
+  requestLanguage = language;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface RequestOptions<S extends z.ZodType> {
+  method?: Method;
+  body?: unknown;
+  /** Schema of a successful answer; omit for answers whose body is ignored. */
+  schema?: S;
+  signal?: AbortSignal;
+}
+
+function parseRetryAfter(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(header);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls the JSON API under /api with the session cookie. Resolves with the answer parsed by
+ * `schema`; rejects with an ApiError for network failures, error statuses and answers that do
+ * not match the contract.
+ */
+export async function apiRequest<S extends z.ZodType = z.ZodUnknown>(
+  path: string,
+  { method = 'GET', body, schema, signal }: RequestOptions<S> = {},
+): Promise<z.output<S>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (requestLanguage) headers['Accept-Language'] = requestLanguage;
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? null : JSON.stringify(body),
+      signal: signal ?? null,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, NETWORK_ERROR);
+  }
+
+  const json = await readJson(response);
+
+  if (!response.ok) {
+    const parsed = errorAnswerSchema.safeParse(json);
+    const retryAfter = parseRetryAfter(response.headers.get('Retry-After'));
+    if (parsed.success) {
+      throw new ApiError(response.status, parsed.data.message, parsed.data.errors, retryAfter);
+    }
+    throw new ApiError(response.status, statusMessageKey(response.status), {}, retryAfter);
+  }
+
+  if (!schema) return json as z.output<S>;
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ApiError(response.status, UNEXPECTED_ANSWER);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,93 @@
+import {
+  QueryClient,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
+import {
+  currentUserAnswerSchema,
+  sessionAnswerSchema,
+  tenantAnswerSchema,
+  type CurrentUserAnswer,
+  type LoginPayload,
+  type Tenant,
+} from '@berth/contracts';
+import { applyUserLanguage } from '../i18n/i18n.ts';
+import { ApiError, apiRequest } from './client.ts';
+
+export type CurrentUser = CurrentUserAnswer['data'];
+
+export const queryKeys = {
+  currentUser: ['user'] as const,
+  tenant: ['tenant'] as const,
+} satisfies Record<string, QueryKey>;
+
+/** Client errors (4xx) are answers, not glitches: retrying them only delays the screen. */
+function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        retry: shouldRetry,
+        staleTime: 30_000,
+        refetchOnWindowFocus: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** GET /api/user: the session's user and tenant; fails with a 401 ApiError when logged out. */
+export function useCurrentUser() {
+  return useQuery<CurrentUser, ApiError>({
+    queryKey: queryKeys.currentUser,
+    queryFn: async ({ signal }) =>
+      (await apiRequest('/user', { schema: currentUserAnswerSchema, signal })).data,
+  });
+}
+
+/** GET /api/tenant: the tenant of this host name (public). */
+export function useTenant() {
+  return useQuery<Tenant, ApiError>({
+    queryKey: queryKeys.tenant,
+    queryFn: async ({ signal }) =>
+      (await apiRequest('/tenant', { schema: tenantAnswerSchema, signal })).data,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** POST /api/login. A signed-in answer goes straight into the current-user cache. */
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (payload: LoginPayload) =>
+      apiRequest('/login', { method: 'POST', body: payload, schema: sessionAnswerSchema }),
+    onSuccess: (answer) => {
+      if (answer.data.status === 'authenticated') {
+        const { user, tenant } = answer.data;
+        queryClient.setQueryData<CurrentUser>(queryKeys.currentUser, { user, tenant });
+        queryClient.setQueryData<Tenant>(queryKeys.tenant, tenant);
+        applyUserLanguage(user.language);
+      }
+    },
+  });
+}
+
+/** POST /api/logout. The caller leaves the shell before `forgetSession` drops the user data. */
+export function useLogout() {
+  return useMutation<unknown, ApiError>({
+    mutationFn: () => apiRequest('/logout', { method: 'POST' }),
+  });
+}
+
+/** Drops every cached answer that belonged to the session; the tenant stays (it is per host). */
+export function forgetSession(queryClient: QueryClient): void {
+  queryClient.removeQueries({
+    predicate: (query) => query.queryKey[0] !== queryKeys.tenant[0],
+  });
+}

@@ -1,0 +1,171 @@
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Controller, useForm } from 'react-hook-form';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Divider,
+  Group,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconAlertCircle, IconMail } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { OPERATOR_TENANT_ID, loginPayloadSchema, type LoginPayload } from '@berth/contracts';
+import { ApiError } from '../api/client.ts';
+import { useLogin, useTenant } from '../api/queries.ts';
+import { readRouteState, RouteStateMessage } from '../components/RouteStateMessage.tsx';
+import { usePageTitle } from '../components/usePageTitle.ts';
+import { applyFieldErrors, describeError, useSchemaResolver } from '../forms/validation.ts';
+import { AuthHeading } from './AuthHeading.tsx';
+import classes from './LoginScreen.module.css';
+
+type LoginValues = z.output<typeof loginPayloadSchema>;
+
+const LOGIN_FIELDS = ['email', 'password', 'remember'] as const;
+
+/** Where a login must not return to: `/` itself and the public screens (`/password` is not one). */
+const NO_RETURN = /^\/(?:$|(?:login|login2fa|register|change-password)(?:\/|$)|password\/)/;
+
+/** /login/:email? — SPEC.md "Login screen". */
+export function LoginScreen() {
+  const { t } = useTranslation();
+  const params = useParams<{ email?: string }>();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const tenant = useTenant();
+  const login = useLogin();
+  const [formError, setFormError] = useState<string | null>(null);
+  usePageTitle(t('login.pageTitle'));
+
+  const { from } = readRouteState(location.state);
+  const resolver = useSchemaResolver(loginPayloadSchema);
+  const {
+    control,
+    formState: { errors, isSubmitting },
+    handleSubmit,
+    register,
+    setError,
+  } = useForm<LoginPayload, unknown, LoginValues>({
+    resolver,
+    defaultValues: { email: params.email ?? '', password: '', remember: true },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const answer = await login.mutateAsync(values);
+      if (answer.data.status === 'two_factor_required') {
+        await navigate('/login2fa', { state: from ? { from } : null });
+        return;
+      }
+      const target = from && !NO_RETURN.test(from.pathname) ? from : '/dashboard';
+      await navigate(target, { replace: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.isValidation) {
+        const rest = applyFieldErrors(error, LOGIN_FIELDS, setError);
+        if (rest.length > 0 || Object.keys(error.fieldErrors).length === 0) {
+          setFormError([describeError(error, t), ...rest].join(' '));
+        }
+        return;
+      }
+      setFormError(describeError(error, t));
+    }
+  });
+
+  const showOtp = tenant.data?.id === OPERATOR_TENANT_ID;
+
+  return (
+    <Stack gap="lg">
+      <AuthHeading title={t('login.heading')} description={t('login.subtitle')} />
+      <RouteStateMessage />
+      {formError ? (
+        <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />}>
+          {formError}
+        </Alert>
+      ) : null}
+
+      <form onSubmit={(event) => void onSubmit(event)} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('login.email')}
+            placeholder={t('login.emailPlaceholder')}
+            autoComplete="username"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            size="md"
+            error={errors.email?.message}
+            {...register('email')}
+          />
+          <PasswordInput
+            label={t('login.password')}
+            autoComplete="current-password"
+            size="md"
+            error={errors.password?.message}
+            visibilityToggleButtonProps={{
+              'aria-label': t('login.showCharacters'),
+              tabIndex: 0,
+            }}
+            {...register('password')}
+          />
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            <Controller
+              control={control}
+              name="remember"
+              render={({ field: { value, onChange, onBlur, name, ref } }) => (
+                <Checkbox
+                  label={t('login.remember')}
+                  name={name}
+                  ref={ref}
+                  checked={value ?? true}
+                  onChange={(event) => {
+                    onChange(event.currentTarget.checked);
+                  }}
+                  onBlur={onBlur}
+                  error={errors.remember?.message}
+                />
+              )}
+            />
+            <Anchor component={Link} to="/password/forgot" fz="sm" fw={500}>
+              {t('login.forgot')}
+            </Anchor>
+          </Group>
+          <Button type="submit" size="md" fullWidth loading={isSubmitting} mt="xs">
+            {t('login.submit')}
+          </Button>
+        </Stack>
+      </form>
+
+      {showOtp ? (
+        <>
+          <Divider label={t('login.or')} labelPosition="center" />
+          <Button
+            component={Link}
+            to="/password/otp"
+            variant="default"
+            size="md"
+            fz="sm"
+            fullWidth
+            leftSection={<IconMail size={18} aria-hidden />}
+            classNames={{ root: classes.wrappingButton, label: classes.wrappingLabel }}
+          >
+            {t('login.otp')}
+          </Button>
+        </>
+      ) : null}
+
+      <Text ta="center" fz="sm" c="dimmed">
+        {t('login.noAccount')}{' '}
+        <Anchor component={Link} to="/register" fw={600} inherit>
+          {t('login.register')}
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,39 @@
+import './zodConfig.ts';
+import '@mantine/core/styles.css';
+import 'virtual:mantine-theme.css';
+import './styles/global.css';
+import { StrictMode, Suspense } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { FullPageLoader } from './components/FullPageLoader.tsx';
+import { createQueryClient } from './api/queries.ts';
+import { i18n } from './i18n/i18n.ts';
+import { createRouter } from './routes.tsx';
+import { cssVariablesResolver, theme } from './theme.ts';
+
+const queryClient = createQueryClient();
+const router = createRouter();
+
+const container = document.getElementById('root');
+if (!container) throw new Error('The page has no #root element.');
+
+createRoot(container).render(
+  <StrictMode>
+    {/* CSS variables come from a static stylesheet (vite.config.ts), not an inline <style>. */}
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      withCssVariables={false}
+      withGlobalClasses={false}
+      forceColorScheme="light"
+    >
+      <QueryClientProvider client={queryClient}>
+        <Suspense fallback={<FullPageLoader message={i18n.t('app.loading')} />}>
+          <RouterProvider router={router} />
+        </Suspense>
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,117 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import postcssPresetMantine from 'postcss-preset-mantine';
+import postcssSimpleVars from 'postcss-simple-vars';
+import {
+  DEFAULT_THEME,
+  convertCssVariables,
+  defaultCssVariablesResolver,
+  mergeMantineTheme,
+  type ConvertCSSVariablesInput,
+  type MantineTheme,
+} from '@mantine/core';
+import { cssVariablesResolver, theme } from './src/theme.ts';
+
+const THEME_CSS_ID = 'virtual:mantine-theme.css';
+const RESOLVED_THEME_CSS_ID = `\0${THEME_CSS_ID}`;
+
+/** What MantineProvider would emit for `t`: Mantine's variables, then our resolver's. */
+function themeVariables(t: MantineTheme): ConvertCSSVariablesInput {
+  const base = defaultCssVariablesResolver(t);
+  const extra = cssVariablesResolver(t);
+  return {
+    variables: { ...base.variables, ...extra.variables },
+    light: { ...base.light, ...extra.light },
+    dark: { ...base.dark, ...extra.dark },
+  };
+}
+
+type Variables = Record<string, string>;
+
+function diff(ours: Variables, defaults: Variables): Variables {
+  return Object.fromEntries(Object.entries(ours).filter(([key, value]) => defaults[key] !== value));
+}
+
+/**
+ * MantineProvider normally writes the theme's CSS variables into an inline <style> element,
+ * which a strict `style-src 'self'` CSP blocks. We render the provider with
+ * `withCssVariables={false}` and compile the same variables (only those that differ from
+ * `@mantine/core/styles.css`) into a static stylesheet here.
+ */
+function mantineThemeCss(): Plugin {
+  return {
+    name: 'berth:mantine-theme-css',
+    resolveId(source) {
+      return source === THEME_CSS_ID ? RESOLVED_THEME_CSS_ID : undefined;
+    },
+    load(id) {
+      if (id !== RESOLVED_THEME_CSS_ID) return undefined;
+      const ours = themeVariables(mergeMantineTheme(DEFAULT_THEME, theme));
+      // What @mantine/core/styles.css already declares.
+      const defaults = defaultCssVariablesResolver(DEFAULT_THEME);
+      return convertCssVariables(
+        {
+          variables: diff(ours.variables, defaults.variables),
+          light: diff(ours.light, defaults.light),
+          dark: diff(ours.dark, defaults.dark),
+        },
+        ':root',
+      );
+    },
+  };
+}
+
+const breakpoints = {
+  'mantine-breakpoint-xs': '36em',
+  'mantine-breakpoint-sm': '48em',
+  'mantine-breakpoint-md': '62em',
+  'mantine-breakpoint-lg': '75em',
+  'mantine-breakpoint-xl': '88em',
+};
+
+export default defineConfig(({ command }) => ({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  // The SPA answers at every path; only its built assets live under /admin/ (the server
+  // serves them there). The dev server serves everything at `/` with an SPA fallback.
+  base: command === 'build' ? '/admin/' : '/',
+  plugins: [react(), mantineThemeCss()],
+  css: {
+    postcss: {
+      plugins: [postcssPresetMantine(), postcssSimpleVars({ variables: breakpoints })],
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Emit every asset as a file so the CSP needs no `data:` sources for them.
+    assetsInlineLimit: 0,
+    rolldownOptions: {
+      output: {
+        // Modules run in import order even across chunks: src/zodConfig.ts must configure zod
+        // before @berth/contracts builds its schemas, wherever the bundler puts either.
+        strictExecutionOrder: true,
+        // Libraries every page needs, in chunks that survive app-only deploys in the cache.
+        // Libraries of lazy routes (floating-ui, react-hook-form, ...) keep the default
+        // splitting so the login page does not download them up front.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+            },
+            {
+              name: 'libs',
+              test: /node_modules[\\/](zod|@tanstack|i18next|react-i18next)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': 'http://localhost:3000',
+    },
+  },
+}));
