@@ -81,10 +81,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const tenants = new TenantResolver(db, clock);
   const audit = new AuditService(db, clock, app.log);
   const mailer = new Mailer({ db, clock, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.NODE_ENV === 'production' });
-  const notifier = new SecurityNotifier(mailer, clock, app.log);
   const throttle = (name: string, limit: number, windowMs: number) => new FailureThrottle(db, clock, name, { limit, windowMs });
   const reauth = new Reauthenticator(hasher, throttle('reauth', 5, 15 * MINUTE));
   const fallbackUrl = config.BERTH_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const notifier = new SecurityNotifier(mailer, clock, app.log, fallbackUrl);
   const captcha = await createCaptchaVerifier({
     db,
     clock,

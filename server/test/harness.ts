@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { pino } from 'pino';
+import { pino, type LoggerOptions } from 'pino';
+import { loggerOptions } from '../src/http/logging.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type Services } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -59,7 +60,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(options: { env?: Record<string, string>; webDistDir?: string } = {}): Promise<TestApp> {
+/**
+ * Builds the real app on a clean database with a controllable clock. `logLines` collects the JSON
+ * log lines the production logger configuration writes (to check what never reaches a log).
+ */
+export async function createTestApp(
+  options: { env?: Record<string, string>; webDistDir?: string; logLines?: string[] } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BERTH_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
   const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));
@@ -68,7 +75,9 @@ export async function createTestApp(options: { env?: Record<string, string>; web
     config,
     db: database.db,
     clock,
-    logger: pino({ level: 'silent' }),
+    logger: options.logLines
+      ? pino(loggerOptions('info') as LoggerOptions, { write: (line: string) => void options.logLines?.push(line) })
+      : pino({ level: 'silent' }),
     webDistDir: options.webDistDir ?? '/nonexistent-web-dist',
   });
   await ensureOperator(database.db, services.hasher, clock, {

@@ -7,6 +7,7 @@ import { displayName, userLanguage, type MailSender } from './mail-port.ts';
 export interface TenantRef {
   id: number;
   title: string;
+  public_url: string | null;
 }
 
 /**
@@ -17,11 +18,13 @@ export class SecurityNotifier {
   private readonly mail: MailSender;
   private readonly clock: Clock;
   private readonly log: FastifyBaseLogger;
+  private readonly fallbackUrl: string;
 
-  constructor(mail: MailSender, clock: Clock, log: FastifyBaseLogger) {
+  constructor(mail: MailSender, clock: Clock, log: FastifyBaseLogger, fallbackUrl: string) {
     this.mail = mail;
     this.clock = clock;
     this.log = log;
+    this.fallbackUrl = fallbackUrl;
   }
 
   async notify(
@@ -36,7 +39,12 @@ export class SecurityNotifier {
         tenantId: context.tenant.id,
         tenantTitle: context.tenant.title,
         kind,
-        params: { name: displayName(user), time: this.clock.now(), ip: context.ip },
+        params: {
+          name: displayName(user),
+          time: this.clock.now(),
+          ip: context.ip,
+          resetLink: `${(context.tenant.public_url ?? this.fallbackUrl).replace(/\/+$/, '')}/password/forgot`,
+        },
       });
     } catch (error) {
       this.log.error({ err: error, kind, userId: user.id }, 'security notification not sent');

@@ -6,12 +6,18 @@ import { deleteExpiredSessions } from './queries.ts';
 
 const EVERY_MS = 10 * 60 * 1000;
 const KEEP_THROTTLE_HITS_MS = 24 * 60 * 60 * 1000;
+/** Outbox mails hold working links and codes; a week is plenty to read them. */
+const KEEP_OUTBOX_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Deletes expired sessions and old throttle hits every 10 minutes; the rules never depend on it. */
+/** Deletes expired sessions, old throttle hits and old outbox mails every 10 minutes; no rule depends on it. */
 export function startSweeper(db: Db, clock: Clock, log: FastifyBaseLogger): NodeJS.Timeout {
   const timer = setInterval(() => {
     const now = clock.now();
-    Promise.all([deleteExpiredSessions(db, now), sweepThrottleHits(db, new Date(now.getTime() - KEEP_THROTTLE_HITS_MS))]).catch(
+    Promise.all([
+      deleteExpiredSessions(db, now),
+      sweepThrottleHits(db, new Date(now.getTime() - KEEP_THROTTLE_HITS_MS)),
+      db.deleteFrom('outbox').where('created_at', '<', new Date(now.getTime() - KEEP_OUTBOX_MS)).execute(),
+    ]).catch(
       (error: unknown) => log.warn({ err: error }, 'sweep failed'),
     );
   }, EVERY_MS);

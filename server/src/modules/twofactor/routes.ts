@@ -29,7 +29,14 @@ function pendingLogin(request: FastifyRequest) {
 
 const actorOf = (request: FastifyRequest): Actor => {
   const { user, session } = authedUser(request);
-  return { user, ip: request.ip, tenantId: request.tenant.id, tenantTitle: request.tenant.title, sessionIdHash: session.idHash };
+  return {
+    user,
+    ip: request.ip,
+    tenantId: request.tenant.id,
+    tenantTitle: request.tenant.title,
+    tenantPublicUrl: request.tenant.public_url,
+    sessionIdHash: session.idHash,
+  };
 };
 
 export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionService) {

@@ -39,6 +39,7 @@ export interface Actor {
   ip: string;
   tenantId: number;
   tenantTitle: string;
+  tenantPublicUrl: string | null;
   /** The stored hash of the caller's session: it survives when the others are ended. */
   sessionIdHash: string;
 }
@@ -119,7 +120,7 @@ export class TwoFactorService {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await replaceRecoveryCodes(this.deps.db, actor.user.id, codes.map(hashRecoveryCode));
     await this.deps.audit.record({ action: 'user.recovery_codes_regenerated', tenantId: actor.tenantId, userId: actor.user.id, ip: actor.ip });
-    await this.deps.notifier.notify(actor.user, 'recovery_codes_regenerated', { ip: actor.ip, tenant: { id: actor.tenantId, title: actor.tenantTitle } });
+    await this.deps.notifier.notify(actor.user, 'recovery_codes_regenerated', { ip: actor.ip, tenant: { id: actor.tenantId, title: actor.tenantTitle, public_url: actor.tenantPublicUrl } });
     return codes;
   }
 
@@ -128,7 +129,7 @@ export class TwoFactorService {
     await this.deps.audit.record({ action, tenantId: actor.tenantId, userId: actor.user.id, ip: actor.ip });
     await this.deps.notifier.notify(actor.user, action === 'user.2fa_enabled' ? 'two_factor_enabled' : 'two_factor_disabled', {
       ip: actor.ip,
-      tenant: { id: actor.tenantId, title: actor.tenantTitle },
+      tenant: { id: actor.tenantId, title: actor.tenantTitle, public_url: actor.tenantPublicUrl },
     });
   }
 

@@ -1,0 +1,545 @@
+import type { LanguageCode } from '@berth/contracts';
+
+/** Who did a security-relevant change, and from where; `resetLink` adds a "reset password" button. */
+export interface SecurityNoticeParams {
+  name: string;
+  /** A Date is formatted in the mail's language (UTC); a string is shown as given. */
+  time: Date | string;
+  ip: string | null;
+  /** Where to reset the password (the /password/forgot page) if this was not the user. */
+  resetLink?: string | undefined;
+}
+
+/** The parameters of each kind of mail. Everything here may be user input: it is escaped for HTML. */
+export interface MailParams {
+  password_reset: { name: string; link: string; minutes: number };
+  otp_code: { name: string; code: string; link: string; minutes: number };
+  verify_email: { name: string; code: string; link: string };
+  password_changed: SecurityNoticeParams;
+  two_factor_enabled: SecurityNoticeParams;
+  two_factor_disabled: SecurityNoticeParams;
+  recovery_codes_regenerated: SecurityNoticeParams;
+}
+
+export type MailKind = keyof MailParams;
+
+export const MAIL_KINDS = [
+  'password_reset',
+  'otp_code',
+  'verify_email',
+  'password_changed',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'recovery_codes_regenerated',
+] as const satisfies readonly MailKind[];
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+type SecurityKind = 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'recovery_codes_regenerated';
+
+/**
+ * Every sentence of every mail in one language; the layout is shared, so all languages carry the
+ * same parts. In German and Czech the first paragraph continues the greeting ("Guten Tag X, wir …"),
+ * hence its lower-case start (DIN 5008; usual in Czech correspondence).
+ */
+interface Wording {
+  locale: string;
+  greeting(name: string): string;
+  signoff(brand: string): string[];
+  linkFallback: string;
+  minutes(count: number): string;
+  passwordReset: {
+    subject(brand: string): string;
+    preheader: string;
+    intro(brand: string): string;
+    button: string;
+    validity(minutes: string): string;
+    ignore: string;
+    footer(brand: string): string;
+  };
+  otpCode: {
+    subject(brand: string): string;
+    preheader(minutes: string): string;
+    intro(brand: string): string;
+    codeLabel: string;
+    button: string;
+    validity(minutes: string): string;
+    ignore: string;
+    footer(brand: string): string;
+  };
+  verifyEmail: {
+    subject(brand: string): string;
+    preheader: string;
+    intro(brand: string): string;
+    button: string;
+    codeLabel: string;
+    ignore: string;
+    footer(brand: string): string;
+  };
+  security: Record<SecurityKind, { subject(brand: string): string; intro(brand: string): string }> & {
+    time: string;
+    ip: string;
+    unknownIp: string;
+    wasYou: string;
+    notYou: string;
+    button: string;
+    footer(brand: string): string;
+  };
+}
+
+const plural = (locale: string, count: number, forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }) =>
+  `${count} ${forms[new Intl.PluralRules(locale).select(count)] ?? forms.other}`;
+
+const en: Wording = {
+  locale: 'en-GB',
+  greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
+  signoff: (brand) => ['Kind regards,', `The ${brand} team`],
+  linkFallback: 'If the button does not work, copy this link into your browser:',
+  minutes: (count) => plural('en', count, { one: 'minute', other: 'minutes' }),
+  passwordReset: {
+    subject: (brand) => `Reset your password for ${brand}`,
+    preheader: 'Choose a new password for your account.',
+    intro: (brand) =>
+      `We received a request to reset the password of your ${brand} account. Click the button below to choose a new password.`,
+    button: 'Reset password',
+    validity: (minutes) => `This link is valid for ${minutes} and can be used only once.`,
+    ignore: 'If you did not request a password reset, you can ignore this e-mail. Your password stays unchanged.',
+    footer: (brand) =>
+      `You receive this e-mail because a password reset was requested for your account at ${brand}. If it wasn't you, no action is needed.`,
+  },
+  otpCode: {
+    subject: (brand) => `Your one-time login code for ${brand}`,
+    preheader: (minutes) => `Your login code is valid for ${minutes}.`,
+    intro: (brand) => `Use this one-time code to log in to your ${brand} account, or click the button below to log in directly.`,
+    codeLabel: 'Your login code',
+    button: 'Log in now',
+    validity: (minutes) =>
+      `The code is valid for ${minutes} and can be used only once. Never share it with anyone: we will never ask you for it.`,
+    ignore: 'If you did not try to log in, you can ignore this e-mail. Nobody can log in without this code.',
+    footer: (brand) =>
+      `You receive this e-mail because a one-time login code was requested for your account at ${brand}. If it wasn't you, you can safely ignore it.`,
+  },
+  verifyEmail: {
+    subject: (brand) => `Confirm your e-mail address for ${brand}`,
+    preheader: 'One click to activate your account.',
+    intro: (brand) =>
+      `Thank you for registering with ${brand}. Please confirm your e-mail address to activate your account.`,
+    button: 'Confirm e-mail address',
+    codeLabel: 'Your verification code',
+    ignore: 'If you did not create an account, you can ignore this e-mail. The account will not be activated.',
+    footer: (brand) =>
+      `You receive this e-mail because this address was used to register at ${brand}. If it wasn't you, please ignore this e-mail.`,
+  },
+  security: {
+    password_changed: {
+      subject: (brand) => `Your ${brand} password was changed`,
+      intro: (brand) => `The password of your ${brand} account was just changed.`,
+    },
+    two_factor_enabled: {
+      subject: (brand) => `Two-factor authentication enabled for your ${brand} account`,
+      intro: (brand) =>
+        `Two-factor authentication was enabled for your ${brand} account. From now on, you will also need a code from your authenticator app to log in.`,
+    },
+    two_factor_disabled: {
+      subject: (brand) => `Two-factor authentication disabled for your ${brand} account`,
+      intro: (brand) =>
+        `Two-factor authentication was disabled for your ${brand} account. Your account is now protected by your password only.`,
+    },
+    recovery_codes_regenerated: {
+      subject: (brand) => `New recovery codes for your ${brand} account`,
+      intro: (brand) =>
+        `New recovery codes were generated for your ${brand} account. Your previous recovery codes no longer work.`,
+    },
+    time: 'Time',
+    ip: 'IP address',
+    unknownIp: 'unknown',
+    wasYou: 'If this was you, no further action is needed.',
+    notYou: "If this wasn't you, reset your password immediately and contact our support.",
+    button: 'Reset password',
+    footer: (brand) =>
+      `You receive this e-mail because we inform you about important security changes to your account at ${brand}. If you did not make this change, reset your password and contact our support.`,
+  },
+};
+
+const de: Wording = {
+  locale: 'de-DE',
+  greeting: (name) => (name ? `Guten Tag ${name},` : 'Guten Tag,'),
+  signoff: (brand) => ['Freundliche Grüße', `Ihr Team von ${brand}`],
+  linkFallback: 'Falls die Schaltfläche nicht funktioniert, kopieren Sie diesen Link in Ihren Browser:',
+  minutes: (count) => plural('de', count, { one: 'Minute', other: 'Minuten' }),
+  passwordReset: {
+    subject: (brand) => `Passwort für ${brand} zurücksetzen`,
+    preheader: 'Legen Sie ein neues Passwort für Ihr Konto fest.',
+    intro: (brand) =>
+      `wir haben eine Anfrage erhalten, das Passwort Ihres Kontos bei ${brand} zurückzusetzen. Klicken Sie auf die Schaltfläche, um ein neues Passwort festzulegen.`,
+    button: 'Passwort zurücksetzen',
+    validity: (minutes) => `Der Link ist ${minutes} gültig und kann nur einmal verwendet werden.`,
+    ignore:
+      'Falls Sie das Zurücksetzen nicht angefordert haben, können Sie diese E-Mail ignorieren. Ihr Passwort bleibt unverändert.',
+    footer: (brand) =>
+      `Sie erhalten diese E-Mail, weil für Ihr Konto bei ${brand} das Zurücksetzen des Passworts angefordert wurde. Falls Sie das nicht waren, ist nichts weiter zu tun.`,
+  },
+  otpCode: {
+    subject: (brand) => `Ihr Einmalcode für die Anmeldung bei ${brand}`,
+    preheader: (minutes) => `Ihr Anmeldecode ist ${minutes} gültig.`,
+    intro: (brand) =>
+      `mit diesem Einmalcode melden Sie sich bei Ihrem Konto bei ${brand} an. Oder klicken Sie auf die Schaltfläche, um sich direkt anzumelden.`,
+    codeLabel: 'Ihr Anmeldecode',
+    button: 'Jetzt anmelden',
+    validity: (minutes) =>
+      `Der Code ist ${minutes} gültig und kann nur einmal verwendet werden. Geben Sie ihn niemals weiter: Wir werden Sie nie danach fragen.`,
+    ignore:
+      'Falls Sie keine Anmeldung versucht haben, können Sie diese E-Mail ignorieren. Ohne diesen Code kann sich niemand anmelden.',
+    footer: (brand) =>
+      `Sie erhalten diese E-Mail, weil für Ihr Konto bei ${brand} ein Einmalcode zur Anmeldung angefordert wurde. Falls Sie das nicht waren, können Sie sie bedenkenlos ignorieren.`,
+  },
+  verifyEmail: {
+    subject: (brand) => `Bestätigen Sie Ihre E-Mail-Adresse für ${brand}`,
+    preheader: 'Ein Klick, um Ihr Konto zu aktivieren.',
+    intro: (brand) =>
+      `vielen Dank für Ihre Registrierung bei ${brand}. Bitte bestätigen Sie Ihre E-Mail-Adresse, um Ihr Konto zu aktivieren.`,
+    button: 'E-Mail-Adresse bestätigen',
+    codeLabel: 'Ihr Bestätigungscode',
+    ignore: 'Falls Sie kein Konto angelegt haben, können Sie diese E-Mail ignorieren. Das Konto wird nicht aktiviert.',
+    footer: (brand) =>
+      `Sie erhalten diese E-Mail, weil mit dieser Adresse ein Konto bei ${brand} registriert wurde. Falls Sie das nicht waren, ignorieren Sie diese E-Mail bitte.`,
+  },
+  security: {
+    password_changed: {
+      subject: (brand) => `Ihr Passwort für ${brand} wurde geändert`,
+      intro: (brand) => `das Passwort Ihres Kontos bei ${brand} wurde soeben geändert.`,
+    },
+    two_factor_enabled: {
+      subject: (brand) => `Zwei-Faktor-Authentifizierung für Ihr Konto bei ${brand} aktiviert`,
+      intro: (brand) =>
+        `für Ihr Konto bei ${brand} wurde die Zwei-Faktor-Authentifizierung aktiviert. Bei der Anmeldung benötigen Sie ab jetzt zusätzlich einen Code aus Ihrer Authenticator-App.`,
+    },
+    two_factor_disabled: {
+      subject: (brand) => `Zwei-Faktor-Authentifizierung für Ihr Konto bei ${brand} deaktiviert`,
+      intro: (brand) =>
+        `für Ihr Konto bei ${brand} wurde die Zwei-Faktor-Authentifizierung deaktiviert. Ihr Konto ist jetzt nur noch durch Ihr Passwort geschützt.`,
+    },
+    recovery_codes_regenerated: {
+      subject: (brand) => `Neue Wiederherstellungscodes für Ihr Konto bei ${brand}`,
+      intro: (brand) =>
+        `für Ihr Konto bei ${brand} wurden neue Wiederherstellungscodes erstellt. Ihre bisherigen Wiederherstellungscodes sind nicht mehr gültig.`,
+    },
+    time: 'Zeitpunkt',
+    ip: 'IP-Adresse',
+    unknownIp: 'unbekannt',
+    wasYou: 'Wenn Sie das waren, ist nichts weiter zu tun.',
+    notYou: 'Falls Sie das nicht waren, setzen Sie bitte umgehend Ihr Passwort zurück und wenden Sie sich an unseren Support.',
+    button: 'Passwort zurücksetzen',
+    footer: (brand) =>
+      `Sie erhalten diese E-Mail, weil wir Sie über wichtige Sicherheitsänderungen an Ihrem Konto bei ${brand} informieren. Falls Sie diese Änderung nicht vorgenommen haben, setzen Sie Ihr Passwort zurück und kontaktieren Sie unseren Support.`,
+  },
+};
+
+const cs: Wording = {
+  locale: 'cs-CZ',
+  // Czech would put the name in the vocative, which cannot be derived reliably; the nominative is the usual compromise.
+  greeting: (name) => (name ? `Dobrý den, ${name},` : 'Dobrý den,'),
+  signoff: (brand) => ['S pozdravem', `tým ${brand}`],
+  linkFallback: 'Pokud tlačítko nefunguje, zkopírujte tento odkaz do prohlížeče:',
+  // Accusative after "platí": 1 minutu, 2–4 minuty, 5+ minut.
+  minutes: (count) => plural('cs', count, { one: 'minutu', few: 'minuty', many: 'minuty', other: 'minut' }),
+  passwordReset: {
+    subject: (brand) => `Obnovení hesla k účtu ${brand}`,
+    preheader: 'Nastavte si nové heslo ke svému účtu.',
+    intro: (brand) =>
+      `obdrželi jsme žádost o obnovení hesla k vašemu účtu ${brand}. Nové heslo si nastavíte kliknutím na tlačítko níže.`,
+    button: 'Obnovit heslo',
+    validity: (minutes) => `Odkaz platí ${minutes} a lze jej použít pouze jednou.`,
+    ignore: 'Pokud jste o obnovení hesla nežádali, tento e-mail ignorujte. Vaše heslo zůstane beze změny.',
+    footer: (brand) =>
+      `Tento e-mail dostáváte, protože bylo pro váš účet ${brand} vyžádáno obnovení hesla. Pokud jste to nebyli vy, nemusíte nic dělat.`,
+  },
+  otpCode: {
+    subject: (brand) => `Váš jednorázový přihlašovací kód pro ${brand}`,
+    preheader: (minutes) => `Přihlašovací kód platí ${minutes}.`,
+    intro: (brand) =>
+      `k přihlášení do účtu ${brand} použijte tento jednorázový kód, nebo se přihlaste přímo kliknutím na tlačítko níže.`,
+    codeLabel: 'Váš přihlašovací kód',
+    button: 'Přihlásit se',
+    validity: (minutes) =>
+      `Kód platí ${minutes} a lze jej použít pouze jednou. Nikomu jej nesdělujte: nikdy vás o něj nebudeme žádat.`,
+    ignore: 'Pokud jste se nepokoušeli přihlásit, tento e-mail ignorujte. Bez tohoto kódu se nikdo nepřihlásí.',
+    footer: (brand) =>
+      `Tento e-mail dostáváte, protože byl pro váš účet ${brand} vyžádán jednorázový přihlašovací kód. Pokud jste to nebyli vy, můžete jej bez obav ignorovat.`,
+  },
+  verifyEmail: {
+    subject: (brand) => `Potvrďte svou e-mailovou adresu pro ${brand}`,
+    preheader: 'Jedním kliknutím aktivujete svůj účet.',
+    intro: (brand) =>
+      `děkujeme za registraci u ${brand}. Pro aktivaci účtu prosím potvrďte svou e-mailovou adresu.`,
+    button: 'Potvrdit e-mailovou adresu',
+    codeLabel: 'Váš ověřovací kód',
+    ignore: 'Pokud jste si účet nezaložili, tento e-mail ignorujte. Účet nebude aktivován.',
+    footer: (brand) =>
+      `Tento e-mail dostáváte, protože tato adresa byla použita k registraci u ${brand}. Pokud jste to nebyli vy, tento e-mail prosím ignorujte.`,
+  },
+  security: {
+    password_changed: {
+      subject: (brand) => `Heslo k vašemu účtu ${brand} bylo změněno`,
+      intro: (brand) => `heslo k vašemu účtu ${brand} bylo právě změněno.`,
+    },
+    two_factor_enabled: {
+      subject: (brand) => `Dvoufázové ověření u účtu ${brand} bylo zapnuto`,
+      intro: (brand) =>
+        `u vašeho účtu ${brand} bylo zapnuto dvoufázové ověření. Při přihlášení budete nově potřebovat také kód z ověřovací aplikace.`,
+    },
+    two_factor_disabled: {
+      subject: (brand) => `Dvoufázové ověření u účtu ${brand} bylo vypnuto`,
+      intro: (brand) =>
+        `u vašeho účtu ${brand} bylo vypnuto dvoufázové ověření. Účet je nyní chráněn pouze heslem.`,
+    },
+    recovery_codes_regenerated: {
+      subject: (brand) => `Nové záložní kódy k účtu ${brand}`,
+      intro: (brand) =>
+        `k vašemu účtu ${brand} byly vygenerovány nové záložní kódy. Dosavadní záložní kódy už neplatí.`,
+    },
+    time: 'Čas',
+    ip: 'IP adresa',
+    unknownIp: 'neznámá',
+    wasYou: 'Pokud jste to byli vy, nemusíte nic dělat.',
+    notYou: 'Pokud jste to nebyli vy, ihned si obnovte heslo a kontaktujte naši podporu.',
+    button: 'Obnovit heslo',
+    footer: (brand) =>
+      `Tento e-mail dostáváte, protože vás informujeme o důležitých bezpečnostních změnách ve vašem účtu ${brand}. Pokud jste tuto změnu neprovedli, obnovte si heslo a kontaktujte naši podporu.`,
+  },
+};
+
+const wordings: Record<LanguageCode, Wording> = { en, de, cs };
+
+/** The parts of a mail between greeting and sign-off; text and HTML are both rendered from them. */
+type Block =
+  | { type: 'paragraph'; text: string }
+  | { type: 'code'; label: string; value: string }
+  | { type: 'button'; label: string; url: string }
+  | { type: 'facts'; rows: [string, string][] };
+
+interface Composition {
+  subject: string;
+  preheader: string;
+  blocks: Block[];
+  footer: string;
+}
+
+type Composer<K extends MailKind> = (w: Wording, params: MailParams[K], brand: string) => Composition;
+
+const securityNotice =
+  (kind: SecurityKind): Composer<SecurityKind> =>
+  (w, p, brand) => {
+    const time = typeof p.time === 'string' ? p.time : formatTime(p.time, w.locale);
+    const blocks: Block[] = [
+      { type: 'paragraph', text: w.security[kind].intro(brand) },
+      { type: 'facts', rows: [[w.security.time, time], [w.security.ip, p.ip || w.security.unknownIp]] },
+      { type: 'paragraph', text: w.security.wasYou },
+      { type: 'paragraph', text: w.security.notYou },
+    ];
+    if (p.resetLink) blocks.push({ type: 'button', label: w.security.button, url: requireWebLink(p.resetLink) });
+    return {
+      subject: w.security[kind].subject(brand),
+      preheader: capitalise(w.security[kind].intro(brand)),
+      blocks,
+      footer: w.security.footer(brand),
+    };
+  };
+
+const composers: { [K in MailKind]: Composer<K> } = {
+  password_reset: (w, p, brand) => ({
+    subject: w.passwordReset.subject(brand),
+    preheader: w.passwordReset.preheader,
+    blocks: [
+      { type: 'paragraph', text: w.passwordReset.intro(brand) },
+      { type: 'button', label: w.passwordReset.button, url: requireWebLink(p.link) },
+      { type: 'paragraph', text: w.passwordReset.validity(w.minutes(p.minutes)) },
+      { type: 'paragraph', text: w.passwordReset.ignore },
+    ],
+    footer: w.passwordReset.footer(brand),
+  }),
+  otp_code: (w, p, brand) => ({
+    subject: w.otpCode.subject(brand),
+    preheader: w.otpCode.preheader(w.minutes(p.minutes)),
+    blocks: [
+      { type: 'paragraph', text: w.otpCode.intro(brand) },
+      { type: 'code', label: w.otpCode.codeLabel, value: p.code },
+      { type: 'button', label: w.otpCode.button, url: requireWebLink(p.link) },
+      { type: 'paragraph', text: w.otpCode.validity(w.minutes(p.minutes)) },
+      { type: 'paragraph', text: w.otpCode.ignore },
+    ],
+    footer: w.otpCode.footer(brand),
+  }),
+  verify_email: (w, p, brand) => ({
+    subject: w.verifyEmail.subject(brand),
+    preheader: w.verifyEmail.preheader,
+    blocks: [
+      { type: 'paragraph', text: w.verifyEmail.intro(brand) },
+      { type: 'button', label: w.verifyEmail.button, url: requireWebLink(p.link) },
+      { type: 'code', label: w.verifyEmail.codeLabel, value: p.code },
+      { type: 'paragraph', text: w.verifyEmail.ignore },
+    ],
+    footer: w.verifyEmail.footer(brand),
+  }),
+  password_changed: securityNotice('password_changed'),
+  two_factor_enabled: securityNotice('two_factor_enabled'),
+  two_factor_disabled: securityNotice('two_factor_disabled'),
+  recovery_codes_regenerated: securityNotice('recovery_codes_regenerated'),
+};
+
+/**
+ * Renders one transactional mail in the recipient's language. `brand` is the tenant's title: the
+ * mail speaks for the tenant, not for Berth.
+ */
+export function renderMail<K extends MailKind>(
+  kind: K,
+  language: LanguageCode,
+  params: MailParams[K],
+  brand: string,
+): RenderedMail {
+  const w = wordings[language];
+  const cleanBrand = oneLine(brand);
+  const composition = composers[kind](w, params, cleanBrand);
+  const mail = { ...composition, subject: oneLine(composition.subject) };
+  const greeting = w.greeting(oneLine(params.name));
+  const signoff = w.signoff(cleanBrand);
+  return {
+    subject: mail.subject,
+    text: renderText(mail, greeting, signoff),
+    html: renderHtml(language, w, mail, greeting, signoff, cleanBrand),
+  };
+}
+
+/* ---- text ---- */
+
+function renderText(mail: Composition, greeting: string, signoff: string[]): string {
+  const parts: string[] = [greeting];
+  for (const block of mail.blocks) {
+    switch (block.type) {
+      case 'paragraph':
+        parts.push(block.text);
+        break;
+      case 'code':
+        parts.push(`${block.label}: ${block.value}`);
+        break;
+      case 'button':
+        parts.push(`${block.label}:\n${block.url}`);
+        break;
+      case 'facts':
+        parts.push(block.rows.map(([label, value]) => `${label}: ${value}`).join('\n'));
+        break;
+    }
+  }
+  parts.push(signoff.join('\n'));
+  // "-- " is the signature separator: mail clients dim or fold what follows.
+  parts.push(`-- \n${mail.footer}`);
+  return `${parts.join('\n\n')}\n`;
+}
+
+/* ---- HTML ---- */
+
+const FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;";
+const MONO = "font-family:'SFMono-Regular',Consolas,'Liberation Mono',Menlo,Courier,monospace;";
+const ACCENT = '#1d4ed8';
+const INK = '#1f2937';
+const MUTED = '#6b7280';
+const LINE = '#e5e7eb';
+
+function renderHtml(
+  language: LanguageCode,
+  w: Wording,
+  mail: Composition,
+  greeting: string,
+  signoff: string[],
+  brand: string,
+): string {
+  const body = mail.blocks.map((block) => renderBlock(w, block)).join('\n');
+  return `<!DOCTYPE html>
+<html lang="${language}" dir="ltr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
+<title>${escapeHtml(mail.subject)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:#f3f4f6;">
+<div style="display:none;max-height:0;max-width:0;overflow:hidden;opacity:0;mso-hide:all;">${escapeHtml(mail.preheader)}</div>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f4f6;">
+<tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background-color:#ffffff;border:1px solid ${LINE};border-radius:8px;">
+<tr><td style="padding:20px 32px;border-bottom:3px solid ${ACCENT};${FONT}font-size:20px;font-weight:bold;color:${INK};">${escapeHtml(brand)}</td></tr>
+<tr><td style="padding:28px 32px 12px;${FONT}font-size:15px;line-height:1.6;color:${INK};">
+<p style="margin:0 0 16px;">${escapeHtml(greeting)}</p>
+${body}
+<p style="margin:24px 0 16px;">${signoff.map(escapeHtml).join('<br>')}</p>
+</td></tr>
+</table>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;">
+<tr><td style="padding:16px 32px;${FONT}font-size:12px;line-height:1.5;color:${MUTED};">${escapeHtml(mail.footer)}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}
+
+function renderBlock(w: Wording, block: Block): string {
+  switch (block.type) {
+    case 'paragraph':
+      return `<p style="margin:0 0 16px;">${escapeHtml(block.text)}</p>`;
+    case 'code': {
+      // Short codes (OTP) are meant to be read and typed: large and spaced. Long ones must wrap.
+      const short = block.value.length <= 12;
+      const size = short ? 'font-size:28px;letter-spacing:6px;' : 'font-size:15px;word-break:break-all;';
+      return `<p style="margin:0 0 6px;font-size:13px;color:${MUTED};">${escapeHtml(block.label)}</p>
+<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 20px;"><tr><td style="padding:12px 20px;background-color:#f3f4f6;border:1px solid ${LINE};border-radius:6px;${MONO}${size}font-weight:bold;color:#111827;">${escapeHtml(block.value)}</td></tr></table>`;
+    }
+    case 'button': {
+      const href = escapeHtml(block.url);
+      return `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 20px;"><tr><td align="center" bgcolor="${ACCENT}" style="border-radius:6px;background-color:${ACCENT};"><a href="${href}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 28px;${FONT}font-size:15px;font-weight:bold;line-height:1.2;color:#ffffff;text-decoration:none;border-radius:6px;">${escapeHtml(block.label)}</a></td></tr></table>
+<p style="margin:0 0 16px;font-size:13px;line-height:1.5;color:${MUTED};">${escapeHtml(w.linkFallback)}<br><a href="${href}" target="_blank" rel="noopener" style="color:${ACCENT};word-break:break-all;">${escapeHtml(block.url)}</a></p>`;
+    }
+    case 'facts': {
+      const rows = block.rows
+        .map(
+          ([label, value]) =>
+            `<tr><td style="padding:8px 16px;${FONT}font-size:14px;color:${MUTED};white-space:nowrap;">${escapeHtml(label)}</td><td style="padding:8px 16px;${FONT}font-size:14px;font-weight:bold;color:${INK};">${escapeHtml(value)}</td></tr>`,
+        )
+        .join('');
+      return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px;background-color:#f9fafb;border:1px solid ${LINE};border-radius:6px;">${rows}</table>`;
+    }
+  }
+}
+
+/* ---- helpers ---- */
+
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** Names and titles land in headers and single lines: no line breaks, no runs of blanks. */
+const oneLine = (value: string): string => value.replace(/\s+/g, ' ').trim();
+
+const capitalise = (value: string): string => value.charAt(0).toLocaleUpperCase() + value.slice(1);
+
+/** A link in a mail must be absolute http(s); anything else is a bug in the caller and would not work. */
+function requireWebLink(link: string): string {
+  if (!/^https?:\/\/[^\s]+$/i.test(link)) throw new Error('A mail link must be an absolute http(s) URL without blanks');
+  return link;
+}
+
+function formatTime(time: Date, locale: string): string {
+  const text = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(time);
+  return `${text} UTC`;
+}

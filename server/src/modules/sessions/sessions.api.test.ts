@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sessionListAnswerSchema } from '@berth/contracts';
+import { createCustomer, createTestApp, login, type TestApp } from '../../../test/harness.ts';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0';
+
+describe('/api/account/sessions', () => {
+  it('lists the own sessions with device, IP and last seen, marking the current one', async () => {
+    const phone = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'user-agent': FIREFOX },
+      payload: { email: 'admin@localhost', password: 'correct horse battery staple' },
+    });
+    expect(phone.statusCode).toBe(200);
+    const { cookie } = await login(t.app);
+    const list = sessionListAnswerSchema.parse((await t.app.inject({ url: '/api/account/sessions', headers: { cookie } })).json());
+    expect(list.data).toHaveLength(2);
+    expect(list.data.filter((s) => s.current)).toHaveLength(1);
+    expect(list.data.map((s) => s.device)).toContain('Firefox on Windows');
+    expect(list.data[0]?.ip).toBe('127.0.0.1');
+  });
+
+  it('revokes one of the own sessions, and cannot touch another user’s', async () => {
+    const a = await login(t.app);
+    const b = await login(t.app);
+    const customer = await createCustomer(t, 'cust@localhost');
+    const c = await login(t.app, customer.email, customer.password);
+    const mine = sessionListAnswerSchema.parse((await t.app.inject({ url: '/api/account/sessions', headers: { cookie: a.cookie } })).json());
+    const other = mine.data.find((s) => !s.current);
+    const theirs = sessionListAnswerSchema.parse((await t.app.inject({ url: '/api/account/sessions', headers: { cookie: c.cookie } })).json());
+
+    const foreign = await t.app.inject({ method: 'DELETE', url: `/api/account/sessions/${theirs.data[0]?.id}`, headers: { cookie: a.cookie } });
+    expect(foreign.statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: c.cookie } })).statusCode).toBe(200);
+
+    const revoke = await t.app.inject({ method: 'DELETE', url: `/api/account/sessions/${other?.id}`, headers: { cookie: a.cookie } });
+    expect(revoke.statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: b.cookie } })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: a.cookie } })).statusCode).toBe(200);
+  });
+});
