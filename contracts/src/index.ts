@@ -5,3 +5,4 @@ export * from './user.ts';
 export * from './tenant.ts';
 export * from './health.ts';
 export * from './auth-flows.ts';
+export * from './shell.ts';

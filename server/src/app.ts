@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -38,6 +39,12 @@ import { registrationRoutes } from './modules/registration/routes.ts';
 import { RegistrationService } from './modules/registration/service.ts';
 import { sessionRoutes } from './modules/sessions/routes.ts';
 import { twoFactorRoutes } from './modules/twofactor/routes.ts';
+import { cartRoutes } from './modules/cart/routes.ts';
+import { DomainDirectory } from './modules/domains/service.ts';
+import { languageRoutes } from './modules/languages/routes.ts';
+import { menuRoutes } from './modules/menu/routes.ts';
+import { RealtimeHub } from './modules/realtime/hub.ts';
+import { AVATAR_MAX_BYTES, AvatarService } from './modules/users/avatar-service.ts';
 import { TwoFactorService } from './modules/twofactor/service.ts';
 
 export interface AppOptions {
@@ -58,6 +65,7 @@ export interface Services {
   auth: AuthService;
   mailer: Mailer;
   twoFactor: TwoFactorService;
+  realtime: RealtimeHub;
 }
 
 const MINUTE = 60 * 1000;
@@ -164,7 +172,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     ipThrottle: throttle('domain-user-ip', 100, 15 * MINUTE),
   });
 
+  const avatars = new AvatarService(db, clock);
+  const domains = new DomainDirectory(db, clock);
+
   await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
+  const realtime = new RealtimeHub(app, { sessions, tenants });
+  if (config.REDIS_URL) await realtime.useRedis(config.REDIS_URL);
   await registerSecurityHeaders(app);
   registerErrorHandler(app);
   registerRequestContext(app, { tenants, sessions });
@@ -191,7 +205,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(captchaRoutes(captcha));
       await api.register(domainUserPasswordRoutes(domainUserPasswords));
       await api.register(sessionRoutes(sessions, audit));
-      await api.register(userRoutes);
+      await api.register(userRoutes(db, clock, avatars));
+      await api.register(languageRoutes);
+      await api.register(menuRoutes(domains));
+      await api.register(cartRoutes(db));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
     },
     { prefix: '/api' },
@@ -201,5 +218,5 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.addHook('onClose', async () => {
     await mailer.close();
   });
-  return { app, services: { clock, hasher, sessions, tenants, audit, auth, mailer, twoFactor } };
+  return { app, services: { clock, hasher, sessions, tenants, audit, auth, mailer, twoFactor, realtime } };
 }

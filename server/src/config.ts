@@ -28,6 +28,7 @@ export const configSchema = z.object({
   RECAPTCHA_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+  REDIS_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^rediss?$/ }).optional()),
   ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
 });
 export type Config = z.infer<typeof configSchema>;

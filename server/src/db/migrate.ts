@@ -2,11 +2,13 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './connection.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_auth_flows.ts';
+import * as m0003 from './migrations/0003_shell.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_auth_flows': m0002,
+  '0003_shell': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -150,7 +150,38 @@ export interface AppSecretsTable {
   value: string;
 }
 
+export interface UserAvatarsTable {
+  user_id: number;
+  image: Buffer;
+  updated_at: Timestamp;
+}
+
+export interface TenantLogosTable {
+  tenant_id: number;
+  kind: 'admin_logo' | 'admin_logo_footer';
+  image: Buffer;
+  content_type: string;
+  updated_at: Timestamp;
+}
+
+export interface CartItemsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  product_type: string;
+  title: string;
+  domain_name: string | null;
+  period_months: Generated<number>;
+  /** Money in integer minor units (cents) with its currency. */
+  price_minor: number;
+  currency: Generated<string>;
+  created_at: CreatedAt;
+}
+
 export interface Database {
+  cart_items: CartItemsTable;
+  user_avatars: UserAvatarsTable;
+  tenant_logos: TenantLogosTable;
   captcha_uses: CaptchaUsesTable;
   app_secrets: AppSecretsTable;
   recovery_codes: RecoveryCodesTable;

@@ -54,6 +54,8 @@ const en = {
   'domain_user.password_changed': "The password of {uid} has been changed.",
   'sessions.revoked': "The session has been signed out.",
   'http.forbidden': "You do not have permission to do this.",
+  'avatar.invalid': "This file is not an image we can read (use JPEG, PNG, WebP or GIF, at most 5 MB).",
+  'language.changed': "The language has been changed.",
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -113,6 +115,8 @@ const de: Dictionary = {
   'domain_user.password_changed': "Das Passwort von {uid} wurde geändert.",
   'sessions.revoked': "Die Sitzung wurde abgemeldet.",
   'http.forbidden': "Sie haben keine Berechtigung dafür.",
+  'avatar.invalid': "Diese Datei ist kein lesbares Bild (JPEG, PNG, WebP oder GIF, höchstens 5 MB).",
+  'language.changed': "Die Sprache wurde geändert.",
 };
 
 const cs: Dictionary = {
@@ -169,6 +173,8 @@ const cs: Dictionary = {
   'domain_user.password_changed': "Heslo účtu {uid} bylo změněno.",
   'sessions.revoked': "Relace byla odhlášena.",
   'http.forbidden': "K této akci nemáte oprávnění.",
+  'avatar.invalid': "Tento soubor není čitelný obrázek (JPEG, PNG, WebP nebo GIF, nejvýše 5 MB).",
+  'language.changed': "Jazyk byl změněn.",
 };
 
 const dictionaries: Record<LanguageCode, Dictionary> = { en, de, cs };

@@ -14,7 +14,7 @@ export function presentUser(row: UserRow): User {
     id: row.id,
     email: row.email,
     contact: { given_name: row.given_name, sn: row.sn, phone: row.phones, display_name: displayName },
-    image: { url: `/api/user/${row.id}/avatar?size=${THUMBNAIL_SIZE}` },
+    image: { url: `/api/user/${row.id}/avatar?size=${THUMBNAIL_SIZE}&v=${new Date(row.updated_at).getTime()}` },
     google2fa_enabled: row.google2fa_enabled,
     notifications_viewed: row.notifications_viewed,
     is_super_admin: row.role === 'super_admin',

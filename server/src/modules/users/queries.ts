@@ -52,3 +52,30 @@ export const countSuperAdmins = async (db: Db): Promise<number> => {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 };
+
+export const updateUserLanguage = (db: Db, userId: number, language: string, now: Date) =>
+  db.updateTable('users').set({ language, updated_at: now }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+
+/** Adds a notification key once; concurrent calls cannot duplicate it. */
+export const markNotificationViewed = (db: Db, userId: number, notification: string) =>
+  db
+    .updateTable('users')
+    .set({
+      notifications_viewed: sql`case when notifications_viewed ? ${notification} then notifications_viewed
+        else notifications_viewed || jsonb_build_array(${notification}::text) end`,
+    })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+export const upsertAvatar = (db: Db, userId: number, image: Buffer, now: Date) =>
+  db
+    .insertInto('user_avatars')
+    .values({ user_id: userId, image, updated_at: now })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ image, updated_at: now }))
+    .execute();
+
+export const findAvatar = (db: Db, userId: number) =>
+  db.selectFrom('user_avatars').select(['image', 'updated_at']).where('user_id', '=', userId).executeTakeFirst();
+
+export const deleteAvatar = (db: Db, userId: number) => db.deleteFrom('user_avatars').where('user_id', '=', userId).execute();

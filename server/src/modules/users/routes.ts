@@ -1,14 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUserAnswerSchema, errorAnswerSchema, THUMBNAIL_SIZE } from '@berth/contracts';
+import {
+  currentUserAnswerSchema,
+  errorAnswerSchema,
+  languageChangePayloadSchema,
+  notificationViewedPayloadSchema,
+  THUMBNAIL_SIZE,
+  userAnswerSchema,
+} from '@berth/contracts';
+import type { Db } from '../../db/connection.ts';
 import { authedUser, requireUser } from '../../http/context.ts';
-import { HttpError } from '../../http/errors.ts';
+import { fieldError } from '../../http/errors.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { toPublicTenant } from '../tenants/service.ts';
-import { initialsAvatarSvg } from './avatar.ts';
+import { AVATAR_MAX_BYTES, type AvatarService } from './avatar-service.ts';
 import { presentUser } from './present.ts';
+import { findUserById, markNotificationViewed, updateUserLanguage } from './queries.ts';
 
-export async function userRoutes(app: FastifyInstance): Promise<void> {
+export function userRoutes(db: Db, clock: Clock, avatars: AvatarService) {
+  return async (app: FastifyInstance): Promise<void> => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -27,6 +39,70 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  api.patch(
+    '/user/language',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['users'],
+        summary: "Change the user's language; the answer is the user",
+        body: languageChangePayloadSchema,
+        response: { 200: userAnswerSchema, 401: errorAnswerSchema, 422: errorAnswerSchema },
+      },
+    },
+    async (request) => {
+      const updated = await updateUserLanguage(db, authedUser(request).user.id, request.body.language, clock.now());
+      return { data: presentUser(updated), message: translate(request.body.language, 'language.changed') };
+    },
+  );
+
+  api.patch(
+    '/user/notification-viewed',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['users'],
+        summary: 'Mark a notification (google2fa) as viewed; the answer is the user',
+        body: notificationViewedPayloadSchema,
+        response: { 200: userAnswerSchema, 401: errorAnswerSchema, 422: errorAnswerSchema },
+      },
+    },
+    async (request) => ({ data: presentUser(await markNotificationViewed(db, authedUser(request).user.id, request.body.notification)) }),
+  );
+
+  api.post(
+    '/user/avatar',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['users'],
+        summary: 'Upload a profile picture (multipart field "image"; JPEG, PNG, WebP or GIF up to 5 MB)',
+        response: { 200: userAnswerSchema, 401: errorAnswerSchema, 422: errorAnswerSchema },
+      },
+    },
+    async (request) => {
+      const { user } = authedUser(request);
+      const file = request.isMultipart() ? await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }) : undefined;
+      if (!file) throw fieldError('image', 'validation.required');
+      const buffer = await file.toBuffer().catch(() => {
+        throw fieldError('image', 'avatar.invalid');
+      });
+      await avatars.upload(user, buffer);
+      const fresh = await findUserById(db, user.id);
+      return { data: presentUser(fresh ?? user) };
+    },
+  );
+
+  api.delete(
+    '/user/avatar',
+    { preHandler: requireUser, schema: { tags: ['users'], summary: 'Remove the profile picture', response: { 200: userAnswerSchema } } },
+    async (request) => {
+      const { user } = authedUser(request);
+      await avatars.remove(user);
+      return { data: presentUser((await findUserById(db, user.id)) ?? user) };
+    },
+  );
+
   api.get(
     '/user/:id/avatar',
     {
@@ -35,15 +111,15 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
         tags: ['users'],
         summary: "A user's avatar (initials until an image is uploaded)",
         params: z.object({ id: z.coerce.number().int() }),
-        querystring: z.object({ size: z.coerce.number().int().min(16).max(512).default(THUMBNAIL_SIZE) }),
+        querystring: z.object({ size: z.coerce.number().int().min(16).max(512).default(THUMBNAIL_SIZE), v: z.string().optional() }),
       },
     },
     async (request, reply) => {
-      const { user } = authedUser(request);
-      // Other users' avatars arrive with the customers area; until then only one's own.
-      if (request.params.id !== user.id) throw new HttpError(404, 'http.not_found');
-      reply.header('cache-control', 'private, max-age=300').type('image/svg+xml');
-      return initialsAvatarSvg(presentUser(user).contact.display_name, request.query.size);
+      const image = await avatars.render(authedUser(request).user, request.params.id, request.query.size);
+      // The URL carries a version (v=updated_at), so a long private cache is safe.
+      reply.header('cache-control', 'private, max-age=86400').type(image.type);
+      return image.body;
     },
   );
+}
 }

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { languagesAnswerSchema } from '@berth/contracts';
+import { PANEL_LANGUAGES } from './service.ts';
+
+export async function languageRoutes(app: FastifyInstance): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/languages',
+    { schema: { tags: ['shell'], summary: 'The languages of the panel', response: { 200: languagesAnswerSchema } } },
+    async () => ({ data: [...PANEL_LANGUAGES] }),
+  );
+}

@@ -1,0 +1,95 @@
+import type { MenuItem } from '@berth/contracts';
+import type { ResolvedTenant } from '../tenants/service.ts';
+import type { UserRow } from '../users/queries.ts';
+
+type Spec = Partial<Omit<MenuItem, 'children'>> & { id: string; title: string; children?: Spec[] };
+
+/** Titles are i18n keys (`menu.*`) the web translates, so a language switch needs no refetch. */
+const item = (spec: Spec): MenuItem => ({
+  route: null,
+  href: null,
+  target: null,
+  icon: null,
+  badge: null,
+  is_iframe: false,
+  isActive: false,
+  isOpen: false,
+  ...spec,
+  children: (spec.children ?? []).map(item),
+});
+
+/** The navigation tree a role sees (SPEC.md section 6 decides the partner entries). */
+export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[] {
+  const isSuper = user.role === 'super_admin';
+  const isAdmin = isSuper || user.role === 'host_admin';
+  const sells = isSuper || tenant.config.host_purchases !== null;
+  const tree: Spec[] = [
+    { id: 'dashboard', title: 'menu.dashboard', route: '/dashboard', icon: 'gauge' },
+    {
+      id: 'domains',
+      title: 'menu.domains',
+      icon: 'world',
+      children: [
+        { id: 'domains.list', title: 'menu.domains_list', route: '/host/domain' },
+        { id: 'domains.create', title: 'menu.domains_create', route: '/host/domain/create' },
+      ],
+    },
+    {
+      id: 'shop',
+      title: 'menu.shop',
+      icon: 'shopping-cart',
+      children: [
+        { id: 'shop.catalogue', title: 'menu.shop_catalogue', route: '/shop' },
+        { id: 'shop.cart', title: 'menu.shop_cart', route: '/shop/cart' },
+        { id: 'shop.invoices', title: 'menu.invoices', route: '/account/invoices' },
+      ],
+    },
+  ];
+  if (isAdmin) {
+    const system: Spec[] = [
+      { id: 'system.customers', title: 'menu.customers', route: '/system/customers' },
+      { id: 'system.audit', title: 'menu.audit', route: '/system/audit' },
+    ];
+    if (isSuper) {
+      system.push(
+        { id: 'system.tenants', title: 'menu.tenants', route: '/system/tenants' },
+        { id: 'system.outbox', title: 'menu.outbox', route: '/system/outbox' },
+      );
+    }
+    tree.push({ id: 'system', title: 'menu.system', icon: 'settings', children: system });
+  }
+  if (sells) {
+    const partner: Spec[] = [{ id: 'partner.credit', title: 'menu.partner_credit', route: '/system/partner/credit' }];
+    if (tenant.config.host_purchases !== null) partner.push({ id: 'partner.promo', title: 'menu.partner_promo', route: '/system/partner/promo' });
+    tree.push({ id: 'partner', title: 'menu.partner', icon: 'coins', children: partner });
+  }
+  tree.push({
+    id: 'account',
+    title: 'menu.account',
+    icon: 'user',
+    children: [
+      { id: 'account.profile', title: 'menu.profile', route: '/account' },
+      {
+        id: 'account.2fa',
+        title: 'menu.two_factor',
+        route: '/account/2fa',
+        ...(user.google2fa_enabled ? {} : { badge: { class: 'warning', label: 'menu.badge_off' } }),
+      },
+      { id: 'account.password', title: 'menu.password', route: '/password' },
+      ...(sells ? [{ id: 'account.payment_methods', title: 'menu.payment_methods', route: '/account/payment-methods' }] : []),
+    ],
+  });
+  if (isAdmin) tree.push({ id: 'api', title: 'menu.api_docs', icon: 'api', href: '/api/docs', target: '_blank' });
+  return tree.map(item);
+}
+
+/** A domain's own menu, shown under the domain selector. */
+export function domainMenu(domainId: number): MenuItem[] {
+  const base = `/host/domain/${domainId}`;
+  return [
+    { id: 'domain.overview', title: 'menu.domain_overview', route: `${base}/edit`, icon: 'info-circle' },
+    { id: 'domain.users', title: 'menu.domain_users', route: `${base}/users`, icon: 'mail' },
+    { id: 'domain.dns', title: 'menu.domain_dns', route: `${base}/dns`, icon: 'server' },
+    { id: 'domain.renewal', title: 'menu.domain_renewal', route: `${base}/renew`, icon: 'refresh' },
+  ].map(item);
+}

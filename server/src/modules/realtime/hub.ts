@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { Server, type Socket } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createClient } from 'redis';
+import { REALTIME_EVENTS, realtimeChannel, type NotificationEvent } from '@berth/contracts';
+import type { SessionService } from '../sessions/service.ts';
+import type { TenantResolver } from '../tenants/service.ts';
+
+const COOKIE_NAMES = ['__Host-berth_session', 'berth_session'];
+const sessionRoom = (idHash: string) => `session:${idHash}`;
+
+interface SocketData {
+  userId: number;
+  sessionIdHash: string;
+}
+
+/**
+ * socket.io on the app's own port. A socket is authorised by the session cookie at the handshake
+ * and may join only its own user's private channels. With Redis, events fan out to every instance.
+ */
+export class RealtimeHub {
+  private readonly io: Server;
+  private redisClients: { quit(): Promise<unknown> }[] = [];
+
+  constructor(app: FastifyInstance, deps: { sessions: SessionService; tenants: TenantResolver }) {
+    this.io = new Server(app.server, {
+      path: '/socket.io/',
+      serveClient: false,
+      // Cross-site WebSocket hijacking: a page of another site may not open a socket with our cookie.
+      allowRequest: (request, callback) => {
+        const origin = request.headers.origin;
+        if (!origin) return callback(null, true);
+        let originHost: string;
+        try {
+          originHost = new URL(origin).host.toLowerCase();
+        } catch {
+          return callback(null, false);
+        }
+        if (originHost === (request.headers.host ?? '').toLowerCase()) return callback(null, true);
+        deps.tenants
+          .forHost(request.headers.host)
+          .then((tenant) => callback(null, tenant.hosts.includes(originHost.replace(/:\d+$/, ''))))
+          .catch(() => callback(null, false));
+      },
+    });
+
+    this.io.use((socket, next) => {
+      const cookies = app.parseCookie(socket.request.headers.cookie ?? '');
+      const token = COOKIE_NAMES.map((name) => cookies[name]).find(Boolean);
+      if (!token) return next(new Error('unauthenticated'));
+      deps.sessions
+        .resolve(token)
+        .then((active) => {
+          if (!active || active.session.twoFactorPending) return next(new Error('unauthenticated'));
+          const data: SocketData = { userId: active.user.id, sessionIdHash: active.session.idHash };
+          socket.data = data;
+          void socket.join(sessionRoom(active.session.idHash));
+          next();
+        })
+        .catch(() => next(new Error('unauthenticated')));
+    });
+
+    this.io.on('connection', (socket: Socket) => {
+      socket.on('subscribe', (channel: unknown, ack?: (answer: { ok: boolean }) => void) => {
+        const { userId } = socket.data as SocketData;
+        const own = [realtimeChannel.notifications(userId), realtimeChannel.cart(userId)];
+        const allowed = typeof channel === 'string' && own.includes(channel);
+        if (allowed) void socket.join(channel);
+        if (typeof ack === 'function') ack({ ok: allowed });
+      });
+    });
+
+    app.addHook('onClose', async () => {
+      await this.io.close();
+      await Promise.all(this.redisClients.map((client) => client.quit().catch(() => undefined)));
+    });
+  }
+
+  /** Shares events with the other instances through Redis pub/sub. */
+  async useRedis(url: string): Promise<void> {
+    const pub = createClient({ url });
+    const sub = pub.duplicate();
+    await Promise.all([pub.connect(), sub.connect()]);
+    this.redisClients = [pub, sub];
+    this.io.adapter(createAdapter(pub, sub));
+  }
+
+  notify(userId: number, event: NotificationEvent): void {
+    this.io.to(realtimeChannel.notifications(userId)).emit(REALTIME_EVENTS.notification, event);
+  }
+
+  cartUpdated(userId: number): void {
+    this.io.to(realtimeChannel.cart(userId)).emit(REALTIME_EVENTS.cartUpdated, {});
+  }
+
+  /** A logged-out or revoked session loses its sockets too. */
+  endSession(idHash: string): void {
+    this.io.in(sessionRoom(idHash)).disconnectSockets(true);
+  }
+}
