@@ -197,7 +197,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     async (api) => {
       await api.register(healthRoutes(db));
       await api.register(tenantRoutes);
-      await api.register(authRoutes(auth, sessions));
+      await api.register(authRoutes(auth, sessions, realtime));
       await api.register(twoFactorRoutes(twoFactor, sessions));
       await api.register(passwordRoutes(passwords, sessions));
       await api.register(otpRoutes(otp, sessions));

@@ -3,11 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema, loginPayloadSchema, messageAnswerSchema, sessionAnswerSchema } from '@berth/contracts';
 import { translate } from '../../i18n/messages.ts';
 import { clearSessionCookie, readSessionCookie } from '../sessions/cookie.ts';
+import type { RealtimeHub } from '../realtime/hub.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { issueSession } from './issue-session.ts';
 import type { AuthService } from './service.ts';
 
-export function authRoutes(auth: AuthService, sessions: SessionService) {
+export function authRoutes(auth: AuthService, sessions: SessionService, realtime: RealtimeHub) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -38,6 +39,7 @@ export function authRoutes(auth: AuthService, sessions: SessionService) {
         },
       },
       async (request, reply) => {
+        if (request.auth) realtime.endSession(request.auth.session.idHash);
         await auth.logout(readSessionCookie(request), {
           tenantId: request.tenant.id,
           userId: request.auth?.user.id ?? null,
