@@ -1,0 +1,43 @@
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadResult {
+  /** Successful (2xx) answers per second of the measured run. */
+  requestsPerSecond: number;
+  p99Ms: number;
+  completed: number;
+  /** Answers that were not 2xx, plus connection errors and timeouts: a run with many is not a measurement. */
+  failures: number;
+}
+
+const run = (options: LoadOptions, durationSeconds: number) =>
+  autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: durationSeconds,
+    method: options.method ?? 'GET',
+    timeout: 10,
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  });
+
+/** Warms the server up (JIT, pools, caches), then measures a second run of its own. */
+export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.warmupSeconds > 0) await run(options, options.warmupSeconds);
+  const result = await run(options, options.durationSeconds);
+  return {
+    requestsPerSecond: result.duration > 0 ? result['2xx'] / result.duration : 0,
+    p99Ms: result.latency.p99,
+    completed: result.latency.totalCount,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}

@@ -1,0 +1,150 @@
+// `npm run bench`: Berth's authenticated GET /api/user against a bare Fastify hello world, and
+// logins/s against raw argon2id verifies/s. Prints ratios; a miss is reported, not an exit code.
+import os from 'node:os';
+import { argon2VerifiesPerSecond } from './argon2-baseline.ts';
+import { createBenchDatabase } from './database.ts';
+import { measureLoad, type LoadOptions } from './load.ts';
+import { formatComparison, ratioOf, verdict, type Comparison } from './report.ts';
+import { startBaseline, startBerth, type RunningServer } from './servers.ts';
+
+const positiveInteger = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+
+const settings = {
+  connections: positiveInteger('BENCH_CONNECTIONS', 50),
+  durationSeconds: positiveInteger('BENCH_DURATION', 10),
+  warmupSeconds: 2,
+  loginConnections: 4,
+  goals: { userVsBaseline: 0.6, loginVsArgon2: 0.9 },
+  // The server's own defaults (server/src/lib/password.ts); passed to it explicitly so both sides match.
+  argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
+  admin: { email: 'bench@localhost', password: 'bench-password-0123456789' },
+  /** Hard stop, in case something hangs: the run is meant to take about a minute. */
+  watchdogSeconds: 150,
+};
+
+const cleanups: (() => Promise<void>)[] = [];
+let cleaning: Promise<void> | undefined;
+const cleanUp = () =>
+  (cleaning ??= (async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        process.stderr.write(`cleanup failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }
+  })());
+
+const abort = (reason: string) => {
+  process.stderr.write(`\nbench: ${reason}; cleaning up\n`);
+  void cleanUp().finally(() => process.exit(1));
+};
+process.once('SIGINT', () => abort('interrupted'));
+process.once('SIGTERM', () => abort('terminated'));
+setTimeout(() => abort(`still running after ${settings.watchdogSeconds} s`), settings.watchdogSeconds * 1000).unref();
+
+const log = (text: string) => process.stdout.write(`${text}\n`);
+
+async function logIn(berth: RunningServer): Promise<string> {
+  const answer = await fetch(`${berth.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...settings.admin, remember: true }),
+  });
+  const cookie = answer.headers.getSetCookie().find((value) => value.startsWith('berth_session='));
+  if (answer.status !== 200 || !cookie) throw new Error(`login answered ${answer.status}: ${await answer.text()}`);
+  return cookie.split(';')[0] ?? '';
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  // Other work on the machine takes CPU from one measurement and not the other: say so.
+  const loadAverage = os.loadavg()[0] ?? 0;
+  const busyBefore = loadAverage > os.cpus().length / 2 ? loadAverage : 0;
+  const load = { connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds };
+
+  const database = await createBenchDatabase();
+  cleanups.push(() => database.drop());
+  log(`bench database: ${new URL(database.url).pathname.slice(1)}`);
+
+  const berth = await startBerth({
+    databaseUrl: database.url,
+    adminEmail: settings.admin.email,
+    adminPassword: settings.admin.password,
+    argon2MemoryKib: settings.argon2.memoryCost,
+    argon2TimeCost: settings.argon2.timeCost,
+  });
+  cleanups.push(() => berth.stop());
+  const baseline = await startBaseline();
+  cleanups.push(() => baseline.stop());
+
+  const cookie = await logIn(berth);
+  const probe = await fetch(`${berth.url}/api/user`, { headers: { cookie } });
+  if (probe.status !== 200) throw new Error(`GET /api/user with the session answered ${probe.status}`);
+
+  log(`GET /api/user: ${load.connections} connections, ${load.warmupSeconds} s warm-up + ${load.durationSeconds} s ...`);
+  const user = await measureLoad({ ...load, url: `${berth.url}/api/user`, headers: { cookie } });
+  log(`Fastify hello world: same load ...`);
+  const hello = await measureLoad({ ...load, url: `${baseline.url}/` });
+  await baseline.stop();
+
+  const loginLoad: LoadOptions = {
+    url: `${berth.url}/api/login`,
+    connections: settings.loginConnections,
+    durationSeconds: settings.durationSeconds,
+    warmupSeconds: settings.warmupSeconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...settings.admin, remember: false }),
+  };
+  log(`POST /api/login: ${loginLoad.connections} connections ...`);
+  const logins = await measureLoad(loginLoad);
+  await berth.stop();
+  log(`argon2id verify in-process: ${settings.loginConnections} at a time ...`);
+  const verifies = await argon2VerifiesPerSecond(
+    settings.admin.password,
+    settings.argon2,
+    settings.loginConnections,
+    settings.durationSeconds,
+    settings.warmupSeconds,
+  );
+
+  const userComparison: Comparison = {
+    title: `Authenticated GET /api/user vs bare Fastify (${load.connections} connections, ${load.durationSeconds} s)`,
+    subject: { label: 'Berth GET /api/user', result: user },
+    baseline: { label: 'Fastify hello world', result: hello },
+    goal: settings.goals.userVsBaseline,
+  };
+  const loginComparison: Comparison = {
+    title: `Logins vs raw argon2id verifies (${settings.loginConnections} at a time, m=${settings.argon2.memoryCost} KiB, t=${settings.argon2.timeCost}, p=${settings.argon2.parallelism})`,
+    subject: { label: 'Berth POST /api/login', result: logins },
+    baseline: { label: 'argon2id verify', result: { requestsPerSecond: verifies } },
+    goal: settings.goals.loginVsArgon2,
+  };
+
+  log('');
+  log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), PostgreSQL at ${new URL(database.url).host}`);
+  if (busyBefore) log(`WARNING: the machine was busy before the run (load average ${busyBefore.toFixed(1)}); the numbers are noisy.`);
+  for (const comparison of [userComparison, loginComparison]) log(`\n${formatComparison(comparison)}`);
+  const failed = [user, hello, logins].some((result) => result.failures > 0);
+  if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');
+  log('');
+  const summary = (comparison: Comparison) => `${ratioOf(comparison).toFixed(2)} ${verdict(ratioOf(comparison), comparison.goal)}`;
+  log(
+    `summary: api/user ratio ${summary(userComparison)}; login ratio ${summary(loginComparison)}; ` +
+      `took ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}

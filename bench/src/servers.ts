@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+export interface RunningServer {
+  name: string;
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function spawnNode(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, [script], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  process.once('exit', () => child.kill('SIGKILL'));
+  return { child, output: () => output };
+}
+
+function stopper(child: ChildProcess, timeoutMs = 10_000): () => Promise<void> {
+  return async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    await exited;
+    clearTimeout(timer);
+  };
+}
+
+async function waitUntil(ready: () => Promise<boolean>, child: ChildProcess, what: string, output: () => string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}:\n${output()}`);
+    if (await ready()) return;
+    await sleep(100);
+  }
+  throw new Error(`${what} was not ready within ${timeoutMs} ms:\n${output()}`);
+}
+
+export interface BerthOptions {
+  databaseUrl: string;
+  adminEmail: string;
+  adminPassword: string;
+  argon2MemoryKib: number;
+  argon2TimeCost: number;
+}
+
+/** The real server (`server/src/main.ts`) on PostgreSQL, quiet (warn) so logging does not dominate. */
+export async function startBerth(options: BerthOptions): Promise<RunningServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: options.databaseUrl,
+    BERTH_ADMIN_EMAIL: options.adminEmail,
+    BERTH_ADMIN_PASSWORD: options.adminPassword,
+    ARGON2_MEMORY_KIB: String(options.argon2MemoryKib),
+    ARGON2_TIME_COST: String(options.argon2TimeCost),
+    LOG_LEVEL: 'warn',
+  };
+  delete env.BERTH_PUBLIC_URL;
+  delete env.REDIS_URL;
+  const { child, output } = spawnNode(path.join(repoRoot, 'server/src/main.ts'), env);
+  const stop = stopper(child);
+  try {
+    await waitUntil(
+      async () => {
+        try {
+          const answer = await fetch(`${url}/api/health`);
+          return answer.ok;
+        } catch {
+          return false;
+        }
+      },
+      child,
+      'Berth',
+      output,
+      30_000,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { name: 'Berth', url, output, stop };
+}
+
+/** The bare Fastify hello world in its own process, like the server it is compared with. */
+export async function startBaseline(): Promise<RunningServer> {
+  const { child, output } = spawnNode(path.join(import.meta.dirname, 'baseline-server.ts'), { ...process.env, PORT: '0' });
+  const stop = stopper(child);
+  let url = '';
+  try {
+    await waitUntil(
+      async () => {
+        url = /listening (http:\/\/\S+)/.exec(output())?.[1] ?? '';
+        return url !== '';
+      },
+      child,
+      'the Fastify baseline',
+      output,
+      15_000,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { name: 'Fastify hello world', url, output, stop };
+}

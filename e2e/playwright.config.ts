@@ -1,0 +1,52 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const chromiumFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/**
+ * Debian's Chromium, never a downloaded browser. Each worker starts its own Berth server on a
+ * fresh database (support/fixtures.ts), so there is no webServer entry here; the web app must be
+ * built first (`npm run build`).
+ */
+export default defineConfig({
+  testDir: 'specs',
+  outputDir: 'artifacts/results',
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['html', { outputFolder: 'artifacts/report', open: 'never' }]],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumFlags },
+    locale: 'en-US',
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'desktop',
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      name: 'phone',
+      use: {
+        userAgent: devices['Pixel 7'].userAgent,
+        viewport: { width: 375, height: 812 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      },
+    },
+  ],
+});

@@ -1,0 +1,100 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from '../support/fixtures.ts';
+import { blockingAxeViolations } from '../support/accessibility.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
+import type { AdminCredentials } from '../support/server.ts';
+
+// The tests of the login screen itself go through the screen; every other spec should create
+// its session through a fixture instead (DESIGN.md).
+
+const onPath = (pathname: string) => (url: URL) => url.pathname === pathname;
+
+const loginForm = (page: Page) => ({
+  email: page.getByLabel('E-mail or uid', { exact: true }),
+  password: page.getByLabel('Password', { exact: true }),
+  remember: page.getByRole('checkbox', { name: 'Remember me' }),
+  submit: page.getByRole('button', { name: 'Log in' }),
+});
+
+async function logIn(page: Page, admin: AdminCredentials): Promise<void> {
+  const form = loginForm(page);
+  await form.email.fill(admin.email);
+  await form.password.fill(admin.password);
+  await expect(form.remember).toBeChecked();
+  await form.submit.click();
+  await expect(page.getByTestId('shell-user-name')).toHaveText('Super Admin');
+}
+
+test('a visitor is sent to /login, logs in with the printed credentials, stays in on reload and logs out', async ({
+  page,
+  berth,
+}) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(onPath('/login'));
+  await expect(loginForm(page).remember).toBeChecked();
+
+  await logIn(page, berth.admin);
+  await expect(page).not.toHaveURL(onPath('/login'));
+
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === 'berth_session');
+  expect(session?.httpOnly, 'the session cookie is httpOnly').toBe(true);
+  expect(session?.expires ?? -1, '"Remember me" makes the cookie outlive the browser').toBeGreaterThan(Date.now() / 1000 + 24 * 3600);
+
+  await page.reload();
+  await expect(page.getByTestId('shell-user-name')).toHaveText('Super Admin');
+  await expect(page).not.toHaveURL(onPath('/login'));
+
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(onPath('/login'));
+  await expect(loginForm(page).email).toBeVisible();
+  const answer = await page.request.get('/api/user');
+  expect(answer.status()).toBe(401);
+});
+
+test('a wrong password shows the error under the e-mail field', async ({ page, berth }) => {
+  await page.goto('/login');
+  const form = loginForm(page);
+  await form.email.fill(berth.admin.email);
+  await form.password.fill(`${berth.admin.password}-wrong`);
+  await form.submit.click();
+
+  const error = page.getByText('These credentials do not match our records.');
+  await expect(error).toBeVisible();
+  await expect(form.email).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.email, 'the error is announced with the e-mail field').toHaveAccessibleDescription(
+    /These credentials do not match our records\./,
+  );
+  const fieldBox = await form.email.boundingBox();
+  const errorBox = await error.boundingBox();
+  expect(fieldBox && errorBox && errorBox.y >= fieldBox.y + fieldBox.height - 1, 'the error sits under the field').toBe(true);
+
+  await expect(page).toHaveURL(onPath('/login'));
+  await expect(form.email).toHaveValue(berth.admin.email);
+  expect((await page.request.get('/api/user')).status()).toBe(401);
+});
+
+test('/login/:email prefills the e-mail field', async ({ page }) => {
+  await page.goto('/login/admin%40localhost');
+  await expect(loginForm(page).email).toHaveValue('admin@localhost');
+});
+
+test('tenant 1 offers the one-time password login', async ({ page }) => {
+  await page.goto('/login');
+  const link = page.getByRole('link', { name: /one-time/i });
+  await expect(link).toBeVisible();
+  await expect(link).toHaveAttribute('href', '/password/otp');
+});
+
+test('the login page and the shell have no serious accessibility violations', async ({ page, berth }, testInfo) => {
+  await page.goto('/login');
+  await expect(loginForm(page).submit).toBeVisible();
+  await keepScreenshot(page, testInfo, 'login');
+  const onLogin = await blockingAxeViolations(page, testInfo, 'login');
+
+  await logIn(page, berth.admin);
+  await keepScreenshot(page, testInfo, 'shell');
+  const onShell = await blockingAxeViolations(page, testInfo, 'shell');
+
+  expect(onLogin, 'serious or critical axe violations on /login').toEqual([]);
+  expect(onShell, 'serious or critical axe violations in the shell').toEqual([]);
+});

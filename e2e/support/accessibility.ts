@@ -1,0 +1,39 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+
+const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
+
+export interface BlockingViolation {
+  id: string;
+  impact: string;
+  help: string;
+  /** Each offending element: its selector, its HTML and what axe says is wrong with it. */
+  nodes: { target: string; html: string; summary: string }[];
+}
+
+/**
+ * Runs axe on the page as it is now and returns the serious and critical violations, printed
+ * and attached to the test so a failure says what to fix.
+ */
+export async function blockingAxeViolations(page: Page, testInfo: TestInfo, name: string): Promise<BlockingViolation[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const blocking = results.violations
+    .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''))
+    .map((violation) => ({
+      id: violation.id,
+      impact: violation.impact ?? '',
+      help: `${violation.help} (${violation.helpUrl})`,
+      nodes: violation.nodes.map((node) => ({
+        target: node.target.join(' '),
+        html: node.html.slice(0, 300),
+        summary: node.failureSummary ?? '',
+      })),
+    }));
+  const minor = results.violations.filter((violation) => !BLOCKING_IMPACTS.has(violation.impact ?? ''));
+  await testInfo.attach(`axe-${name}.json`, {
+    body: JSON.stringify({ blocking, minor: minor.map((v) => ({ id: v.id, impact: v.impact, help: v.help })) }, null, 2),
+    contentType: 'application/json',
+  });
+  if (blocking.length) console.log(`axe on ${name} (${testInfo.project.name}):\n${JSON.stringify(blocking, null, 2)}`);
+  return blocking;
+}
