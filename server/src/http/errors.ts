@@ -31,6 +31,20 @@ export class HttpError extends Error {
   }
 }
 
+/** 429 with Retry-After; the text says how long to wait in the reader's language. */
+export const tooManyRequests = (key: MessageKey, seconds: number): HttpError =>
+  new HttpError(429, key, { params: { seconds }, headers: { 'retry-after': String(seconds) } });
+
+/** "15 minutes", "15 Minuten", "15 minut": a wait people read at a glance. */
+function humanWait(lang: string, seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  const [value, unit] = seconds < 60 ? [seconds, 'second'] : [minutes, 'minute'];
+  return new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+}
+
+const withWait = (lang: string, params: Params): Params =>
+  typeof params.seconds === 'number' ? { ...params, wait: humanWait(lang, params.seconds) } : params;
+
 /** 422 with one translated error on one field. */
 export const fieldError = (field: string, key: MessageKey, params?: Params): HttpError =>
   new HttpError(422, key, { params, fields: { [field]: [{ key, params }] } });
@@ -75,7 +89,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply
         .code(error.status)
         .headers(error.headers)
-        .send({ message: translate(lang, error.key, error.params), ...(errors ? { errors } : {}) });
+        .send({ message: translate(lang, error.key, withWait(lang, error.params)), ...(errors ? { errors } : {}) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: FieldErrors = {};
@@ -89,7 +103,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 429) {
       const seconds = Number(reply.getHeader('retry-after') ?? 60);
-      return reply.code(429).send({ message: translate(lang, 'http.too_many_requests', { seconds }) });
+      return reply.code(429).send({ message: translate(lang, 'http.too_many_requests', withWait(lang, { seconds })) });
     }
     if (status >= 400 && status < 500) {
       // Malformed JSON, unsupported media type, oversized body: the client's fault, said plainly.

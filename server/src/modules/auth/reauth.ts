@@ -1,4 +1,4 @@
-import { fieldError, HttpError } from '../../http/errors.ts';
+import { fieldError, tooManyRequests } from '../../http/errors.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import type { UserRow } from '../users/queries.ts';
 import type { FailureThrottle } from './throttle.ts';
@@ -17,7 +17,7 @@ export class Reauthenticator {
     const key = String(user.id);
     const wait = await this.throttle.retryAfter(key);
     if (wait > 0) {
-      throw new HttpError(429, 'auth.throttled', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+      throw tooManyRequests('auth.throttled', wait);
     }
     if (!(await this.hasher.verify(user.password_hash, password))) {
       await this.throttle.fail(key);

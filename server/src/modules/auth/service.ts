@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
-import { HttpError, fieldError } from '../../http/errors.ts';
+import { fieldError, tooManyRequests } from '../../http/errors.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { findLoginCandidate, type UserRow } from '../users/queries.ts';
@@ -34,7 +34,7 @@ export class AuthService {
     const wait = Math.max(await accountThrottle.retryAfter(accountKey), await ipThrottle.retryAfter(input.ip));
     if (wait > 0) {
       await audit.record({ action: 'auth.login.throttled', tenantId: input.tenantId, userId: null, ip: input.ip });
-      throw new HttpError(429, 'auth.throttled', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+      throw tooManyRequests('auth.throttled', wait);
     }
 
     const user = await findLoginCandidate(db, input.tenantId, input.email);

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection.ts';
-import { HttpError } from '../../http/errors.ts';
+import { HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -34,7 +34,7 @@ export class DomainUserPasswordService {
     const uidKey = input.uid.toLowerCase();
     const wait = Math.max(await uidThrottle.retryAfter(uidKey), await ipThrottle.retryAfter(context.ip));
     if (wait > 0) {
-      throw new HttpError(429, 'auth.throttled', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+      throw tooManyRequests('auth.throttled', wait);
     }
     const account = await findDomainUserByUid(db, input.uid);
     const valid = account

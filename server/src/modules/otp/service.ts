@@ -1,7 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { OPERATOR_TENANT_ID, OTP_LENGTH } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
-import { fieldError, HttpError } from '../../http/errors.ts';
+import { fieldError, HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -52,7 +52,7 @@ export class OtpService {
     const { db, clock } = this.deps;
     const wait = await this.deps.requestIpThrottle.retryAfter(context.ip);
     if (wait > 0) {
-      throw new HttpError(429, 'http.too_many_requests', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+      throw tooManyRequests('http.too_many_requests', wait);
     }
     await this.deps.requestIpThrottle.fail(context.ip);
 
@@ -98,7 +98,7 @@ export class OtpService {
     if (row?.user_id) {
       const wait = await this.deps.accountThrottle.retryAfter(String(row.user_id));
       if (wait > 0) {
-        throw new HttpError(429, 'otp.throttled', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+        throw tooManyRequests('otp.throttled', wait);
       }
     }
     const now = clock.now();

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/connection.ts';
-import { HttpError } from '../../http/errors.ts';
+import { HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
@@ -50,7 +50,7 @@ export class PasswordService {
     const { db, clock, forgotIpThrottle, forgotEmailThrottle } = this.deps;
     const wait = await forgotIpThrottle.retryAfter(context.ip);
     if (wait > 0) {
-      throw new HttpError(429, 'http.too_many_requests', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+      throw tooManyRequests('http.too_many_requests', wait);
     }
     await forgotIpThrottle.fail(context.ip);
     const emailKey = `${context.tenant.id}:${email.toLowerCase()}`;

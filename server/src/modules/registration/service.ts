@@ -1,6 +1,6 @@
 import type { LanguageCode, RegistrationPayload } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
-import { fieldError, HttpError } from '../../http/errors.ts';
+import { fieldError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
@@ -26,8 +26,7 @@ interface Context {
   lang: LanguageCode;
 }
 
-const throttled = (seconds: number, key: 'registration.throttled' | 'http.too_many_requests') =>
-  new HttpError(429, key, { params: { seconds }, headers: { 'retry-after': String(seconds) } });
+const throttled = (seconds: number, key: 'registration.throttled' | 'http.too_many_requests') => tooManyRequests(key, seconds);
 
 export class RegistrationService {
   private readonly deps: {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/connection.ts';
-import { fieldError, HttpError } from '../../http/errors.ts';
+import { fieldError, HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -136,7 +136,7 @@ export class TwoFactorService {
   async assertNotThrottled(userId: number): Promise<void> {
     const wait = await this.deps.codeThrottle.retryAfter(String(userId));
     if (wait > 0) {
-      throw new HttpError(429, 'twofactor.throttled', { params: { seconds: wait }, headers: { 'retry-after': String(wait) } });
+      throw tooManyRequests('twofactor.throttled', wait);
     }
   }
 
