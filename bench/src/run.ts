@@ -49,6 +49,20 @@ setTimeout(() => abort(`still running after ${settings.watchdogSeconds} s`), set
 
 const log = (text: string) => process.stdout.write(`${text}\n`);
 
+/** The share (0..1) of all CPUs' time spent on anything but idling during the next `ms`. */
+async function busyShareOfCpu(ms: number): Promise<number> {
+  const total = () =>
+    os.cpus().reduce(
+      (sum, cpu) => ({ idle: sum.idle + cpu.times.idle, all: sum.all + Object.values(cpu.times).reduce((a, b) => a + b, 0) }),
+      { idle: 0, all: 0 },
+    );
+  const before = total();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const after = total();
+  const all = after.all - before.all;
+  return all > 0 ? 1 - (after.idle - before.idle) / all : 0;
+}
+
 async function logIn(berth: RunningServer): Promise<string> {
   const answer = await fetch(`${berth.url}/api/login`, {
     method: 'POST',
@@ -63,8 +77,7 @@ async function logIn(berth: RunningServer): Promise<string> {
 async function main(): Promise<void> {
   const started = performance.now();
   // Other work on the machine takes CPU from one measurement and not the other: say so.
-  const loadAverage = os.loadavg()[0] ?? 0;
-  const busyBefore = loadAverage > os.cpus().length / 2 ? loadAverage : 0;
+  const busyBefore = await busyShareOfCpu(1_000);
   const load = { connections: settings.connections, durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds };
 
   const database = await createBenchDatabase();
@@ -128,7 +141,9 @@ async function main(): Promise<void> {
 
   log('');
   log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), PostgreSQL at ${new URL(database.url).host}`);
-  if (busyBefore) log(`WARNING: the machine was busy before the run (load average ${busyBefore.toFixed(1)}); the numbers are noisy.`);
+  if (busyBefore > 0.2) {
+    log(`WARNING: ${(busyBefore * 100).toFixed(0)}% of the CPU was busy with other work just before the run; the numbers are noisy.`);
+  }
   for (const comparison of [userComparison, loginComparison]) log(`\n${formatComparison(comparison)}`);
   const failed = [user, hello, logins].some((result) => result.failures > 0);
   if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');

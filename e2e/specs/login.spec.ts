@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures.ts';
 import { blockingAxeViolations } from '../support/accessibility.ts';
 import { keepScreenshot } from '../support/screenshots.ts';
+import { waitUntilSettled } from '../support/settle.ts';
 import type { AdminCredentials } from '../support/server.ts';
 
 // The tests of the login screen itself go through the screen; every other spec should create
@@ -88,10 +89,12 @@ test('tenant 1 offers the one-time password login', async ({ page }) => {
 test('the login page and the shell have no serious accessibility violations', async ({ page, berth }, testInfo) => {
   await page.goto('/login');
   await expect(loginForm(page).submit).toBeVisible();
+  await waitUntilSettled(page);
   await keepScreenshot(page, testInfo, 'login');
   const onLogin = await blockingAxeViolations(page, testInfo, 'login');
 
   await logIn(page, berth.admin);
+  await waitUntilSettled(page);
   await keepScreenshot(page, testInfo, 'shell');
   const onShell = await blockingAxeViolations(page, testInfo, 'shell');
 

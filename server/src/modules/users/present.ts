@@ -2,8 +2,16 @@ import type { User } from '@berth/contracts';
 import { THUMBNAIL_SIZE } from '@berth/contracts';
 import type { UserRow } from './queries.ts';
 
-const formatMoney = (minor: number, language: string): string =>
-  new Intl.NumberFormat(language, { style: 'currency', currency: 'EUR' }).format(minor / 100);
+// Building a NumberFormat costs more than the rest of presenting a user: one per language.
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+const formatMoney = (minor: number, language: string): string => {
+  let format = moneyFormats.get(language);
+  if (!format) {
+    format = new Intl.NumberFormat(language, { style: 'currency', currency: 'EUR' });
+    moneyFormats.set(language, format);
+  }
+  return format.format(minor / 100);
+};
 
 /** The user as the web reads it (SPEC.md section 3). */
 export function presentUser(row: UserRow): User {
