@@ -42,7 +42,8 @@ export const theme = createTheme({
 
 /**
  * Text colours that pass WCAG AA (4.5:1): Mantine's default "dimmed" grey is 3.3:1 on white
- * (ours 5.8:1), and its red-6 error text 3.3:1 (red-9: 5.5:1 on white, 4.8:1 on a light alert).
+ * (ours 5.8:1), its red-6 error text 3.3:1 (red-9: 5.5:1 on white, 4.8:1 on a light alert), and
+ * the text of light green/grey/orange/yellow badges and alerts 1.7-3:1 (ours 4.9:1 or more).
  */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
@@ -50,6 +51,13 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
     '--mantine-color-dimmed': '#5f6670',
     '--mantine-color-error': t.colors.red[9],
     '--mantine-color-red-light-color': t.colors.red[9],
+    // `<Text c="red">` (e.g. the captcha's error line) uses this one.
+    '--mantine-color-red-text': t.colors.red[9],
+    // Light badges and alerts: Mantine's shade-6 text is 2-3:1 on their tinted backgrounds.
+    '--mantine-color-green-light-color': '#1e6b30',
+    '--mantine-color-gray-light-color': t.colors.gray[7],
+    '--mantine-color-orange-light-color': '#8a3c00',
+    '--mantine-color-yellow-light-color': '#7a5200',
   },
   dark: {},
 });

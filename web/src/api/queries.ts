@@ -11,6 +11,7 @@ import {
   tenantAnswerSchema,
   type CurrentUserAnswer,
   type LoginPayload,
+  type SessionData,
   type Tenant,
 } from '@berth/contracts';
 import { applyUserLanguage } from '../i18n/i18n.ts';
@@ -68,14 +69,21 @@ export function useLogin() {
     mutationFn: (payload: LoginPayload) =>
       apiRequest('/login', { method: 'POST', body: payload, schema: sessionAnswerSchema }),
     onSuccess: (answer) => {
-      if (answer.data.status === 'authenticated') {
-        const { user, tenant } = answer.data;
-        queryClient.setQueryData<CurrentUser>(queryKeys.currentUser, { user, tenant });
-        queryClient.setQueryData<Tenant>(queryKeys.tenant, tenant);
-        applyUserLanguage(user.language);
-      }
+      storeSession(queryClient, answer.data);
     },
   });
+}
+
+/**
+ * Every answer that signs someone in (login, 2FA, OTP, reset, registration) carries the
+ * session: a signed-in user goes straight into the current-user cache.
+ */
+export function storeSession(queryClient: QueryClient, session: SessionData): void {
+  if (session.status !== 'authenticated') return;
+  const { user, tenant } = session;
+  queryClient.setQueryData<CurrentUser>(queryKeys.currentUser, { user, tenant });
+  queryClient.setQueryData<Tenant>(queryKeys.tenant, tenant);
+  applyUserLanguage(user.language);
 }
 
 /** POST /api/logout. The caller leaves the shell before `forgetSession` drops the user data. */

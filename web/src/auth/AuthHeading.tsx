@@ -14,7 +14,7 @@ export function AuthHeading({ title, description }: AuthHeadingProps) {
         {title}
       </Title>
       {description ? (
-        <Text c="dimmed" fz="sm">
+        <Text c="dimmed" fz="sm" className={classes.description}>
           {description}
         </Text>
       ) : null}

@@ -23,14 +23,12 @@ import { readRouteState, RouteStateMessage } from '../components/RouteStateMessa
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { applyFieldErrors, describeError, useSchemaResolver } from '../forms/validation.ts';
 import { AuthHeading } from './AuthHeading.tsx';
+import { returnTarget } from './useSignedInLanding.ts';
 import classes from './LoginScreen.module.css';
 
 type LoginValues = z.output<typeof loginPayloadSchema>;
 
 const LOGIN_FIELDS = ['email', 'password', 'remember'] as const;
-
-/** Where a login must not return to: `/` itself and the public screens (`/password` is not one). */
-const NO_RETURN = /^\/(?:$|(?:login|login2fa|register|change-password)(?:\/|$)|password\/)/;
 
 /** /login/:email? — SPEC.md "Login screen". */
 export function LoginScreen() {
@@ -64,8 +62,7 @@ export function LoginScreen() {
         await navigate('/login2fa', { state: from ? { from } : null });
         return;
       }
-      const target = from && !NO_RETURN.test(from.pathname) ? from : '/dashboard';
-      await navigate(target, { replace: true });
+      await navigate(returnTarget(from), { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.isValidation) {
         const rest = applyFieldErrors(error, LOGIN_FIELDS, setError);

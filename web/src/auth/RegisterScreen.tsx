@@ -1,15 +1,191 @@
-import { IconUserPlus } from '@tabler/icons-react';
+import { useCallback, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { Controller, useForm } from 'react-hook-form';
+import { Anchor, Button, Checkbox, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ComingSoonScreen } from './ComingSoonScreen.tsx';
+import type { z } from 'zod';
+import { registrationPayloadSchema, type RegistrationPayload } from '@berth/contracts';
+import { useRegistration } from '../api/authFlows.ts';
+import { usePageTitle } from '../components/usePageTitle.ts';
+import { FormAlert } from '../forms/FormAlert.tsx';
+import { PasswordField, usePasswordHint } from '../forms/PasswordField.tsx';
+import { formErrorOf, useSchemaResolver, withNewPassword } from '../forms/validation.ts';
+import { AuthFootnote } from './AuthLinks.tsx';
+import { AuthHeading } from './AuthHeading.tsx';
+import { Captcha, type CaptchaHandle } from './captcha/Captcha.tsx';
+import { useSignedInLanding } from './useSignedInLanding.ts';
+import classes from './AuthForms.module.css';
 
-/** /register: registration with captcha and two agreements. Built by the next issue. */
+const schema = withNewPassword(registrationPayloadSchema, 'password', 'password_confirmation');
+
+const FIELDS = [
+  'contact.given_name',
+  'contact.sn',
+  'email',
+  'password',
+  'password_confirmation',
+  'terms_agreement',
+  'processing_personal_data_agreement',
+  'g_recaptcha_response',
+] as const;
+
+/** The form's values: the agreements start unticked (the schema accepts only `true`). */
+type RegisterValues = Omit<
+  RegistrationPayload,
+  'terms_agreement' | 'processing_personal_data_agreement'
+> & { terms_agreement: boolean; processing_personal_data_agreement: boolean };
+
+const EMPTY: RegisterValues = {
+  contact: { given_name: '', sn: '' },
+  email: '',
+  password: '',
+  password_confirmation: '',
+  terms_agreement: false,
+  processing_personal_data_agreement: false,
+  g_recaptcha_response: '',
+};
+
+/** /register: a customer account; signs in and e-mails a verification link. */
 export function RegisterScreen() {
   const { t } = useTranslation();
+  const registration = useRegistration();
+  const land = useSignedInLanding();
+  const hint = usePasswordHint();
+  const captcha = useRef<CaptchaHandle>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  usePageTitle(t('screens.register.title'));
+
+  const resolver = useSchemaResolver<typeof schema, RegisterValues>(schema);
+  const {
+    control,
+    formState: { errors, isSubmitting },
+    handleSubmit,
+    register,
+    setError,
+    setValue,
+  } = useForm({ resolver, defaultValues: EMPTY });
+
+  // The submit asks the captcha for a fresh token; a server error on it stays until then.
+  const onToken = useCallback(
+    (token: string) => {
+      setValue('g_recaptcha_response', token);
+    },
+    [setValue],
+  );
+
+  // Called from the submit event only: it reads the captcha's ref.
+  const submit = async (values: z.output<typeof schema>) => {
+    setFormError(null);
+    try {
+      // A token fresh for this submission (SPEC.md section 7: obtained before registration).
+      const token = (await captcha.current?.execute()) ?? '';
+      await land(await registration.mutateAsync({ ...values, g_recaptcha_response: token }));
+    } catch (error) {
+      setFormError(formErrorOf(error, FIELDS, setError, t));
+    }
+  };
+
   return (
-    <ComingSoonScreen
-      title={t('screens.register.title')}
-      description={t('screens.register.description')}
-      icon={<IconUserPlus size={28} stroke={1.6} />}
-    />
+    <Stack gap="lg">
+      <AuthHeading
+        title={t('screens.register.title')}
+        description={t('screens.register.description')}
+      />
+      {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
+
+      <form onSubmit={(event) => void handleSubmit(submit)(event)} noValidate>
+        <Stack gap="md">
+          <div className={classes.nameRow}>
+            <TextInput
+              label={t('fields.givenName')}
+              autoComplete="given-name"
+              autoFocus
+              size="md"
+              error={errors.contact?.given_name?.message}
+              {...register('contact.given_name')}
+            />
+            <TextInput
+              label={t('fields.surname')}
+              autoComplete="family-name"
+              size="md"
+              error={errors.contact?.sn?.message}
+              {...register('contact.sn')}
+            />
+          </div>
+          <TextInput
+            label={t('fields.email')}
+            placeholder={t('login.emailPlaceholder')}
+            type="email"
+            autoComplete="email"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            size="md"
+            error={errors.email?.message}
+            {...register('email')}
+          />
+          <PasswordField
+            label={t('fields.password')}
+            description={hint}
+            autoComplete="new-password"
+            error={errors.password?.message}
+            {...register('password')}
+          />
+          <PasswordField
+            label={t('fields.confirmPassword')}
+            autoComplete="new-password"
+            error={errors.password_confirmation?.message}
+            {...register('password_confirmation')}
+          />
+          <Stack gap="sm" mt={4}>
+            <Controller
+              control={control}
+              name="terms_agreement"
+              render={({ field: { value, onChange, onBlur, name, ref } }) => (
+                <Checkbox
+                  label={t('register.terms')}
+                  name={name}
+                  ref={ref}
+                  checked={value === true}
+                  onChange={(event) => {
+                    onChange(event.currentTarget.checked);
+                  }}
+                  onBlur={onBlur}
+                  error={errors.terms_agreement?.message}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="processing_personal_data_agreement"
+              render={({ field: { value, onChange, onBlur, name, ref } }) => (
+                <Checkbox
+                  label={t('register.personalData')}
+                  name={name}
+                  ref={ref}
+                  checked={value === true}
+                  onChange={(event) => {
+                    onChange(event.currentTarget.checked);
+                  }}
+                  onBlur={onBlur}
+                  error={errors.processing_personal_data_agreement?.message}
+                />
+              )}
+            />
+          </Stack>
+          <Captcha ref={captcha} onToken={onToken} error={errors.g_recaptcha_response?.message} />
+          <Button type="submit" size="md" fullWidth loading={isSubmitting} mt="xs">
+            {t('register.submit')}
+          </Button>
+        </Stack>
+      </form>
+
+      <AuthFootnote>
+        {t('register.haveAccount')}{' '}
+        <Anchor component={Link} to="/login" fw={600} inherit>
+          {t('login.submit')}
+        </Anchor>
+      </AuthFootnote>
+    </Stack>
   );
 }

@@ -9,14 +9,17 @@ import { translateServerText } from '../i18n/i18n.ts';
 /** Navigation state other screens pass along, e.g. `{ message: 'shell.loggedOut' }`. */
 export interface RouteState {
   message?: string;
+  /** A notice from the previous screen's answer, e.g. "we have sent you a code". */
+  notice?: string;
   from?: { pathname: string; search?: string; hash?: string };
 }
 
 export function readRouteState(state: unknown): RouteState {
   if (typeof state !== 'object' || state === null) return {};
-  const { message, from } = state as Record<string, unknown>;
+  const { message, notice, from } = state as Record<string, unknown>;
   const result: RouteState = {};
   if (typeof message === 'string' && message !== '') result.message = message;
+  if (typeof notice === 'string' && notice !== '') result.notice = notice;
   if (typeof from === 'object' && from !== null) {
     const { pathname, search, hash } = from as Record<string, unknown>;
     if (typeof pathname === 'string' && pathname.startsWith('/')) {
@@ -31,13 +34,14 @@ export function readRouteState(state: unknown): RouteState {
 }
 
 /**
- * Shows `location.state.message` for ROUTE_STATE_MESSAGE_MS (SPEC.md section 4), or until
+ * Shows `location.state.message` (else `.notice`) for ROUTE_STATE_MESSAGE_MS (SPEC.md section 4), or until
  * dismissed. The message may be an i18n key or text.
  */
 export function RouteStateMessage() {
   const location = useLocation();
   const { t } = useTranslation();
-  const { message } = readRouteState(location.state);
+  const state = readRouteState(location.state);
+  const message = state.message ?? state.notice;
   // The key of the navigation whose message was hidden: a new navigation shows its own again.
   const [hiddenFor, setHiddenFor] = useState<string | null>(null);
 

@@ -1,14 +1,17 @@
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Avatar, Badge, Button, Code, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Tenant, User } from '@berth/contracts';
 import { forgetSession, useLogout } from '../api/queries.ts';
 import { BrandMark } from '../components/BrandMark.tsx';
 import { cx } from '../components/cx.ts';
-import { usePageTitle } from '../components/usePageTitle.ts';
+import { RouteStateMessage } from '../components/RouteStateMessage.tsx';
 import { describeError } from '../forms/validation.ts';
+import { EmailVerificationBar } from './EmailVerificationBar.tsx';
+import { ShellRoutes } from './ShellRoutes.tsx';
+import { UserMenu } from './UserMenu.tsx';
 import classes from './ShellFrame.module.css';
 
 interface ShellFrameProps {
@@ -16,19 +19,12 @@ interface ShellFrameProps {
   tenant: Tenant;
 }
 
-export function displayName(user: User): string {
-  return user.contact.display_name.trim() || user.email;
-}
-
-/** The signed-in frame: header with brand, user and logout; the inner route's content below. */
+/** The signed-in frame: header with brand, user menu and logout; the inner page below. */
 export function ShellFrame({ user, tenant }: ShellFrameProps) {
   const { t } = useTranslation();
-  const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const logout = useLogout();
-  const name = displayName(user);
-  usePageTitle(t('shell.welcome', { name }));
 
   const onLogout = () => {
     logout.mutate(undefined, {
@@ -54,25 +50,7 @@ export function ShellFrame({ user, tenant }: ShellFrameProps) {
             <BrandMark tenant={tenant} compactOnPhone />
           </Link>
           <div className={classes.account}>
-            <Avatar
-              src={user.image.url || null}
-              name={name}
-              color="harbor"
-              size={34}
-              radius="xl"
-              alt=""
-              className={classes.avatar}
-            />
-            <div className={classes.who}>
-              <Text fz="sm" fw={600} truncate="end" data-testid="shell-user-name">
-                {name}
-              </Text>
-              {name !== user.email ? (
-                <Text fz="xs" c="dimmed" truncate="end" className={classes.email}>
-                  {user.email}
-                </Text>
-              ) : null}
-            </div>
+            <UserMenu user={user} />
             <Button
               variant="default"
               size="sm"
@@ -89,6 +67,7 @@ export function ShellFrame({ user, tenant }: ShellFrameProps) {
 
       <main id="main" tabIndex={-1} className={classes.main}>
         <Stack gap="lg" className={classes.container}>
+          {user.email_verified ? null : <EmailVerificationBar />}
           {logout.isError ? (
             <Alert
               color="red"
@@ -104,47 +83,8 @@ export function ShellFrame({ user, tenant }: ShellFrameProps) {
               {describeError(logout.error, t)}
             </Alert>
           ) : null}
-
-          <Paper withBorder radius="lg" shadow="md" className={classes.welcome}>
-            <Stack gap="xs">
-              <Title order={1} className={classes.welcomeTitle}>
-                {t('shell.welcome', { name })}
-              </Title>
-              <Text c="dimmed">{t('shell.intro')}</Text>
-            </Stack>
-            <dl className={classes.facts}>
-              <div className={classes.fact}>
-                <dt>{t('shell.currentPage')}</dt>
-                <dd>
-                  <Code className={classes.path}>
-                    {`${location.pathname}${location.search}`}
-                  </Code>
-                </dd>
-              </div>
-              <div className={classes.fact}>
-                <dt>{t('shell.account')}</dt>
-                <dd className={classes.breakable}>{user.email}</dd>
-              </div>
-              <div className={classes.fact}>
-                <dt>{t('shell.role')}</dt>
-                <dd>{t(`roles.${user.role}`)}</dd>
-              </div>
-              <div className={classes.fact}>
-                <dt>{t('shell.twoFactor')}</dt>
-                <dd>
-                  <Badge
-                    variant="dot"
-                    color={user.google2fa_enabled ? 'green' : 'gray'}
-                    size="lg"
-                    radius="sm"
-                    className={classes.status}
-                  >
-                    {user.google2fa_enabled ? t('shell.twoFactorOn') : t('shell.twoFactorOff')}
-                  </Badge>
-                </dd>
-              </div>
-            </dl>
-          </Paper>
+          <RouteStateMessage />
+          <ShellRoutes />
         </Stack>
       </main>
 

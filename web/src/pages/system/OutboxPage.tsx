@@ -1,0 +1,149 @@
+import { useMemo, useState } from 'react';
+import { Anchor, Button, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconInbox, IconRefresh } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { OutboxMail } from '@berth/contracts';
+import { useOutbox } from '../../api/account.ts';
+import { formatDateTime, formatRelative } from '../../components/formatDate.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
+import { FormAlert } from '../../forms/FormAlert.tsx';
+import { describeError } from '../../forms/validation.ts';
+import { useSignedInUser } from '../../shell/useSignedInUser.ts';
+import { PageHeader, Section } from '../PageHeader.tsx';
+import { OutboxMailModal } from './OutboxMailModal.tsx';
+import classes from '../Pages.module.css';
+import outboxClasses from './Outbox.module.css';
+
+/**
+ * /system/outbox: without SMTP_URL the server keeps every mail here instead of sending it, so
+ * a super admin can pass on verification and reset links. Newest first.
+ */
+export function OutboxPage() {
+  const { t } = useTranslation();
+  const { user } = useSignedInUser();
+  // Only super admins may read it; others are not even asked (the server would answer 403).
+  const outbox = useOutbox(user.is_super_admin);
+  const [openId, setOpenId] = useState<number | null>(null);
+  usePageTitle(t('outbox.title'));
+
+  const mails = useMemo(
+    () =>
+      [...(outbox.data ?? [])].sort(
+        (a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime() || b.id - a.id,
+      ),
+    [outbox.data],
+  );
+  const open = mails.find((mail) => mail.id === openId) ?? null;
+
+  if (!user.is_super_admin) {
+    return (
+      <div className={classes.page}>
+        <PageHeader title={t('outbox.title')} />
+        <FormAlert kind="error">{t('errors.forbidden')}</FormAlert>
+      </div>
+    );
+  }
+
+  return (
+    <div className={classes.page}>
+      <PageHeader
+        title={t('outbox.title')}
+        description={t('outbox.description')}
+        actions={
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} aria-hidden />}
+            loading={outbox.isFetching && !outbox.isPending}
+            onClick={() => void outbox.refetch()}
+          >
+            {t('outbox.refresh')}
+          </Button>
+        }
+      />
+      <Section
+        id="mails"
+        title={t('outbox.listTitle')}
+        aside={
+          outbox.isSuccess ? (
+            <Text fz="sm" c="dimmed">
+              {t('outbox.count', { count: mails.length })}
+            </Text>
+          ) : null
+        }
+      >
+        {outbox.isPending ? (
+          <Stack gap="sm" aria-busy="true">
+            <Skeleton height={48} radius="md" />
+            <Skeleton height={48} radius="md" />
+            <Skeleton height={48} radius="md" />
+          </Stack>
+        ) : outbox.isError ? (
+          <FormAlert kind="error">{describeError(outbox.error, t)}</FormAlert>
+        ) : mails.length === 0 ? (
+          <Stack align="center" gap="xs" py="xl" ta="center">
+            <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>
+              <IconInbox size={24} stroke={1.6} />
+            </ThemeIcon>
+            <Text fw={600}>{t('outbox.emptyTitle')}</Text>
+            <Text fz="sm" c="dimmed">
+              {t('outbox.empty')}
+            </Text>
+          </Stack>
+        ) : (
+          <table className={outboxClasses.table}>
+            <thead>
+              <tr>
+                <th scope="col">{t('outbox.to')}</th>
+                <th scope="col">{t('outbox.subject')}</th>
+                <th scope="col">{t('outbox.date')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {mails.map((mail) => (
+                <MailRow
+                  key={mail.id}
+                  mail={mail}
+                  onOpen={() => {
+                    setOpenId(mail.id);
+                  }}
+                />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <OutboxMailModal
+        mail={open}
+        onClose={() => {
+          setOpenId(null);
+        }}
+      />
+    </div>
+  );
+}
+
+function MailRow({ mail, onOpen }: { mail: OutboxMail; onOpen: () => void }) {
+  return (
+    <tr>
+      <td className={outboxClasses.to}>{mail.to}</td>
+      <td className={outboxClasses.subject}>
+        {/* The subject opens the mail; the whole row is clickable for the mouse. */}
+        <Anchor
+          component="button"
+          type="button"
+          fw={600}
+          fz="sm"
+          onClick={onOpen}
+          className={outboxClasses.open}
+        >
+          {mail.subject}
+        </Anchor>
+      </td>
+      <td className={outboxClasses.date}>
+        <time dateTime={mail.created_at} title={formatDateTime(mail.created_at)}>
+          {formatRelative(mail.created_at)}
+        </time>
+      </td>
+    </tr>
+  );
+}
