@@ -31,36 +31,40 @@ export class AuthService {
   async login(input: LoginInput): Promise<UserRow> {
     const { db, hasher, audit, accountThrottle, ipThrottle } = this.deps;
     const accountKey = `${input.tenantId}:${input.email.toLowerCase()}`;
-    const wait = Math.max(await accountThrottle.retryAfter(accountKey), await ipThrottle.retryAfter(input.ip));
+    // Independent reads in parallel: a login is argon2 plus as few round trips as possible.
+    const [accountWait, ipWait, user] = await Promise.all([
+      accountThrottle.retryAfter(accountKey),
+      ipThrottle.retryAfter(input.ip),
+      findLoginCandidate(db, input.tenantId, input.email),
+    ]);
+    const wait = Math.max(accountWait, ipWait);
     if (wait > 0) {
       await audit.record({ action: 'auth.login.throttled', tenantId: input.tenantId, userId: null, ip: input.ip });
       throw tooManyRequests('auth.throttled', wait);
     }
 
-    const user = await findLoginCandidate(db, input.tenantId, input.email);
     // An unknown account costs one argon2 verify too, so timing does not reveal which e-mails exist.
     const valid = user ? await hasher.verify(user.password_hash, input.password) : await hasher.verifyDummy(input.password);
     if (!user || !valid) {
-      await accountThrottle.fail(accountKey);
-      await ipThrottle.fail(input.ip);
-      await audit.record({
-        action: 'auth.login.failure',
-        tenantId: input.tenantId,
-        userId: user?.id ?? null,
-        ip: input.ip,
-      });
+      await Promise.all([
+        accountThrottle.fail(accountKey),
+        ipThrottle.fail(input.ip),
+        audit.record({ action: 'auth.login.failure', tenantId: input.tenantId, userId: user?.id ?? null, ip: input.ip }),
+      ]);
       throw fieldError('email', 'auth.failed');
     }
     if (user.locked_at) throw fieldError('email', 'auth.locked');
 
-    await accountThrottle.reset(accountKey);
-    await audit.record({
-      action: 'auth.login.success',
-      tenantId: input.tenantId,
-      userId: user.id,
-      ip: input.ip,
-      data: { two_factor_pending: user.google2fa_enabled },
-    });
+    await Promise.all([
+      accountThrottle.reset(accountKey),
+      audit.record({
+        action: 'auth.login.success',
+        tenantId: input.tenantId,
+        userId: user.id,
+        ip: input.ip,
+        data: { two_factor_pending: user.google2fa_enabled },
+      }),
+    ]);
     return user;
   }
 
