@@ -11,12 +11,24 @@ export interface BlockingViolation {
   nodes: { target: string; html: string; summary: string }[];
 }
 
+export interface AxeScope {
+  /** Check only this part of the page (a CSS selector), e.g. 'main' for an inner page of the shell. */
+  include?: string;
+}
+
 /**
  * Runs axe on the page as it is now and returns the serious and critical violations, printed
  * and attached to the test so a failure says what to fix.
  */
-export async function blockingAxeViolations(page: Page, testInfo: TestInfo, name: string): Promise<BlockingViolation[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+export async function blockingAxeViolations(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  scope: AxeScope = {},
+): Promise<BlockingViolation[]> {
+  const builder = new AxeBuilder({ page });
+  if (scope.include) builder.include(scope.include);
+  const results = await builder.analyze();
   const blocking = results.violations
     .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''))
     .map((violation) => ({

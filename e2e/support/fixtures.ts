@@ -1,6 +1,8 @@
 import { test as base, expect, type ConsoleMessage } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { Accounts } from './accounts.ts';
+import { Mailbox } from './mailbox.ts';
 import { repoRoot, startBerthServer, type BerthServer } from './server.ts';
 
 export interface BerthTestOptions {
@@ -9,12 +11,25 @@ export interface BerthTestOptions {
 }
 
 interface BerthTestFixtures extends BerthTestOptions {
-  /** Attaches the server's output to a failed test; no value of its own. */
+  /** Attaches the server's output and the mails it sent to a failed test; no value of its own. */
   serverLogOnFailure: void;
+  /** Customers and domain users made for this test through the API, as the super admin. */
+  accounts: Accounts;
 }
 
-interface BerthWorkerFixtures {
-  /** A server of this worker's own, on a fresh database. */
+interface BerthWorkerOptions {
+  /**
+   * Where the worker's server delivers mail: 'smtp' (default) to `mailbox`, or 'outbox' (no
+   * SMTP_URL: the outbox table and the Outbox page). A file that needs the outbox says
+   * `test.use({ mailDelivery: 'outbox' })` and gets workers of its own.
+   */
+  mailDelivery: 'smtp' | 'outbox';
+}
+
+interface BerthWorkerFixtures extends BerthWorkerOptions {
+  /** The SMTP receiver this worker's server sends every mail to (unless mailDelivery is 'outbox'). */
+  mailbox: Mailbox;
+  /** A server of this worker's own, on a fresh database, sending mail as mailDelivery says. */
   berth: BerthServer;
 }
 
@@ -29,15 +44,30 @@ const isExpectedApiAnswer = (message: ConsoleMessage): boolean =>
   EXPECTED_API_ANSWERS.test(message.text()) && new URL(message.location().url || 'about:blank', 'http://x').pathname.startsWith('/api/');
 
 export const test = base.extend<BerthTestFixtures, BerthWorkerFixtures>({
-  berth: [
+  mailDelivery: ['smtp', { scope: 'worker', option: true }],
+
+  mailbox: [
     // Playwright reads a fixture's dependencies from its first parameter, so it must be a pattern.
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
+      const mailbox = await Mailbox.start();
+      try {
+        await use(mailbox);
+      } finally {
+        await mailbox.stop();
+      }
+    },
+    { scope: 'worker' },
+  ],
+
+  berth: [
+    async ({ mailbox, mailDelivery }, use) => {
       // The server reads index.html once at start: without a build every page would be a 503.
       if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) {
         throw new Error('web/dist/index.html is missing: run `npm run build` before the e2e tests.');
       }
-      const server = await startBerthServer();
+      // By default mail goes over real SMTP to the worker's receiver, not to the outbox table.
+      const server = await startBerthServer({ env: mailDelivery === 'smtp' ? { SMTP_URL: mailbox.url } : {} });
       try {
         await use(server);
       } finally {
@@ -52,15 +82,30 @@ export const test = base.extend<BerthTestFixtures, BerthWorkerFixtures>({
   },
 
   serverLogOnFailure: [
-    async ({ berth }, use, testInfo) => {
+    async ({ berth, mailbox }, use, testInfo) => {
       const from = berth.output().length;
+      const firstMail = mailbox.all().length;
       await use();
       if (testInfo.status !== testInfo.expectedStatus) {
         await testInfo.attach('server output', { body: berth.output().slice(from), contentType: 'text/plain' });
+        const mails = mailbox
+          .all()
+          .slice(firstMail)
+          .map((mail) => `#${mail.seq} to ${mail.to.join(', ')}\nSubject: ${mail.subject}\n\n${mail.text}`);
+        if (mails.length) await testInfo.attach('mails received', { body: mails.join('\n\n----\n\n'), contentType: 'text/plain' });
       }
     },
     { auto: true },
   ],
+
+  accounts: async ({ berth }, use) => {
+    const accounts = new Accounts(berth.baseURL, berth.admin);
+    try {
+      await use(accounts);
+    } finally {
+      await accounts.dispose();
+    }
+  },
 
   allowedConsoleErrors: [[], { option: true }],
 

@@ -151,7 +151,11 @@ export function RegisterScreen() {
                     onChange(event.currentTarget.checked);
                   }}
                   onBlur={onBlur}
-                  error={errors.terms_agreement?.message}
+                  // Mantine shows a checkbox error beside the box without tying it to the input;
+                  // our own text with an id lets screen readers announce it on the checkbox.
+                  aria-invalid={errors.terms_agreement ? true : undefined}
+                  aria-describedby={errors.terms_agreement ? 'terms_agreement-error' : undefined}
+                  error={errors.terms_agreement ? <span id="terms_agreement-error">{errors.terms_agreement.message}</span> : undefined}
                 />
               )}
             />
@@ -168,7 +172,11 @@ export function RegisterScreen() {
                     onChange(event.currentTarget.checked);
                   }}
                   onBlur={onBlur}
-                  error={errors.processing_personal_data_agreement?.message}
+                  // Mantine shows a checkbox error beside the box without tying it to the input;
+                  // our own text with an id lets screen readers announce it on the checkbox.
+                  aria-invalid={errors.processing_personal_data_agreement ? true : undefined}
+                  aria-describedby={errors.processing_personal_data_agreement ? 'processing_personal_data_agreement-error' : undefined}
+                  error={errors.processing_personal_data_agreement ? <span id="processing_personal_data_agreement-error">{errors.processing_personal_data_agreement.message}</span> : undefined}
                 />
               )}
             />
