@@ -10,7 +10,7 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export default defineConfig({
   test: {
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
     projects: [
       { test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
       { test: { name: 'api-pglite', include: api, env: { BERTH_TEST_DB: 'pglite' } } },

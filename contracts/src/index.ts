@@ -6,3 +6,4 @@ export * from './tenant.ts';
 export * from './health.ts';
 export * from './auth-flows.ts';
 export * from './shell.ts';
+export * from './hosting.ts';

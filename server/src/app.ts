@@ -46,6 +46,25 @@ import { menuRoutes } from './modules/menu/routes.ts';
 import { RealtimeHub } from './modules/realtime/hub.ts';
 import { AVATAR_MAX_BYTES, AvatarService } from './modules/users/avatar-service.ts';
 import { TwoFactorService } from './modules/twofactor/service.ts';
+// Hosting: domains, domain users, DNS, customers, tenants, audit log, dashboard, expiry, log in as customer.
+import { AuditLogReader } from './modules/audit/log.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
+import { customerRoutes } from './modules/customers/routes.ts';
+import { CustomerService } from './modules/customers/service.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { DashboardService } from './modules/dashboard/service.ts';
+import { dnsRoutes } from './modules/dns/routes.ts';
+import { DnsService } from './modules/dns/service.ts';
+import { DomainUserAccounts } from './modules/domain-users/accounts.ts';
+import { domainUserAccountRoutes } from './modules/domain-users/accounts-routes.ts';
+import { DomainEditor } from './modules/domains/editor.ts';
+import { DomainListing } from './modules/domains/listing.ts';
+import { domainRoutes } from './modules/domains/routes.ts';
+import { ExpiryReminders } from './modules/expiry/service.ts';
+import { impersonationRoutes } from './modules/impersonation/routes.ts';
+import { ImpersonationService } from './modules/impersonation/service.ts';
+import { TenantAdministration } from './modules/tenants/admin.ts';
+import { tenantAdminRoutes, tenantLogoRoute } from './modules/tenants/admin-routes.ts';
 
 export interface AppOptions {
   config: Config;
@@ -66,6 +85,8 @@ export interface Services {
   mailer: Mailer;
   twoFactor: TwoFactorService;
   realtime: RealtimeHub;
+  impersonation: ImpersonationService;
+  expiry: ExpiryReminders;
 }
 
 const MINUTE = 60 * 1000;
@@ -184,6 +205,17 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerRequestContext(app, { tenants, sessions });
   registerCsrfProtection(app);
 
+  const impersonation = new ImpersonationService({ db, clock, sessions, audit, realtime });
+  const expiry = new ExpiryReminders({ db, mailer, realtime, tenants, audit, log: app.log, fallbackUrl });
+  const hosting = {
+    domainListing: new DomainListing(db, clock),
+    domainEditor: new DomainEditor({ db, clock, audit, directory: domains }),
+    domainUsers: new DomainUserAccounts({ db, clock, hasher, audit, domains }),
+    dns: new DnsService({ db, clock, audit, domains }),
+    customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier }),
+    tenantAdmin: new TenantAdministration({ db, clock, audit, tenants, sessions, realtime }),
+  };
+
   await app.register(swagger, {
     openapi: {
       info: { title: 'Berth API', version: '0.1.0', description: 'Hosting and domain administration panel' },
@@ -205,11 +237,20 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(captchaRoutes(captcha));
       await api.register(domainUserPasswordRoutes(domainUserPasswords));
       await api.register(sessionRoutes(sessions, audit));
-      await api.register(userRoutes(db, clock, avatars));
+      await api.register(userRoutes(db, clock, avatars, impersonation));
       await api.register(languageRoutes);
       await api.register(menuRoutes(domains));
       await api.register(cartRoutes(db));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
+      await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, impersonation));
+      await api.register(domainUserAccountRoutes(hosting.domainUsers, impersonation));
+      await api.register(dnsRoutes(hosting.dns, impersonation));
+      await api.register(customerRoutes(hosting.customers, impersonation));
+      await api.register(impersonationRoutes(impersonation));
+      await api.register(tenantAdminRoutes(hosting.tenantAdmin, impersonation));
+      await api.register(tenantLogoRoute(db));
+      await api.register(auditRoutes(new AuditLogReader(db)));
+      await api.register(dashboardRoutes(new DashboardService(db, clock)));
     },
     { prefix: '/api' },
   );
@@ -218,5 +259,5 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.addHook('onClose', async () => {
     await mailer.close();
   });
-  return { app, services: { clock, hasher, sessions, tenants, audit, auth, mailer, twoFactor, realtime } };
+  return { app, services: { clock, hasher, sessions, tenants, audit, auth, mailer, twoFactor, realtime, impersonation, expiry } };
 }

@@ -4,6 +4,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './app.ts';
 import { ensureOperator, firstAdminBanner } from './modules/tenants/bootstrap.ts';
 import { startSweeper } from './modules/sessions/sweeper.ts';
+import { startExpiryJob } from './modules/expiry/service.ts';
 
 async function start(config: Config): Promise<void> {
   const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BERTH_DATA_DIR });
@@ -12,6 +13,8 @@ async function start(config: Config): Promise<void> {
   app.log.info({ database: handle.kind, applied }, 'database migrated');
   const sweeper = startSweeper(handle.db, services.clock, app.log);
   app.addHook('onClose', async () => clearInterval(sweeper));
+  const expiryJob = startExpiryJob(services.expiry, services.clock, app.log);
+  app.addHook('onClose', async () => expiryJob.stop());
 
   const admin = await ensureOperator(handle.db, services.hasher, services.clock, {
     adminEmail: config.BERTH_ADMIN_EMAIL,

@@ -3,12 +3,14 @@ import type { Db } from './connection.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_auth_flows.ts';
 import * as m0003 from './migrations/0003_shell.ts';
+import * as m0004 from './migrations/0004_hosting.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_auth_flows': m0002,
   '0003_shell': m0003,
+  '0004_hosting': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

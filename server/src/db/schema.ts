@@ -12,6 +12,8 @@ export interface TenantsTable {
   default_language: Generated<string>;
   public_url: string | null;
   created_at: CreatedAt;
+  /** Host names of the tenant's name servers: the NS records of every new zone. */
+  name_servers: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 export interface TenantHostsTable {
@@ -64,6 +66,11 @@ export interface AuditLogTable {
   ip: string | null;
   data: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, never>;
   created_at: Timestamp;
+  /** The object acted on, e.g. ('domain', '42'). */
+  target_type: string | null;
+  target_id: string | null;
+  /** The admin who did this while logged in as `user_id`. */
+  impersonator_id: number | null;
 }
 
 export interface DomainsTable {
@@ -74,6 +81,54 @@ export interface DomainsTable {
   name: string;
   expire_at: Timestamp | null;
   created_at: CreatedAt;
+  notes: Generated<string>;
+  settings: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, Record<string, unknown>>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface DnsZonesTable {
+  domain_id: number;
+  tenant_id: number;
+  serial: number;
+  updated_at: Timestamp;
+}
+
+export interface DnsRecordsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  domain_id: number;
+  /** Relative to the zone; `@` is the apex. */
+  name: string;
+  type: 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'SRV' | 'CAA' | 'NS';
+  content: string;
+  ttl: number;
+  priority: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  tenant_id: number | null;
+  user_id: number;
+  type: 'error' | 'notice' | 'warning' | 'info';
+  text: string;
+  read_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface DomainExpiryRemindersTable {
+  domain_id: number;
+  days_before: number;
+  expire_at: Timestamp;
+  sent_at: Timestamp;
+}
+
+export interface SessionImpersonationsTable {
+  session_id_hash: string;
+  impersonator_id: number;
+  impersonator_remember: boolean;
+  started_at: Timestamp;
 }
 
 export interface RecoveryCodesTable {
@@ -179,6 +234,11 @@ export interface CartItemsTable {
 }
 
 export interface Database {
+  dns_zones: DnsZonesTable;
+  dns_records: DnsRecordsTable;
+  notifications: NotificationsTable;
+  domain_expiry_reminders: DomainExpiryRemindersTable;
+  session_impersonations: SessionImpersonationsTable;
   cart_items: CartItemsTable;
   user_avatars: UserAvatarsTable;
   tenant_logos: TenantLogosTable;

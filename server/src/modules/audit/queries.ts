@@ -1,11 +1,77 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
+import { escapeLike } from '../../db/keyset.ts';
 
 export const insertAuditEntry = (
   db: Db,
-  entry: { tenant_id: number | null; user_id: number | null; action: string; ip: string | null; data: object; created_at: Date },
+  entry: {
+    tenant_id: number | null;
+    user_id: number | null;
+    action: string;
+    ip: string | null;
+    data: object;
+    created_at: Date;
+    target_type?: string | null;
+    target_id?: string | null;
+    impersonator_id?: number | null;
+  },
 ) =>
   db
     .insertInto('audit_log')
     .values({ ...entry, data: sql`${JSON.stringify(entry.data)}::jsonb` } as never)
     .execute();
+
+export interface AuditFilter {
+  /** Null: every tenant (super admins). */
+  tenantId: number | null;
+  action?: string | undefined;
+  userId?: number | undefined;
+  targetType?: string | undefined;
+  targetId?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  /** Entries older than this id (the keyset cursor: newest first). */
+  beforeId?: number | undefined;
+  limit: number;
+}
+
+/** Newest first, by id (ids grow with time), with the names of the user and of an impersonating admin. */
+export const listAuditEntries = (db: Db, filter: AuditFilter) => {
+  let query = db
+    .selectFrom('audit_log as a')
+    .leftJoin('users as u', 'u.id', 'a.user_id')
+    .leftJoin('users as i', 'i.id', 'a.impersonator_id')
+    .select([
+      'a.id',
+      'a.created_at',
+      'a.action',
+      'a.ip',
+      'a.tenant_id',
+      'a.data',
+      'a.target_type',
+      'a.target_id',
+      'a.user_id',
+      'u.email as user_email',
+      'u.given_name as user_given_name',
+      'u.sn as user_sn',
+      'a.impersonator_id',
+      'i.email as impersonator_email',
+      'i.given_name as impersonator_given_name',
+      'i.sn as impersonator_sn',
+    ])
+    .orderBy('a.id', 'desc')
+    .limit(filter.limit);
+  if (filter.tenantId !== null) query = query.where('a.tenant_id', '=', filter.tenantId);
+  if (filter.action) {
+    query = filter.action.endsWith('.')
+      ? query.where('a.action', 'like', `${escapeLike(filter.action)}%`)
+      : query.where('a.action', '=', filter.action);
+  }
+  if (filter.userId !== undefined) query = query.where('a.user_id', '=', filter.userId);
+  if (filter.targetType) query = query.where('a.target_type', '=', filter.targetType);
+  if (filter.targetId) query = query.where('a.target_id', '=', filter.targetId);
+  if (filter.from) query = query.where('a.created_at', '>=', filter.from);
+  if (filter.to) query = query.where('a.created_at', '<', filter.to);
+  if (filter.beforeId !== undefined) query = query.where('a.id', '<', String(filter.beforeId));
+  return query.execute();
+};

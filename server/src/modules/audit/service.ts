@@ -1,6 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { UserRow } from '../users/queries.ts';
 import { insertAuditEntry } from './queries.ts';
 
 export type AuditAction =
@@ -25,7 +26,41 @@ export type AuditAction =
   | 'user.recovery_codes_regenerated'
   | 'user.session_revoked'
   | 'domain_user.password_changed'
-  | 'domain_user.password_change_failed';
+  | 'domain_user.password_change_failed'
+  | 'domain.created'
+  | 'domain.updated'
+  | 'domain.deleted'
+  | 'domain_user.created'
+  | 'domain_user.updated'
+  | 'domain_user.password_reset'
+  | 'domain_user.deleted'
+  | 'dns.record_created'
+  | 'dns.record_updated'
+  | 'dns.record_deleted'
+  | 'customer.created'
+  | 'customer.updated'
+  | 'customer.locked'
+  | 'customer.unlocked'
+  | 'customer.2fa_reset'
+  | 'customer.deleted'
+  | 'tenant.created'
+  | 'tenant.updated'
+  | 'tenant.logo_uploaded'
+  | 'tenant.logo_removed'
+  | 'tenant.admin_assigned'
+  | 'tenant.admin_removed'
+  | 'impersonation.started'
+  | 'impersonation.stopped'
+  | 'expiry.reminder_sent';
+
+/** Who does something through the panel: the signed-in user, and the admin behind them when logged in as them. */
+export interface Actor {
+  user: UserRow;
+  ip: string;
+  impersonatorId: number | null;
+}
+
+export type AuditTargetType = 'domain' | 'domain_user' | 'dns_record' | 'user' | 'tenant';
 
 export interface AuditEntry {
   action: AuditAction;
@@ -34,6 +69,9 @@ export interface AuditEntry {
   ip: string | null;
   /** Never a password, code or token. */
   data?: Record<string, string | number | boolean | null>;
+  /** The object acted on. */
+  target?: { type: AuditTargetType; id: number | string };
+  impersonatorId?: number | null;
 }
 
 /** Security events go to the audit table and to the log, so they survive either one being lost. */
@@ -57,6 +95,25 @@ export class AuditService {
       ip: entry.ip,
       data: entry.data ?? {},
       created_at: this.clock.now(),
+      target_type: entry.target?.type ?? null,
+      target_id: entry.target === undefined ? null : String(entry.target.id),
+      impersonator_id: entry.impersonatorId ?? null,
     });
   }
+
+  /** A panel action on an object of `tenantId` (the object's tenant, so that tenant's admins see it). */
+  async recordAction(
+    actor: Actor,
+    action: AuditAction,
+    tenantId: number | null,
+    target: NonNullable<AuditEntry['target']>,
+    data?: AuditEntry['data'],
+  ): Promise<void> {
+    await this.record({ action, tenantId, userId: actor.user.id, ip: actor.ip, target, impersonatorId: actor.impersonatorId, ...(data ? { data } : {}) });
+  }
+}
+
+/** Where routes get the author of a change from (the impersonation module knows the admin behind a session). */
+export interface ActorSource {
+  actor(request: FastifyRequest): Promise<Actor>;
 }

@@ -19,6 +19,8 @@ export interface MailParams {
   two_factor_enabled: SecurityNoticeParams;
   two_factor_disabled: SecurityNoticeParams;
   recovery_codes_regenerated: SecurityNoticeParams;
+  /** A reminder before a domain expires (30, 7 and 1 days); `link` goes to its renewal page. */
+  domain_expiry: { name: string; domain: string; days: number; expireAt: Date; link: string };
 }
 
 export type MailKind = keyof MailParams;
@@ -31,6 +33,7 @@ export const MAIL_KINDS = [
   'two_factor_enabled',
   'two_factor_disabled',
   'recovery_codes_regenerated',
+  'domain_expiry',
 ] as const satisfies readonly MailKind[];
 
 export interface RenderedMail {
@@ -79,6 +82,17 @@ interface Wording {
     codeLabel: string;
     ignore: string;
     footer(brand: string): string;
+  };
+  domainExpiry: {
+    days(count: number): string;
+    subject(brand: string, domain: string, days: string): string;
+    preheader(domain: string, date: string): string;
+    intro(brand: string, domain: string, date: string, days: string): string;
+    domainLabel: string;
+    dateLabel: string;
+    advice: string;
+    button: string;
+    footer(brand: string, domain: string): string;
   };
   security: Record<SecurityKind, { subject(brand: string): string; intro(brand: string): string }> & {
     time: string;
@@ -133,6 +147,19 @@ const en: Wording = {
     ignore: 'If you did not create an account, you can ignore this e-mail. The account will not be activated.',
     footer: (brand) =>
       `You receive this e-mail because this address was used to register at ${brand}. If it wasn't you, please ignore this e-mail.`,
+  },
+  domainExpiry: {
+    days: (count) => plural('en', count, { one: 'day', other: 'days' }),
+    subject: (brand, domain, days) => `Your domain ${domain} at ${brand} expires in ${days}`,
+    preheader: (domain, date) => `Renew ${domain} before ${date} to keep it.`,
+    intro: (brand, domain, date, days) => `Your domain ${domain} at ${brand} expires on ${date}, in ${days}.`,
+    domainLabel: 'Domain',
+    dateLabel: 'Expires on',
+    advice:
+      'Renew it in time so that your website, e-mail and DNS keep working. After the expiry date the domain may be deleted or registered by someone else.',
+    button: 'Renew domain',
+    footer: (brand, domain) =>
+      `You receive this e-mail because you own the domain ${domain} at ${brand}. We remind you 30, 7 and 1 days before a domain expires.`,
   },
   security: {
     password_changed: {
@@ -208,6 +235,20 @@ const de: Wording = {
     footer: (brand) =>
       `Sie erhalten diese E-Mail, weil mit dieser Adresse ein Konto bei ${brand} registriert wurde. Falls Sie das nicht waren, ignorieren Sie diese E-Mail bitte.`,
   },
+  domainExpiry: {
+    // Dative after "in": in 1 Tag, in 7 Tagen.
+    days: (count) => plural('de', count, { one: 'Tag', other: 'Tagen' }),
+    subject: (brand, domain, days) => `Ihre Domain ${domain} bei ${brand} läuft in ${days} ab`,
+    preheader: (domain, date) => `Verlängern Sie ${domain} vor dem ${date}.`,
+    intro: (brand, domain, date, days) => `Ihre Domain ${domain} bei ${brand} läuft am ${date} ab, also in ${days}.`,
+    domainLabel: 'Domain',
+    dateLabel: 'Läuft ab am',
+    advice:
+      'Verlängern Sie sie rechtzeitig, damit Website, E-Mail und DNS weiter funktionieren. Nach dem Ablaufdatum kann die Domain gelöscht oder von jemand anderem registriert werden.',
+    button: 'Domain verlängern',
+    footer: (brand, domain) =>
+      `Sie erhalten diese E-Mail, weil Sie Inhaber der Domain ${domain} bei ${brand} sind. Wir erinnern Sie 30, 7 und 1 Tag vor dem Ablauf einer Domain.`,
+  },
   security: {
     password_changed: {
       subject: (brand) => `Ihr Passwort für ${brand} wurde geändert`,
@@ -281,6 +322,20 @@ const cs: Wording = {
     ignore: 'Pokud jste si účet nezaložili, tento e-mail ignorujte. Účet nebude aktivován.',
     footer: (brand) =>
       `Tento e-mail dostáváte, protože tato adresa byla použita k registraci u ${brand}. Pokud jste to nebyli vy, tento e-mail prosím ignorujte.`,
+  },
+  domainExpiry: {
+    // Accusative after "za": za 1 den, za 2–4 dny, za 5+ dní.
+    days: (count) => plural('cs', count, { one: 'den', few: 'dny', many: 'dne', other: 'dní' }),
+    subject: (brand, domain, days) => `Vaše doména ${domain} u ${brand} vyprší za ${days}`,
+    preheader: (domain, date) => `Prodlužte doménu ${domain} do ${date}.`,
+    intro: (brand, domain, date, days) => `vaše doména ${domain} u ${brand} vyprší ${date}, tedy za ${days}.`,
+    domainLabel: 'Doména',
+    dateLabel: 'Vyprší',
+    advice:
+      'Prodlužte ji včas, aby web, e-mail a DNS fungovaly dál. Po datu vypršení může být doména smazána nebo ji může zaregistrovat někdo jiný.',
+    button: 'Prodloužit doménu',
+    footer: (brand, domain) =>
+      `Tento e-mail dostáváte, protože vlastníte doménu ${domain} u ${brand}. Upozornění posíláme 30, 7 a 1 den před vypršením domény.`,
   },
   security: {
     password_changed: {
@@ -389,6 +444,21 @@ const composers: { [K in MailKind]: Composer<K> } = {
   two_factor_enabled: securityNotice('two_factor_enabled'),
   two_factor_disabled: securityNotice('two_factor_disabled'),
   recovery_codes_regenerated: securityNotice('recovery_codes_regenerated'),
+  domain_expiry: (w, p, brand) => {
+    const date = formatDate(p.expireAt, w.locale);
+    const days = w.domainExpiry.days(p.days);
+    return {
+      subject: w.domainExpiry.subject(brand, p.domain, days),
+      preheader: w.domainExpiry.preheader(p.domain, date),
+      blocks: [
+        { type: 'paragraph', text: w.domainExpiry.intro(brand, p.domain, date, days) },
+        { type: 'facts', rows: [[w.domainExpiry.domainLabel, p.domain], [w.domainExpiry.dateLabel, date]] },
+        { type: 'paragraph', text: w.domainExpiry.advice },
+        { type: 'button', label: w.domainExpiry.button, url: requireWebLink(p.link) },
+      ],
+      footer: w.domainExpiry.footer(brand, p.domain),
+    };
+  },
 };
 
 /**
@@ -537,6 +607,10 @@ const capitalise = (value: string): string => value.charAt(0).toLocaleUpperCase(
 function requireWebLink(link: string): string {
   if (!/^https?:\/\/[^\s]+$/i.test(link)) throw new Error('A mail link must be an absolute http(s) URL without blanks');
   return link;
+}
+
+function formatDate(date: Date, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
 
 function formatTime(time: Date, locale: string): string {

@@ -11,6 +11,13 @@ const samples: { [K in MailKind]: MailParams[K] } = {
   password_reset: { name: EVIL_NAME, link: LINK, minutes: 60 },
   otp_code: { name: EVIL_NAME, code: 'K7Q2ZP', link: SAFE_LINK, minutes: 10 },
   verify_email: { name: EVIL_NAME, code: 'vfy-3c1d9e2a7b', link: 'https://panel.example.com/register/verify/vfy-3c1d9e2a7b' },
+  domain_expiry: {
+    name: EVIL_NAME,
+    domain: 'bücher.example',
+    days: 7,
+    expireAt: new Date('2026-11-08T09:00:00Z'),
+    link: 'https://panel.example.com/host/domain/42/renew',
+  },
   password_changed: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '203.0.113.7' },
   two_factor_enabled: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '2001:db8::1' },
   two_factor_disabled: {

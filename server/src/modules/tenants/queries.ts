@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 
 export const findTenantByHost = (db: Db, host: string) =>
@@ -26,3 +27,80 @@ export const insertTenant = (
 
 export const insertTenantHost = (db: Db, tenantId: number, host: string) =>
   db.insertInto('tenant_hosts').values({ tenant_id: tenantId, host }).onConflict((oc) => oc.doNothing()).execute();
+
+/* ---- /system/tenants ---- */
+
+export const listTenantPage = (db: Db, options: { afterId?: number | undefined; limit: number }) => {
+  let query = db.selectFrom('tenants').selectAll().orderBy('id').limit(options.limit);
+  if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
+  return query.execute();
+};
+
+export const listHostsOfTenants = (db: Db, tenantIds: number[]) =>
+  tenantIds.length ? db.selectFrom('tenant_hosts').select(['tenant_id', 'host']).where('tenant_id', 'in', tenantIds).orderBy('host').execute() : Promise.resolve([]);
+
+export const listAdminsOfTenants = (db: Db, tenantIds: number[]) =>
+  tenantIds.length
+    ? db
+        .selectFrom('users')
+        .select(['id', 'tenant_id', 'email', 'given_name', 'sn'])
+        .where('tenant_id', 'in', tenantIds)
+        .where('role', '=', 'host_admin')
+        .orderBy('email')
+        .execute()
+    : Promise.resolve([]);
+
+/** Hosts that already belong to another tenant than `tenantId`. */
+export const hostsOwnedElsewhere = (db: Db, hosts: string[], tenantId: number | null) => {
+  if (!hosts.length) return Promise.resolve([]);
+  let query = db.selectFrom('tenant_hosts').select(['host']).where('host', 'in', hosts);
+  if (tenantId !== null) query = query.where('tenant_id', '!=', tenantId);
+  return query.execute();
+};
+
+export const updateTenant = (
+  db: Db,
+  id: number,
+  values: {
+    title?: string;
+    host_purchases?: string | null;
+    default_language?: string;
+    public_url?: string | null;
+    name_servers?: string[];
+    admin_logo?: string | null;
+    admin_logo_footer?: string | null;
+  },
+) => {
+  const { name_servers, ...rest } = values;
+  const set = name_servers ? { ...rest, name_servers: sql`${JSON.stringify(name_servers)}::jsonb` as unknown as string[] } : rest;
+  return Object.keys(set).length ? db.updateTable('tenants').set(set).where('id', '=', id).execute() : Promise.resolve([]);
+};
+
+export async function replaceTenantHosts(db: Db, tenantId: number, hosts: string[]): Promise<void> {
+  await db.deleteFrom('tenant_hosts').where('tenant_id', '=', tenantId).where('host', 'not in', hosts).execute();
+  for (const host of hosts) await insertTenantHost(db, tenantId, host);
+}
+
+export const upsertTenantLogo = (db: Db, values: { tenant_id: number; kind: 'admin_logo' | 'admin_logo_footer'; image: Buffer; content_type: string; updated_at: Date }) =>
+  db
+    .insertInto('tenant_logos')
+    .values(values)
+    .onConflict((oc) => oc.columns(['tenant_id', 'kind']).doUpdateSet({ image: values.image, content_type: values.content_type, updated_at: values.updated_at }))
+    .execute();
+
+export const findTenantLogo = (db: Db, tenantId: number, kind: 'admin_logo' | 'admin_logo_footer') =>
+  db.selectFrom('tenant_logos').select(['image', 'content_type', 'updated_at']).where('tenant_id', '=', tenantId).where('kind', '=', kind).executeTakeFirst();
+
+export const deleteTenantLogo = async (db: Db, tenantId: number, kind: 'admin_logo' | 'admin_logo_footer'): Promise<number> => {
+  const result = await db.deleteFrom('tenant_logos').where('tenant_id', '=', tenantId).where('kind', '=', kind).executeTakeFirst();
+  return Number(result.numDeletedRows);
+};
+
+export const setUserRole = (db: Db, userId: number, tenantId: number, from: 'customer' | 'host_admin', to: 'customer' | 'host_admin', now: Date) =>
+  db
+    .updateTable('users')
+    .set({ role: to, updated_at: now })
+    .where('id', '=', userId)
+    .where('tenant_id', '=', tenantId)
+    .where('role', '=', from)
+    .executeTakeFirst();

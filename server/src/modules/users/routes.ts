@@ -15,11 +15,12 @@ import { fieldError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { toPublicTenant } from '../tenants/service.ts';
+import type { ImpersonationService } from '../impersonation/service.ts';
 import { AVATAR_MAX_BYTES, type AvatarService } from './avatar-service.ts';
 import { presentUser } from './present.ts';
 import { findUserById, markNotificationViewed, updateUserLanguage } from './queries.ts';
 
-export function userRoutes(db: Db, clock: Clock, avatars: AvatarService) {
+export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, impersonation: ImpersonationService) {
   return async (app: FastifyInstance): Promise<void> => {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -34,8 +35,9 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService) {
       },
     },
     async (request) => {
-      const { user } = authedUser(request);
-      return { data: { user: presentUser(user), tenant: toPublicTenant(request.tenant) } };
+      const { user, session } = authedUser(request);
+      const impersonator = await impersonation.impersonatorOf(session.idHash);
+      return { data: { user: { ...presentUser(user), impersonator }, tenant: toPublicTenant(request.tenant) } };
     },
   );
 

@@ -1,0 +1,375 @@
+import { z } from 'zod';
+import { LANGUAGES, PASSWORD_MAX_LENGTH } from './constants.ts';
+import { emailAddressSchema, roleSchema } from './user.ts';
+import { sessionDataSchema } from './auth.ts';
+
+/*
+ * The hosting area: domains, domain users, DNS, customers, tenants, audit log, dashboard and
+ * "log in as customer". Lists answer `{ data: [...], next_cursor }` (keyset pagination: pass
+ * `next_cursor` back as `cursor`; null means the last page).
+ */
+
+/* ---- shared pieces ---- */
+
+/** A path id: a positive int4 (anything larger cannot exist, and must not reach SQL as an error). */
+export const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
+export const idParamsSchema = z.object({ id: idSchema });
+
+export const PAGE_SIZE_DEFAULT = 50;
+export const PAGE_SIZE_MAX = 100;
+
+export const pageQuerySchema = z.object({
+  cursor: z.string().max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+});
+
+export const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.string().nullable() });
+
+/** A timestamp in: an ISO date (`2027-03-01`, midnight UTC) or date-time with offset. Out: ISO date-time. */
+export const timestampInputSchema = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+
+const userRefSchema = z.object({ id: z.number().int(), email: z.string(), display_name: z.string() });
+export type UserRef = z.infer<typeof userRefSchema>;
+
+/* ---- domains (/host/domain) ---- */
+
+export const PHP_VERSIONS = ['off', '8.1', '8.2', '8.3', '8.4'] as const;
+
+/** Per-domain web settings (what Froxlor/Plesk call hosting settings). */
+export const domainSettingsSchema = z.object({
+  /** Relative to the owner's home; no `..` segments. */
+  document_root: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9._\-/]+$/, { error: 'validation.invalid' }),
+  php_version: z.enum(PHP_VERSIONS),
+  ssl_redirect: z.boolean(),
+  hsts: z.boolean(),
+});
+export type DomainSettings = z.infer<typeof domainSettingsSchema>;
+export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = { document_root: 'public_html', php_version: '8.3', ssl_redirect: true, hsts: false };
+
+export const DOMAIN_SORTS = ['name', '-name', 'expire_at', '-expire_at'] as const;
+export type DomainSort = (typeof DOMAIN_SORTS)[number];
+
+/** GET /api/host/domain: search is by name prefix (either spelling of an IDN), then a page of "contains" matches. */
+export const domainListQuerySchema = pageQuerySchema.extend({
+  q: z.string().trim().max(253).optional(),
+  sort: z.enum(DOMAIN_SORTS).default('name'),
+  owner_id: idSchema.optional(),
+  /** Super admins only; others are scoped to their tenant anyway. */
+  tenant_id: idSchema.optional(),
+});
+export type DomainListQuery = z.infer<typeof domainListQuerySchema>;
+
+export const domainListItemSchema = z.object({
+  id: z.number().int(),
+  /** As stored: punycode (ASCII). */
+  name: z.string(),
+  /** As people write it (Unicode for IDN). */
+  text: z.string(),
+  expire_at: z.string().nullable(),
+  expired: z.boolean(),
+  tenant_id: z.number().int(),
+  owner: userRefSchema,
+  created_at: z.string(),
+});
+export type DomainListItem = z.infer<typeof domainListItemSchema>;
+export const domainListAnswerSchema = pageOf(domainListItemSchema);
+
+export const domainSchema = domainListItemSchema.extend({
+  notes: z.string(),
+  settings: domainSettingsSchema,
+  updated_at: z.string(),
+  counts: z.object({ users: z.number().int(), dns_records: z.number().int() }),
+});
+export type Domain = z.infer<typeof domainSchema>;
+export const domainAnswerSchema = z.object({ data: domainSchema, message: z.string().optional() });
+
+const notesSchema = z.string().max(10_000);
+
+/** POST /api/host/domain. `owner_id` and `expire_at` are for admins (a customer's domain is their own). */
+export const domainCreatePayloadSchema = z.object({
+  name: z.string().trim().min(1).max(253),
+  owner_id: idSchema.optional(),
+  expire_at: timestampInputSchema.nullable().optional(),
+  notes: notesSchema.optional(),
+  settings: domainSettingsSchema.partial().optional(),
+});
+export type DomainCreatePayload = z.infer<typeof domainCreatePayloadSchema>;
+
+/** PATCH /api/host/domain/{id}: settings and notes for everyone who sees the domain; owner and expiry for admins. */
+export const domainUpdatePayloadSchema = z.object({
+  owner_id: idSchema.optional(),
+  expire_at: timestampInputSchema.nullable().optional(),
+  notes: notesSchema.optional(),
+  settings: domainSettingsSchema.partial().optional(),
+});
+export type DomainUpdatePayload = z.infer<typeof domainUpdatePayloadSchema>;
+
+/** DELETE confirmations repeat the object's name (domain name, customer e-mail), as GitHub does. */
+export const deleteConfirmQuerySchema = z.object({ confirm: z.string().trim().max(320).default('') });
+
+/* ---- domain users (/host/domain/{id}/users): mailbox/FTP accounts ---- */
+
+export const DOMAIN_USER_QUOTA_MAX_MB = 1_048_576;
+
+export const domainUserSchema = z.object({
+  id: z.number().int(),
+  domain_id: z.number().int(),
+  uid: z.string(),
+  quota_mb: z.number().int(),
+  enabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DomainUser = z.infer<typeof domainUserSchema>;
+export const domainUserAnswerSchema = z.object({ data: domainUserSchema, message: z.string().optional() });
+export const domainUserListAnswerSchema = pageOf(domainUserSchema);
+
+const quotaSchema = z.number().int().min(1, { error: 'domain_user.quota_range' }).max(DOMAIN_USER_QUOTA_MAX_MB, { error: 'domain_user.quota_range' });
+
+/** POST: `uid` is the local part (`info`) or the whole address at this domain (`info@example.com`). */
+export const domainUserCreatePayloadSchema = z.object({
+  uid: z.string().trim().min(1).max(320),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  password_confirmation: z.string().max(PASSWORD_MAX_LENGTH),
+  quota_mb: quotaSchema.default(1024),
+  enabled: z.boolean().default(true),
+});
+export type DomainUserCreatePayload = z.infer<typeof domainUserCreatePayloadSchema>;
+
+export const domainUserUpdatePayloadSchema = z.object({ quota_mb: quotaSchema.optional(), enabled: z.boolean().optional() });
+
+/** POST /api/host/domain/{id}/users/{userId}/password: an owner or admin sets a new password. */
+export const domainUserPasswordResetPayloadSchema = z.object({
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  password_confirmation: z.string().max(PASSWORD_MAX_LENGTH),
+});
+
+/* ---- DNS (/host/domain/{id}/dns) ---- */
+
+export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS'] as const;
+export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
+export const DNS_TTL_MIN = 60;
+export const DNS_TTL_MAX = 604_800;
+export const DNS_TTL_DEFAULT = 3600;
+export const DNS_RECORDS_PER_ZONE_MAX = 500;
+
+export const dnsRecordSchema = z.object({
+  id: z.number().int(),
+  /** Relative to the zone: `@` is the apex, `www`, `*.dev`, `_sip._tcp`. */
+  name: z.string(),
+  fqdn: z.string(),
+  type: z.enum(DNS_RECORD_TYPES),
+  /**
+   * Presentation format without the priority: an address (A/AAAA), a host name (CNAME/MX/NS),
+   * text (TXT), `weight port target` (SRV), `flags tag "value"` (CAA).
+   */
+  content: z.string(),
+  ttl: z.number().int(),
+  /** MX and SRV only. */
+  priority: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type DnsRecord = z.infer<typeof dnsRecordSchema>;
+
+export const soaSchema = z.object({
+  mname: z.string(),
+  rname: z.string(),
+  serial: z.number().int(),
+  refresh: z.number().int(),
+  retry: z.number().int(),
+  expire: z.number().int(),
+  minimum: z.number().int(),
+  ttl: z.number().int(),
+});
+export type Soa = z.infer<typeof soaSchema>;
+
+/** A zone is small and bounded (DNS_RECORDS_PER_ZONE_MAX), so it comes whole, with its SOA. */
+export const dnsZoneSchema = z.object({ domain_id: z.number().int(), zone: z.string(), soa: soaSchema, records: z.array(dnsRecordSchema) });
+export const dnsZoneAnswerSchema = z.object({ data: dnsZoneSchema });
+export const dnsRecordAnswerSchema = z.object({ data: dnsRecordSchema, soa: soaSchema, message: z.string().optional() });
+
+const dnsRecordFields = {
+  name: z.string().trim().min(1).max(253),
+  type: z.enum(DNS_RECORD_TYPES),
+  content: z.string().trim().min(1).max(4096),
+  ttl: z.number().int().min(DNS_TTL_MIN, { error: 'dns.ttl_range' }).max(DNS_TTL_MAX, { error: 'dns.ttl_range' }),
+  priority: z.number().int().min(0, { error: 'dns.priority_range' }).max(65_535, { error: 'dns.priority_range' }).nullable(),
+};
+export const dnsRecordPayloadSchema = z.object({
+  ...dnsRecordFields,
+  ttl: dnsRecordFields.ttl.default(DNS_TTL_DEFAULT),
+  priority: dnsRecordFields.priority.optional(),
+});
+export type DnsRecordPayload = z.infer<typeof dnsRecordPayloadSchema>;
+export const dnsRecordUpdatePayloadSchema = z.object(dnsRecordFields).partial();
+
+/* ---- customers (/system/customers) ---- */
+
+export const customerSchema = z.object({
+  id: z.number().int(),
+  tenant_id: z.number().int(),
+  email: z.string(),
+  contact: z.object({ given_name: z.string(), sn: z.string(), phone: z.array(z.string()), display_name: z.string() }),
+  language: z.string(),
+  locked: z.boolean(),
+  locked_at: z.string().nullable(),
+  google2fa_enabled: z.boolean(),
+  email_verified: z.boolean(),
+  domains: z.number().int(),
+  created_at: z.string(),
+});
+export type Customer = z.infer<typeof customerSchema>;
+export const customerAnswerSchema = z.object({ data: customerSchema, message: z.string().optional() });
+export const customerListAnswerSchema = pageOf(customerSchema);
+
+export const customerListQuerySchema = pageQuerySchema.extend({
+  /** Prefix of the e-mail, given name or surname. */
+  q: z.string().trim().max(254).optional(),
+  tenant_id: idSchema.optional(),
+  locked: z.enum(['true', 'false']).optional(),
+});
+
+const phoneListSchema = z.array(z.string().trim().min(3).max(40).regex(/^\+?[0-9 ()/.-]+$/, { error: 'validation.invalid' })).max(5);
+const contactFields = {
+  given_name: z.string().trim().min(1).max(100),
+  sn: z.string().trim().min(1).max(100),
+  phone: phoneListSchema.optional(),
+};
+
+export const customerCreatePayloadSchema = z.object({
+  email: emailAddressSchema,
+  contact: z.object(contactFields),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  language: z.enum(LANGUAGES).default('en'),
+  /** Super admins only; a host admin's customers are in their tenant. */
+  tenant_id: idSchema.optional(),
+});
+export type CustomerCreatePayload = z.infer<typeof customerCreatePayloadSchema>;
+
+export const customerUpdatePayloadSchema = z.object({
+  email: emailAddressSchema.optional(),
+  contact: z.object(contactFields).partial().optional(),
+  language: z.enum(LANGUAGES).optional(),
+});
+
+/* ---- tenants (/system/tenants, super admins) ---- */
+
+/** A host name as a browser sends it, without port. */
+const hostSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, { error: 'validation.invalid' });
+const nameServerSchema = hostSchema.refine((host) => host.includes('.'), { error: 'validation.invalid' });
+
+export const TENANT_LOGO_KINDS = ['admin_logo', 'admin_logo_footer'] as const;
+export type TenantLogoKind = (typeof TENANT_LOGO_KINDS)[number];
+export const tenantLogoParamsSchema = z.object({ kind: z.enum(TENANT_LOGO_KINDS) });
+
+export const tenantDetailSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  hosts: z.array(z.string()),
+  config: z.object({ admin_logo: z.string().nullable(), admin_logo_footer: z.string().nullable(), host_purchases: z.string().nullable() }),
+  name_servers: z.array(z.string()),
+  default_language: z.string(),
+  public_url: z.string().nullable(),
+  admins: z.array(userRefSchema),
+  created_at: z.string(),
+});
+export type TenantDetail = z.infer<typeof tenantDetailSchema>;
+export const tenantDetailAnswerSchema = z.object({ data: tenantDetailSchema, message: z.string().optional() });
+export const tenantListAnswerSchema = pageOf(tenantDetailSchema);
+
+const tenantFields = {
+  title: z.string().trim().min(1).max(100),
+  hosts: z.array(hostSchema).min(1).max(20),
+  /** The external cart path (SPEC.md: `host_purchases`); null when the tenant sells through Berth. */
+  host_purchases: z.string().trim().min(1).max(500).nullable(),
+  name_servers: z.array(nameServerSchema).max(8),
+  default_language: z.enum(LANGUAGES),
+  public_url: z.url({ protocol: /^https?$/ }).max(500).nullable(),
+};
+export const tenantCreatePayloadSchema = z.object({
+  ...tenantFields,
+  host_purchases: tenantFields.host_purchases.default(null),
+  name_servers: tenantFields.name_servers.default([]),
+  default_language: tenantFields.default_language.default('en'),
+  public_url: tenantFields.public_url.default(null),
+});
+export const tenantUpdatePayloadSchema = z.object(tenantFields).partial();
+
+/** POST /api/system/tenants/{id}/admins: make a user of that tenant its host admin. */
+export const tenantAdminPayloadSchema = z.object({ user_id: idSchema });
+export const tenantAdminParamsSchema = z.object({ id: idSchema, userId: idSchema });
+
+/* ---- audit log (/system/audit) ---- */
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  action: z.string(),
+  ip: z.string().nullable(),
+  tenant_id: z.number().int().nullable(),
+  user: userRefSchema.nullable(),
+  /** Set when an admin did this while logged in as the user. */
+  impersonator: userRefSchema.nullable(),
+  target: z.object({ type: z.string(), id: z.string() }).nullable(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type AuditEntryView = z.infer<typeof auditEntrySchema>;
+export const auditListAnswerSchema = pageOf(auditEntrySchema);
+
+export const auditListQuerySchema = pageQuerySchema.extend({
+  /** An action (`domain.created`) or its area (`domain.`). */
+  action: z.string().trim().max(100).optional(),
+  user_id: idSchema.optional(),
+  target_type: z.string().trim().max(40).optional(),
+  target_id: z.string().trim().max(40).optional(),
+  tenant_id: idSchema.optional(),
+  from: timestampInputSchema.optional(),
+  to: timestampInputSchema.optional(),
+});
+
+/* ---- dashboard ---- */
+
+export const dashboardSchema = z.object({
+  /** Whose numbers these are: the customer's own, the host admin's tenant, or every tenant. */
+  scope: z.enum(['own', 'tenant', 'all']),
+  domains: z.number().int(),
+  domains_expiring_30d: z.number().int(),
+  domains_expired: z.number().int(),
+  domain_users: z.number().int(),
+  /** Admins only. */
+  customers: z.number().int().nullable(),
+  cart_items: z.number().int(),
+  /** Partner credit does not exist yet. */
+  credit: z.null(),
+  notifications_unread: z.number().int(),
+  /** The next few domains to expire (within 30 days), soonest first. */
+  expiring_soon: z.array(domainListItemSchema),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+export const dashboardAnswerSchema = z.object({ data: dashboardSchema });
+
+/* ---- log in as customer ---- */
+
+export const impersonatorSchema = z.object({ id: z.number().int(), email: z.string(), display_name: z.string(), role: roleSchema });
+export type Impersonator = z.infer<typeof impersonatorSchema>;
+
+/**
+ * The field GET /api/user's user carries while an admin is logged in as a customer
+ * (`userSchema.extend(userImpersonationFields)`): null or absent otherwise.
+ */
+export const userImpersonationFields = { impersonator: impersonatorSchema.nullable().optional() };
+
+export const impersonationStatusAnswerSchema = z.object({ data: z.object({ impersonator: impersonatorSchema.nullable() }) });
+/** POST /impersonate and /impersonation/stop answer the new session, as login does. */
+export const impersonationAnswerSchema = z.object({ data: sessionDataSchema, message: z.string().optional() });

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dashboardAnswerSchema, errorAnswerSchema } from '@berth/contracts';
+import { authedUser, requireUser } from '../../http/context.ts';
+import type { DashboardService } from './service.ts';
+
+export function dashboardRoutes(dashboard: DashboardService) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.withTypeProvider<ZodTypeProvider>().get(
+      '/dashboard',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['dashboard'],
+          summary: 'Domains, those expiring within 30 days, domain users, cart, unread notifications; tenant totals for admins',
+          response: { 200: dashboardAnswerSchema, 401: errorAnswerSchema },
+        },
+      },
+      async (request) => ({ data: await dashboard.for(authedUser(request).user) }),
+    );
+  };
+}

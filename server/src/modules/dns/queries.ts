@@ -1,0 +1,78 @@
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { DnsRecordsTable } from '../../db/schema.ts';
+
+export const findZone = (db: Db, domainId: number) =>
+  db.selectFrom('dns_zones').select(['serial', 'updated_at']).where('domain_id', '=', domainId).executeTakeFirst();
+
+export const insertZone = (db: Db, values: { domain_id: number; tenant_id: number; serial: number; updated_at: Date }) =>
+  db.insertInto('dns_zones').values(values).execute();
+
+/**
+ * Bumps the zone's serial and locks its row until the transaction ends, so changes to one zone
+ * (and their CNAME checks) happen one after another. A zone without a row gets one.
+ */
+export const bumpZoneSerial = async (
+  db: Db,
+  zone: { domainId: number; tenantId: number; firstSerial: number; dailyBase: number; now: Date },
+): Promise<number> => {
+  const row = await db
+    .insertInto('dns_zones')
+    .values({ domain_id: zone.domainId, tenant_id: zone.tenantId, serial: zone.firstSerial, updated_at: zone.now })
+    .onConflict((oc) =>
+      oc.column('domain_id').doUpdateSet({
+        serial: sql`greatest(dns_zones.serial + 1, ${zone.dailyBase}::bigint)`,
+        updated_at: zone.now,
+      }),
+    )
+    .returning('serial')
+    .executeTakeFirstOrThrow();
+  return Number(row.serial);
+};
+
+export const listRecords = (db: Db, domainId: number) =>
+  db
+    .selectFrom('dns_records')
+    .selectAll()
+    .where('domain_id', '=', domainId)
+    .orderBy(sql`name = '@'`, 'desc')
+    .orderBy('name')
+    .orderBy('type')
+    .orderBy('priority')
+    .orderBy('id')
+    .execute();
+
+export const findRecord = (db: Db, domainId: number, recordId: number) =>
+  db.selectFrom('dns_records').selectAll().where('domain_id', '=', domainId).where('id', '=', recordId).executeTakeFirst();
+
+export const countRecords = async (db: Db, domainId: number): Promise<number> => {
+  const row = await db.selectFrom('dns_records').select((eb) => eb.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirstOrThrow();
+  return Number(row.n);
+};
+
+/** The records at one owner name, but one (the record being edited). */
+export const recordsAtName = (db: Db, domainId: number, name: string, exceptId: number | null) => {
+  let query = db.selectFrom('dns_records').select(['id', 'type', 'content']).where('domain_id', '=', domainId).where('name', '=', name);
+  if (exceptId !== null) query = query.where('id', '!=', exceptId);
+  return query.execute();
+};
+
+export const insertRecord = (db: Db, values: Insertable<DnsRecordsTable>) =>
+  db.insertInto('dns_records').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const insertRecords = async (db: Db, values: Insertable<DnsRecordsTable>[]) => {
+  if (values.length) await db.insertInto('dns_records').values(values).execute();
+};
+
+export const updateRecord = (db: Db, domainId: number, recordId: number, values: Updateable<DnsRecordsTable>) =>
+  db.updateTable('dns_records').set(values).where('domain_id', '=', domainId).where('id', '=', recordId).returningAll().executeTakeFirstOrThrow();
+
+export const deleteRecord = async (db: Db, domainId: number, recordId: number): Promise<number> => {
+  const result = await db.deleteFrom('dns_records').where('domain_id', '=', domainId).where('id', '=', recordId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+};
+
+export const tenantNameServers = async (db: Db, tenantId: number): Promise<string[]> => {
+  const row = await db.selectFrom('tenants').select('name_servers').where('id', '=', tenantId).executeTakeFirst();
+  return row?.name_servers ?? [];
+};

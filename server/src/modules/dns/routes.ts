@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  dnsRecordAnswerSchema,
+  dnsRecordPayloadSchema,
+  dnsRecordUpdatePayloadSchema,
+  dnsZoneAnswerSchema,
+  errorAnswerSchema,
+  idParamsSchema,
+  idSchema,
+  messageAnswerSchema,
+  soaSchema,
+} from '@berth/contracts';
+import { authedUser, requireUser } from '../../http/context.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { ActorSource } from '../audit/service.ts';
+import type { DnsService } from './service.ts';
+
+const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
+const recordParams = z.object({ id: idSchema, recordId: idSchema });
+const deletedAnswer = messageAnswerSchema.extend({ soa: soaSchema });
+
+export function dnsRoutes(dns: DnsService, actors: ActorSource) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['dns'];
+
+    api.get(
+      '/host/domain/:id/dns',
+      { preHandler: requireUser, schema: { tags, summary: "A domain's zone: SOA and records", params: idParamsSchema, response: { 200: dnsZoneAnswerSchema, ...errors } } },
+      async (request) => ({ data: await dns.zone(authedUser(request).user, request.params.id) }),
+    );
+
+    api.post(
+      '/host/domain/:id/dns',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Add a record (A, AAAA, CNAME, MX, TXT, SRV, CAA, NS), checked per type; bumps the SOA serial',
+          params: idParamsSchema,
+          body: dnsRecordPayloadSchema,
+          response: { 201: dnsRecordAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const answer = await dns.create(await actors.actor(request), request.params.id, request.body);
+        return reply.code(201).send({ ...answer, message: translate(request.lang, 'dns.record_saved') });
+      },
+    );
+
+    api.patch(
+      '/host/domain/:id/dns/:recordId',
+      {
+        preHandler: requireUser,
+        schema: { tags, summary: 'Change a record; bumps the SOA serial', params: recordParams, body: dnsRecordUpdatePayloadSchema, response: { 200: dnsRecordAnswerSchema, ...errors } },
+      },
+      async (request) => {
+        const answer = await dns.update(await actors.actor(request), request.params.id, request.params.recordId, request.body);
+        return { ...answer, message: translate(request.lang, 'dns.record_saved') };
+      },
+    );
+
+    api.delete(
+      '/host/domain/:id/dns/:recordId',
+      { preHandler: requireUser, schema: { tags, summary: 'Delete a record; bumps the SOA serial', params: recordParams, response: { 200: deletedAnswer, ...errors } } },
+      async (request) => {
+        const { soa } = await dns.remove(await actors.actor(request), request.params.id, request.params.recordId);
+        return { soa, message: translate(request.lang, 'dns.record_deleted') };
+      },
+    );
+  };
+}

@@ -1,0 +1,185 @@
+import type { DnsRecord, DnsRecordPayload, Soa } from '@berth/contracts';
+import { DNS_RECORDS_PER_ZONE_MAX, DNS_TTL_DEFAULT } from '@berth/contracts';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { DnsRecordsTable, DomainsTable } from '../../db/schema.ts';
+import { fieldError, HttpError } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
+import type { DomainDirectory } from '../domains/service.ts';
+import { iso } from '../tenants/scope.ts';
+import type { UserRow } from '../users/queries.ts';
+import {
+  bumpZoneSerial,
+  countRecords,
+  deleteRecord,
+  findRecord,
+  findZone,
+  insertRecord,
+  insertRecords,
+  insertZone,
+  listRecords,
+  recordsAtName,
+  tenantNameServers,
+  updateRecord,
+} from './queries.ts';
+import { fqdnOf, validateRecord, type ValidRecord } from './records.ts';
+import { dailySerialBase, nextSerial, soaOf } from './zone.ts';
+
+type DomainRow = Selectable<DomainsTable>;
+type RecordRow = Selectable<DnsRecordsTable>;
+
+const present = (row: RecordRow, zone: string): DnsRecord => ({
+  id: row.id,
+  name: row.name,
+  fqdn: fqdnOf(row.name, zone),
+  type: row.type,
+  content: row.content,
+  ttl: row.ttl,
+  priority: row.priority,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
+
+/** The zone a new domain starts with: its SOA (serial) and the tenant's name servers as NS records. */
+export async function createDefaultZone(db: Db, domain: DomainRow, nameServers: readonly string[], now: Date): Promise<void> {
+  await insertZone(db, { domain_id: domain.id, tenant_id: domain.tenant_id, serial: dailySerialBase(now), updated_at: now });
+  await insertRecords(
+    db,
+    nameServers.map((host) => ({
+      tenant_id: domain.tenant_id,
+      domain_id: domain.id,
+      name: '@',
+      type: 'NS' as const,
+      content: host,
+      ttl: DNS_TTL_DEFAULT,
+      priority: null,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
+}
+
+/** The DNS records of a domain the viewer sees; every change bumps the SOA serial in the same transaction. */
+export class DnsService {
+  private readonly deps: { db: Db; clock: Clock; audit: AuditService; domains: DomainDirectory };
+
+  constructor(deps: DnsService['deps']) {
+    this.deps = deps;
+  }
+
+  async zone(viewer: UserRow, domainId: number) {
+    const domain = await this.deps.domains.visible(viewer, domainId);
+    const [records, zone] = await Promise.all([listRecords(this.deps.db, domain.id), findZone(this.deps.db, domain.id)]);
+    return {
+      domain_id: domain.id,
+      zone: domain.name,
+      soa: await this.soa(domain, records, zone ? Number(zone.serial) : dailySerialBase(new Date(domain.created_at))),
+      records: records.map((row) => present(row, domain.name)),
+    };
+  }
+
+  async create(actor: Actor, domainId: number, input: DnsRecordPayload) {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    const record = validateRecord(input, domain.name);
+    const { row, serial } = await this.change(domain, null, record, async (trx) => {
+      if ((await countRecords(trx, domain.id)) >= DNS_RECORDS_PER_ZONE_MAX) throw new HttpError(422, 'dns.too_many', { params: { max: DNS_RECORDS_PER_ZONE_MAX } });
+      const now = this.deps.clock.now();
+      return insertRecord(trx, { ...record, tenant_id: domain.tenant_id, domain_id: domain.id, created_at: now, updated_at: now });
+    });
+    await this.audit(actor, 'dns.record_created', domain, row);
+    return this.answer(domain, row, serial);
+  }
+
+  async update(actor: Actor, domainId: number, recordId: number, patch: Partial<DnsRecordPayload>) {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    const existing = await findRecord(this.deps.db, domain.id, recordId);
+    if (!existing) throw new HttpError(404, 'http.not_found');
+    const type = patch.type ?? existing.type;
+    const keepsPriority = patch.type === undefined || patch.type === existing.type;
+    const record = validateRecord(
+      {
+        name: patch.name ?? existing.name,
+        type,
+        content: patch.content ?? existing.content,
+        ttl: patch.ttl ?? existing.ttl,
+        priority: patch.priority !== undefined ? patch.priority : keepsPriority ? existing.priority : null,
+      },
+      domain.name,
+    );
+    const { row, serial } = await this.change(domain, recordId, record, (trx) =>
+      updateRecord(trx, domain.id, recordId, { ...record, updated_at: this.deps.clock.now() }),
+    );
+    await this.audit(actor, 'dns.record_updated', domain, row);
+    return this.answer(domain, row, serial);
+  }
+
+  async remove(actor: Actor, domainId: number, recordId: number): Promise<{ soa: Soa }> {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    const existing = await findRecord(this.deps.db, domain.id, recordId);
+    if (!existing) throw new HttpError(404, 'http.not_found');
+    const serial = await this.deps.db.transaction().execute(async (trx) => {
+      const bumped = await this.bump(trx, domain);
+      if ((await deleteRecord(trx, domain.id, recordId)) === 0) throw new HttpError(404, 'http.not_found');
+      return bumped;
+    });
+    await this.audit(actor, 'dns.record_deleted', domain, existing);
+    return { soa: await this.soa(domain, await listRecords(this.deps.db, domain.id), serial) };
+  }
+
+  /** Serial first: its row lock serialises changes to the zone, so the checks below see a settled zone. */
+  private async change(
+    domain: DomainRow,
+    exceptId: number | null,
+    record: ValidRecord,
+    write: (trx: Db) => Promise<RecordRow>,
+  ): Promise<{ row: RecordRow; serial: number }> {
+    try {
+      return await this.deps.db.transaction().execute(async (trx) => {
+        const serial = await this.bump(trx, domain);
+        const neighbours = await recordsAtName(trx, domain.id, record.name, exceptId);
+        if (record.type === 'CNAME' ? neighbours.length > 0 : neighbours.some((r) => r.type === 'CNAME')) {
+          throw fieldError('name', 'dns.cname_conflict');
+        }
+        if (neighbours.some((r) => r.type === record.type && r.content === record.content)) throw fieldError('content', 'dns.duplicate');
+        return { row: await write(trx), serial };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'dns_records_unique')) throw fieldError('content', 'dns.duplicate');
+      throw error;
+    }
+  }
+
+  private bump(trx: Db, domain: DomainRow): Promise<number> {
+    const now = this.deps.clock.now();
+    const created = dailySerialBase(new Date(domain.created_at));
+    return bumpZoneSerial(trx, {
+      domainId: domain.id,
+      tenantId: domain.tenant_id,
+      firstSerial: nextSerial(created, now),
+      dailyBase: dailySerialBase(now),
+      now,
+    });
+  }
+
+  /** The primary master is the zone's first NS record, else the tenant's first name server. */
+  private async soa(domain: DomainRow, records: RecordRow[], serial: number): Promise<Soa> {
+    const apexNs = records.filter((r) => r.type === 'NS' && r.name === '@').map((r) => r.content);
+    return soaOf(domain.name, serial, apexNs.length ? apexNs : await tenantNameServers(this.deps.db, domain.tenant_id));
+  }
+
+  private async answer(domain: DomainRow, row: RecordRow, serial: number) {
+    return { data: present(row, domain.name), soa: await this.soa(domain, await listRecords(this.deps.db, domain.id), serial) };
+  }
+
+  private async audit(actor: Actor, action: 'dns.record_created' | 'dns.record_updated' | 'dns.record_deleted', domain: DomainRow, row: RecordRow) {
+    await this.deps.audit.recordAction(actor, action, domain.tenant_id, { type: 'dns_record', id: row.id }, {
+      domain_id: domain.id,
+      domain: domain.name,
+      name: row.name,
+      type: row.type,
+      content: row.content.slice(0, 200),
+    });
+  }
+}

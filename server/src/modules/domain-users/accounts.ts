@@ -1,0 +1,151 @@
+import type { DomainUser } from '@berth/contracts';
+import { z } from 'zod';
+import type { Db } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { decodeCursor, encodeCursor, pageOfRows } from '../../db/keyset.ts';
+import { fieldError, HttpError } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { PasswordHasher } from '../../lib/password.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
+import { assertNewPassword } from '../auth/new-password.ts';
+import { displayDomainName } from '../domains/names.ts';
+import type { DomainDirectory } from '../domains/service.ts';
+import { iso } from '../tenants/scope.ts';
+import type { UserRow } from '../users/queries.ts';
+import { createDomainUser, deleteDomainUser, findDomainUser, findDomainUserByUid, listDomainUsers, updateDomainUser } from './queries.ts';
+
+/** A mailbox local part that also works as an FTP login: no quoting, no dot at either end or twice. */
+const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
+const SORT = 'uid';
+
+type AccountRow = NonNullable<Awaited<ReturnType<typeof findDomainUser>>>;
+
+const present = (row: Omit<AccountRow, 'tenant_id'>): DomainUser => ({
+  id: row.id,
+  domain_id: row.domain_id,
+  uid: row.uid,
+  quota_mb: row.quota_mb,
+  enabled: row.enabled,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+});
+
+/** The full uid of a new account: `info` or `info@<this domain>` (in either spelling of an IDN). */
+export function uidFor(input: string, domainName: string): string | undefined {
+  const lowered = input.trim().toLowerCase();
+  const at = lowered.lastIndexOf('@');
+  const local = at === -1 ? lowered : lowered.slice(0, at);
+  if (at !== -1) {
+    const host = lowered.slice(at + 1).replace(/\.$/, '');
+    if (host !== domainName && host !== displayDomainName(domainName).toLowerCase()) return undefined;
+  }
+  return LOCAL_PART.test(local) && !local.includes('..') ? `${local}@${domainName}` : undefined;
+}
+
+/** The mail/FTP accounts of a domain, managed by its owner and the admins who see it. */
+export class DomainUserAccounts {
+  private readonly deps: { db: Db; clock: Clock; hasher: PasswordHasher; audit: AuditService; domains: DomainDirectory };
+
+  constructor(deps: DomainUserAccounts['deps']) {
+    this.deps = deps;
+  }
+
+  async list(viewer: UserRow, domainId: number, page: { cursor?: string | undefined; limit: number }) {
+    const domain = await this.deps.domains.visible(viewer, domainId);
+    const after = page.cursor ? decodeCursor(page.cursor, SORT, z.tuple([z.string(), z.number().int()])) : undefined;
+    const rows = await listDomainUsers(this.deps.db, domain.id, { after, limit: page.limit + 1 });
+    const result = pageOfRows(rows, page.limit, (row) => encodeCursor(SORT, [row.uid, row.id]));
+    return { data: result.rows.map(present), next_cursor: result.nextCursor };
+  }
+
+  async get(viewer: UserRow, domainId: number, id: number): Promise<DomainUser> {
+    const domain = await this.deps.domains.visible(viewer, domainId);
+    return present(await this.find(domain.id, id));
+  }
+
+  async create(
+    actor: Actor,
+    domainId: number,
+    input: { uid: string; password: string; password_confirmation: string; quota_mb: number; enabled: boolean },
+  ): Promise<DomainUser> {
+    const { db, clock, hasher } = this.deps;
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    const uid = uidFor(input.uid, domain.name);
+    if (!uid) throw fieldError('uid', 'domain_user.invalid_uid', { domain: displayDomainName(domain.name) });
+    assertNewPassword(input.password, input.password_confirmation, [uid]);
+    if (await findDomainUserByUid(db, uid)) throw fieldError('uid', 'domain_user.taken');
+    const now = clock.now();
+    let row;
+    try {
+      row = await createDomainUser(db, {
+        tenant_id: domain.tenant_id,
+        domain_id: domain.id,
+        uid,
+        password_hash: await hasher.hash(input.password),
+        quota_mb: input.quota_mb,
+        enabled: input.enabled,
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'domain_users_uid')) throw fieldError('uid', 'domain_user.taken');
+      throw error;
+    }
+    await this.audit(actor, 'domain_user.created', domain.tenant_id, row, { quota_mb: row.quota_mb, enabled: row.enabled });
+    return present(row);
+  }
+
+  async update(actor: Actor, domainId: number, id: number, input: { quota_mb?: number | undefined; enabled?: boolean | undefined }): Promise<DomainUser> {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    await this.find(domain.id, id);
+    const row = await updateDomainUser(this.deps.db, domain.id, id, {
+      ...(input.quota_mb !== undefined ? { quota_mb: input.quota_mb } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      updated_at: this.deps.clock.now(),
+    });
+    if (!row) throw new HttpError(404, 'http.not_found');
+    await this.audit(actor, 'domain_user.updated', domain.tenant_id, row, {
+      ...(input.quota_mb !== undefined ? { quota_mb: input.quota_mb } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    });
+    return present(row);
+  }
+
+  /** The owner or an admin sets a new password (the account's user changes it at /change-password). */
+  async resetPassword(actor: Actor, domainId: number, id: number, input: { password: string; password_confirmation: string }): Promise<DomainUser> {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    const account = await this.find(domain.id, id);
+    assertNewPassword(input.password, input.password_confirmation, [account.uid]);
+    const row = await updateDomainUser(this.deps.db, domain.id, id, {
+      password_hash: await this.deps.hasher.hash(input.password),
+      updated_at: this.deps.clock.now(),
+    });
+    if (!row) throw new HttpError(404, 'http.not_found');
+    await this.audit(actor, 'domain_user.password_reset', domain.tenant_id, row);
+    return present(row);
+  }
+
+  async remove(actor: Actor, domainId: number, id: number): Promise<string> {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    const account = await this.find(domain.id, id);
+    if ((await deleteDomainUser(this.deps.db, domain.id, id)) === 0) throw new HttpError(404, 'http.not_found');
+    await this.audit(actor, 'domain_user.deleted', domain.tenant_id, account);
+    return account.uid;
+  }
+
+  private async find(domainId: number, id: number): Promise<AccountRow> {
+    const row = await findDomainUser(this.deps.db, domainId, id);
+    if (!row) throw new HttpError(404, 'http.not_found');
+    return row;
+  }
+
+  private async audit(
+    actor: Actor,
+    action: 'domain_user.created' | 'domain_user.updated' | 'domain_user.password_reset' | 'domain_user.deleted',
+    tenantId: number,
+    row: { id: number; uid: string; domain_id: number },
+    data: Record<string, string | number | boolean> = {},
+  ) {
+    await this.deps.audit.recordAction(actor, action, tenantId, { type: 'domain_user', id: row.id }, { uid: row.uid, domain_id: row.domain_id, ...data });
+  }
+}

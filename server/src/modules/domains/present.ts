@@ -1,0 +1,43 @@
+import { DEFAULT_DOMAIN_SETTINGS, domainSettingsSchema, type Domain, type DomainListItem, type DomainSettings } from '@berth/contracts';
+import { displayNameOf, iso, isoOrNull } from '../tenants/scope.ts';
+import { displayDomainName } from './names.ts';
+import type { DomainListRow } from './queries.ts';
+
+export const isExpired = (expireAt: Date | string | null, now: Date): boolean =>
+  expireAt !== null && new Date(expireAt).getTime() <= now.getTime();
+
+export function presentListItem(row: DomainListRow, now: Date): DomainListItem {
+  return {
+    id: row.id,
+    name: row.name,
+    text: displayDomainName(row.name),
+    expire_at: isoOrNull(row.expire_at),
+    expired: isExpired(row.expire_at, now),
+    tenant_id: row.tenant_id,
+    owner: {
+      id: row.owner_id,
+      email: row.owner_email,
+      display_name: displayNameOf({ email: row.owner_email, given_name: row.owner_given_name, sn: row.owner_sn }),
+    },
+    created_at: iso(row.created_at),
+  };
+}
+
+/** Stored settings are what was set; defaults fill the rest (and replace anything no longer valid). */
+export function settingsOf(stored: Record<string, unknown>): DomainSettings {
+  const parsed = domainSettingsSchema.safeParse({ ...DEFAULT_DOMAIN_SETTINGS, ...stored });
+  return parsed.success ? parsed.data : DEFAULT_DOMAIN_SETTINGS;
+}
+
+export function presentDomain(
+  row: DomainListRow & { notes: string; settings: Record<string, unknown>; updated_at: Date | string; user_count: number | null; record_count: number | null },
+  now: Date,
+): Domain {
+  return {
+    ...presentListItem(row, now),
+    notes: row.notes,
+    settings: settingsOf(row.settings),
+    updated_at: iso(row.updated_at),
+    counts: { users: Number(row.user_count ?? 0), dns_records: Number(row.record_count ?? 0) },
+  };
+}

@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  deleteConfirmQuerySchema,
+  domainAnswerSchema,
+  domainCreatePayloadSchema,
+  domainListAnswerSchema,
+  domainListQuerySchema,
+  domainUpdatePayloadSchema,
+  errorAnswerSchema,
+  idParamsSchema,
+  messageAnswerSchema,
+} from '@berth/contracts';
+import { authedUser, requireUser } from '../../http/context.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { ActorSource } from '../audit/service.ts';
+import type { DomainEditor } from './editor.ts';
+import type { DomainListing } from './listing.ts';
+import { displayDomainName } from './names.ts';
+
+const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
+
+export function domainRoutes(listing: DomainListing, editor: DomainEditor, actors: ActorSource) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+
+    api.get(
+      '/host/domain',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['domains'],
+          summary: 'Domains the user sees (own; tenant for host admins; all for super admins): search by name, sort by name or expiry, keyset pages',
+          querystring: domainListQuerySchema,
+          response: { 200: domainListAnswerSchema, ...errors },
+        },
+      },
+      async (request) => listing.list(authedUser(request).user, request.query),
+    );
+
+    api.post(
+      '/host/domain',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['domains'],
+          summary: 'Add a domain (IDN accepted, stored in punycode) with its default DNS zone; admins choose the owner and expiry',
+          body: domainCreatePayloadSchema,
+          response: { 201: domainAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const domain = await editor.create(await actors.actor(request), request.body);
+        return reply.code(201).send({ data: domain, message: translate(request.lang, 'domain.created', { name: domain.text }) });
+      },
+    );
+
+    api.get(
+      '/host/domain/:id',
+      {
+        preHandler: requireUser,
+        schema: { tags: ['domains'], summary: 'One domain with its settings, notes and counts', params: idParamsSchema, response: { 200: domainAnswerSchema, ...errors } },
+      },
+      async (request) => ({ data: await editor.detail(authedUser(request).user, request.params.id) }),
+    );
+
+    api.patch(
+      '/host/domain/:id',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['domains'],
+          summary: 'Change settings and notes; owner and expiry (admins only)',
+          params: idParamsSchema,
+          body: domainUpdatePayloadSchema,
+          response: { 200: domainAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const domain = await editor.update(await actors.actor(request), request.params.id, request.body);
+        return { data: domain, message: translate(request.lang, 'domain.updated', { name: domain.text }) };
+      },
+    );
+
+    api.delete(
+      '/host/domain/:id',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['domains'],
+          summary: 'Delete a domain with its users and DNS records; `confirm` repeats the domain name',
+          params: idParamsSchema,
+          querystring: deleteConfirmQuerySchema,
+          response: { 200: messageAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const name = await editor.remove(await actors.actor(request), request.params.id, request.query.confirm);
+        return { message: translate(request.lang, 'domain.deleted', { name: displayDomainName(name) }) };
+      },
+    );
+  };
+}
