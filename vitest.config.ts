@@ -12,9 +12,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
-      { test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
-      { test: { name: 'api-pglite', include: api, env: { BERTH_TEST_DB: 'pglite' } } },
-      ...(withPostgres ? [{ test: { name: 'api-postgres', include: api, env: { BERTH_TEST_DB: 'postgres' } } }] : []),
+      { extends: true, test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
+      { extends: true, test: { name: 'api-pglite', include: api, env: { BERTH_TEST_DB: 'pglite' } } },
+      ...(withPostgres ? [{ extends: true, test: { name: 'api-postgres', include: api, env: { BERTH_TEST_DB: 'postgres' } } }] : []),
     ],
   },
 });
