@@ -130,3 +130,9 @@ export const outboxMailSchema = z.object({
 });
 export const outboxAnswerSchema = z.object({ data: z.array(outboxMailSchema) });
 export type OutboxMail = z.infer<typeof outboxMailSchema>;
+
+/** PATCH /api/account/email: needs the current password; the new address must be verified again. */
+export const emailChangePayloadSchema = z.object({
+  current_password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  email: emailAddressSchema,
+});

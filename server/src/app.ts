@@ -182,6 +182,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     ipThrottle: throttle('registration-ip', 5, HOUR),
     verifyThrottle: throttle('verify-ip', 10, 15 * MINUTE),
     resendThrottle: throttle('verify-resend', 3, HOUR),
+    reauth,
+    notifier,
+    sessions,
     fallbackUrl,
   });
   const domainUserPasswords = new DomainUserPasswordService({

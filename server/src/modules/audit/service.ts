@@ -21,6 +21,7 @@ export type AuditAction =
   | 'auth.email_verified'
   | 'user.created'
   | 'user.password_changed'
+  | 'user.email_changed'
   | 'user.2fa_enabled'
   | 'user.2fa_disabled'
   | 'user.recovery_codes_regenerated'

@@ -18,6 +18,7 @@ export interface MailParams {
   password_changed: SecurityNoticeParams;
   two_factor_enabled: SecurityNoticeParams;
   two_factor_disabled: SecurityNoticeParams;
+  email_changed: SecurityNoticeParams;
   recovery_codes_regenerated: SecurityNoticeParams;
   /** A reminder before a domain expires (30, 7 and 1 days); `link` goes to its renewal page. */
   domain_expiry: { name: string; domain: string; days: number; expireAt: Date; link: string };
@@ -32,6 +33,7 @@ export const MAIL_KINDS = [
   'password_changed',
   'two_factor_enabled',
   'two_factor_disabled',
+  'email_changed',
   'recovery_codes_regenerated',
   'domain_expiry',
 ] as const satisfies readonly MailKind[];
@@ -42,7 +44,7 @@ export interface RenderedMail {
   html: string;
 }
 
-type SecurityKind = 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'recovery_codes_regenerated';
+type SecurityKind = 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'recovery_codes_regenerated' | 'email_changed';
 
 /**
  * Every sentence of every mail in one language; the layout is shared, so all languages carry the
@@ -176,6 +178,11 @@ const en: Wording = {
       intro: (brand) =>
         `Two-factor authentication was disabled for your ${brand} account. Your account is now protected by your password only.`,
     },
+    email_changed: {
+      subject: (brand) => `The e-mail address of your ${brand} account was changed`,
+      intro: (brand) =>
+        `The e-mail address of your ${brand} account was just changed. This address will no longer receive its messages.`,
+    },
     recovery_codes_regenerated: {
       subject: (brand) => `New recovery codes for your ${brand} account`,
       intro: (brand) =>
@@ -264,6 +271,11 @@ const de: Wording = {
       intro: (brand) =>
         `für Ihr Konto bei ${brand} wurde die Zwei-Faktor-Authentifizierung deaktiviert. Ihr Konto ist jetzt nur noch durch Ihr Passwort geschützt.`,
     },
+    email_changed: {
+      subject: (brand) => `E-Mail-Adresse Ihres Kontos bei ${brand} geändert`,
+      intro: (brand) =>
+        `die E-Mail-Adresse Ihres Kontos bei ${brand} wurde soeben geändert. An diese Adresse werden keine Nachrichten des Kontos mehr gesendet.`,
+    },
     recovery_codes_regenerated: {
       subject: (brand) => `Neue Wiederherstellungscodes für Ihr Konto bei ${brand}`,
       intro: (brand) =>
@@ -351,6 +363,11 @@ const cs: Wording = {
       subject: (brand) => `Dvoufázové ověření u účtu ${brand} bylo vypnuto`,
       intro: (brand) =>
         `u vašeho účtu ${brand} bylo vypnuto dvoufázové ověření. Účet je nyní chráněn pouze heslem.`,
+    },
+    email_changed: {
+      subject: (brand) => `E-mailová adresa účtu ${brand} byla změněna`,
+      intro: (brand) =>
+        `e-mailová adresa vašeho účtu ${brand} byla právě změněna. Na tuto adresu už zprávy účtu chodit nebudou.`,
     },
     recovery_codes_regenerated: {
       subject: (brand) => `Nové záložní kódy k účtu ${brand}`,
@@ -443,6 +460,7 @@ const composers: { [K in MailKind]: Composer<K> } = {
   password_changed: securityNotice('password_changed'),
   two_factor_enabled: securityNotice('two_factor_enabled'),
   two_factor_disabled: securityNotice('two_factor_disabled'),
+  email_changed: securityNotice('email_changed'),
   recovery_codes_regenerated: securityNotice('recovery_codes_regenerated'),
   domain_expiry: (w, p, brand) => {
     const date = formatDate(p.expireAt, w.locale);

@@ -27,6 +27,7 @@ const samples: { [K in MailKind]: MailParams[K] } = {
     resetLink: 'https://panel.example.com/password/forgot',
   },
   recovery_codes_regenerated: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '198.51.100.20' },
+  email_changed: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '198.51.100.21' },
 };
 
 const render = <K extends MailKind>(kind: K, language: (typeof LANGUAGES)[number], brand = 'Acme Hosting') =>

@@ -122,3 +122,25 @@ describe('PATCH /api/register/verify', () => {
     expect((await verify(second)).statusCode).toBe(200);
   });
 });
+
+describe('PATCH /api/account/email', () => {
+  it('needs the current password, tells the old address, and the new one must be verified', async () => {
+    const cookie = sessionCookieFrom((await register()).headers['set-cookie']);
+    const other = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: EMAIL, password: PASSWORD } });
+    const otherCookie = sessionCookieFrom(other.headers['set-cookie']);
+    const change = (payload: object) => t.app.inject({ method: 'PATCH', url: '/api/account/email', headers: { cookie }, payload });
+
+    const wrong = await change({ current_password: 'not my password at all', email: 'moved@example.com' });
+    expect(wrong.json().errors.current_password).toEqual(['The current password is not correct.']);
+    const taken = await change({ current_password: PASSWORD, email: 'admin@localhost' });
+    expect(taken.json().errors.email).toEqual(['An account with this e-mail address already exists.']);
+
+    expect((await change({ current_password: PASSWORD, email: 'moved@example.com' })).statusCode).toBe(200);
+    const me = (await t.app.inject({ url: '/api/user', headers: { cookie } })).json().data.user;
+    expect(me).toMatchObject({ email: 'moved@example.com', email_verified: false });
+    expect((await t.app.inject({ url: '/api/user', headers: { cookie: otherCookie } })).statusCode).toBe(401);
+    expect((await lastMailTo(t.db, EMAIL))?.subject).toMatch(/e-mail address .* was changed/i);
+    const link = linkIn((await lastMailTo(t.db, 'moved@example.com'))?.text_body ?? '', '/register/verify/');
+    expect((await verify(new URL(link).pathname.split('/').pop() ?? '')).statusCode).toBe(200);
+  });
+});

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema, messageAnswerSchema, messageSessionAnswerSchema, registerVerifyPayloadSchema, registrationPayloadSchema } from '@berth/contracts';
+import { emailChangePayloadSchema, errorAnswerSchema, messageAnswerSchema, messageSessionAnswerSchema, registerVerifyPayloadSchema, registrationPayloadSchema } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import { issueSession } from '../auth/issue-session.ts';
@@ -43,6 +43,24 @@ export function registrationRoutes(registration: RegistrationService, sessions: 
       async (request) => {
         await registration.verify(request.body.code, { tenant: request.tenant, ip: request.ip });
         return { message: translate(request.lang, 'registration.verified') };
+      },
+    );
+
+    api.patch(
+      '/account/email',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['account'],
+          summary: 'Change the own e-mail address (needs the current password); the new one must be verified',
+          body: emailChangePayloadSchema,
+          response: { 200: messageAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { user, session } = authedUser(request);
+        await registration.changeEmail(user, request.body, { tenant: request.tenant, ip: request.ip, sessionIdHash: session.idHash });
+        return { message: translate(request.lang, 'registration.email_changed') };
       },
     );
 

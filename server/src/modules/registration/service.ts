@@ -7,7 +7,10 @@ import { randomToken, sha256 } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/service.ts';
 import { displayName, userLanguage, type MailSender } from '../auth/mail-port.ts';
 import { assertNewPassword } from '../auth/new-password.ts';
+import type { SecurityNotifier } from '../auth/notifier.ts';
+import type { Reauthenticator } from '../auth/reauth.ts';
 import type { FailureThrottle } from '../auth/throttle.ts';
+import type { SessionService } from '../sessions/service.ts';
 import { publicBaseUrl } from '../tenants/links.ts';
 import type { ResolvedTenant } from '../tenants/service.ts';
 import { findUserByTenantEmail, insertUser, type UserRow } from '../users/queries.ts';
@@ -42,6 +45,9 @@ export class RegistrationService {
     verifyThrottle: FailureThrottle;
     /** Re-sent verification mails per user. */
     resendThrottle: FailureThrottle;
+    reauth: Reauthenticator;
+    notifier: SecurityNotifier;
+    sessions: SessionService;
     fallbackUrl: string;
   };
 
@@ -131,5 +137,48 @@ export class RegistrationService {
       expires_at: new Date(now.getTime() + VERIFICATION_VALID_MS),
     });
     await this.sendVerification(user, code, tenant);
+  }
+
+  /**
+   * A new e-mail address needs the current password and is unverified until its link is used;
+   * the old address is told, and every other session ends.
+   */
+  async changeEmail(
+    user: UserRow,
+    input: { current_password: string; email: string },
+    context: { tenant: ResolvedTenant; ip: string; sessionIdHash: string },
+  ): Promise<void> {
+    const { db, clock } = this.deps;
+    await this.deps.reauth.confirm(user, input.current_password, 'current_password');
+    const email = input.email.trim();
+    if (email.toLowerCase() === user.email.toLowerCase()) return;
+    if (await findUserByTenantEmail(db, user.tenant_id, email)) throw fieldError('email', 'registration.email_taken');
+    const code = randomToken(24);
+    const now = clock.now();
+    const updated = await db
+      .transaction()
+      .execute(async (trx) => {
+        const row = await trx
+          .updateTable('users')
+          .set({ email, email_verified_at: null, updated_at: now })
+          .where('id', '=', user.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await replaceVerification(trx, {
+          code_hash: sha256(code),
+          user_id: user.id,
+          created_at: now,
+          expires_at: new Date(now.getTime() + VERIFICATION_VALID_MS),
+        });
+        return row;
+      })
+      .catch((error: unknown) => {
+        if (String((error as { code?: string }).code) === '23505') throw fieldError('email', 'registration.email_taken');
+        throw error;
+      });
+    await this.deps.sessions.destroyAllForUser(user.id, context.sessionIdHash);
+    await this.deps.audit.record({ action: 'user.email_changed', tenantId: context.tenant.id, userId: user.id, ip: context.ip });
+    await this.deps.notifier.notify(user, 'email_changed', { ip: context.ip, tenant: context.tenant });
+    await this.sendVerification(updated, code, context.tenant);
   }
 }
