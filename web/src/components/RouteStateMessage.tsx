@@ -12,12 +12,15 @@ export interface RouteState {
   /** A notice from the previous screen's answer, e.g. "we have sent you a code". */
   notice?: string;
   from?: { pathname: string; search?: string; hash?: string };
+  /** The id of an element to scroll to after the navigation (shell/useScrollOnNavigate.ts). */
+  scrollTo?: string;
 }
 
 export function readRouteState(state: unknown): RouteState {
   if (typeof state !== 'object' || state === null) return {};
-  const { message, notice, from } = state as Record<string, unknown>;
+  const { message, notice, from, scrollTo } = state as Record<string, unknown>;
   const result: RouteState = {};
+  if (typeof scrollTo === 'string' && scrollTo !== '') result.scrollTo = scrollTo;
   if (typeof message === 'string' && message !== '') result.message = message;
   if (typeof notice === 'string' && notice !== '') result.notice = notice;
   if (typeof from === 'object' && from !== null) {

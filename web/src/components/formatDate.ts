@@ -31,3 +31,8 @@ export function formatDateTime(iso: string): string {
     timeStyle: 'short',
   }).format(new Date(iso));
 }
+
+/** A date without time, e.g. "22 Nov 2025", in the UI language. */
+export function formatDate(iso: string): string {
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium' }).format(new Date(iso));
+}

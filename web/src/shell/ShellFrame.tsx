@@ -1,98 +1,165 @@
-import { Link, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconLogout } from '@tabler/icons-react';
+import './shellVariables.css';
+import { useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { Drawer } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import type { Tenant, User } from '@berth/contracts';
-import { forgetSession, useLogout } from '../api/queries.ts';
-import { BrandMark } from '../components/BrandMark.tsx';
-import { cx } from '../components/cx.ts';
-import { RouteStateMessage } from '../components/RouteStateMessage.tsx';
-import { describeError } from '../forms/validation.ts';
+import { TRANSITION_MS, type Tenant, type User } from '@berth/contracts';
+import { useRealtime } from '../api/realtime.ts';
+import { useDomainMenu, useLiveDomains, useMenu } from '../api/shell.ts';
+import { useMarkAppLoading } from '../components/appLoading.ts';
+import { useScrollLock } from '../components/useScrollLock.ts';
+import { Breadcrumbs } from './Breadcrumbs.tsx';
+import { domainIdOfPath, domainOverviewPath } from './domainPath.ts';
 import { EmailVerificationBar } from './EmailVerificationBar.tsx';
+import { Footer } from './Footer.tsx';
+import { Header } from './Header.tsx';
+import { activeTrail } from './menuTree.ts';
+import { MessagesArea } from './MessagesArea.tsx';
+import { ShellErrorBoundary } from './ShellErrorBoundary.tsx';
 import { ShellRoutes } from './ShellRoutes.tsx';
-import { UserMenu } from './UserMenu.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { useLogoutAction } from './useLogoutAction.ts';
+import { useNavigationTree } from './useNavigationTree.ts';
+import { useRouteStateMessages } from './useRouteStateMessages.ts';
+import { useScrollOnNavigate } from './useScrollOnNavigate.ts';
 import classes from './ShellFrame.module.css';
+
+/** From here up the left menu sits beside the page; below, it is a drawer (Mantine's md). */
+const WIDE = '(min-width: 62em)';
+const NAV_ID = 'shell-navigation';
 
 interface ShellFrameProps {
   user: User;
   tenant: Tenant;
 }
 
-/** The signed-in frame: header with brand, user menu and logout; the inner page below. */
+/**
+ * The signed-in layout (SPEC.md section 2): header, left menu (a drawer on phones), messages,
+ * the inner page inside an error boundary, footer. Also the shell's effects: realtime channels,
+ * scrolling and route-state messages on navigation.
+ */
 export function ShellFrame({ user, tenant }: ShellFrameProps) {
   const { t } = useTranslation();
+  const location = useLocation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const logout = useLogout();
+  const header = useRef<HTMLElement>(null);
+  const wide = useMediaQuery(WIDE, window.matchMedia(WIDE).matches, { getInitialValueInEffect: false });
 
-  const onLogout = () => {
-    logout.mutate(undefined, {
-      onSuccess: () => {
-        // Leave the shell first, so nothing in it refetches the user we are about to forget.
-        void Promise.resolve(
-          navigate('/login', { replace: true, state: { message: 'shell.loggedOut' } }),
-        ).then(() => {
-          forgetSession(queryClient);
-        });
-      },
-    });
-  };
+  const menu = useMenu();
+  useMarkAppLoading(menu.isPending);
+  const tree = useNavigationTree(menu.data, location.pathname, location.key);
+
+  // The domain of a domain page; after leaving its pages the selector keeps the last one.
+  const pathDomainId = domainIdOfPath(location.pathname);
+  const [lastDomainId, setLastDomainId] = useState(pathDomainId);
+  if (pathDomainId !== null && pathDomainId !== lastDomainId) setLastDomainId(pathDomainId);
+  const selectedDomainId = pathDomainId ?? lastDomainId;
+  const domainMenu = useDomainMenu(selectedDomainId);
+  const liveDomains = useLiveDomains(pathDomainId !== null);
+  const pathDomain =
+    pathDomainId === null
+      ? null
+      : { id: pathDomainId, text: liveDomains.data?.find((domain) => domain.id === pathDomainId)?.text };
+  const domainTrail = pathDomainId === null ? [] : activeTrail(domainMenu.data ?? [], location.pathname);
+
+  // SPEC.md section 2: every route change shows the menu again (and closes the phone drawer).
+  const [menuHidden, setMenuHidden] = useState(false);
+  const [drawerOpened, setDrawerOpened] = useState(false);
+  const [navigation, setNavigation] = useState(location.key);
+  if (navigation !== location.key) {
+    setNavigation(location.key);
+    setMenuHidden(false);
+    setDrawerOpened(false);
+  }
+
+  useScrollLock(!wide && drawerOpened);
+  useScrollOnNavigate(header);
+  useRouteStateMessages();
+  useRealtime(user.id);
+  const logout = useLogoutAction();
+
+  const sidebar = (
+    <Sidebar
+      id={NAV_ID}
+      items={tree.items}
+      menuLoading={menu.isPending}
+      menuError={menu.error}
+      onRetryMenu={() => void menu.refetch()}
+      onToggle={tree.toggle}
+      selectedDomainId={selectedDomainId}
+      domainMenu={domainMenu.data}
+      domainMenuLoading={domainMenu.isPending && selectedDomainId !== null}
+      onPickDomain={(domain) => void navigate(domainOverviewPath(domain.id))}
+      onLogout={logout.run}
+      logoutPending={logout.pending}
+    />
+  );
+
+  const menuExpanded = wide ? !menuHidden : drawerOpened;
 
   return (
     <div className={classes.page}>
       <a href="#main" className={classes.skipLink}>
         {t('shell.skipToContent')}
       </a>
-      <header className={classes.header}>
-        <div className={cx(classes.container, classes.headerInner)}>
-          <Link to="/dashboard" className={classes.home} aria-label={tenant.title}>
-            <BrandMark tenant={tenant} compactOnPhone />
-          </Link>
-          <div className={classes.account}>
-            <UserMenu user={user} />
-            <Button
-              variant="default"
-              size="sm"
-              leftSection={<IconLogout size={16} aria-hidden />}
-              loading={logout.isPending}
-              onClick={onLogout}
-              className={classes.logout}
-            >
-              {t('shell.logout')}
-            </Button>
+      <Header
+        ref={header}
+        user={user}
+        tenant={tenant}
+        breadcrumbs={<Breadcrumbs trail={tree.trail} domain={pathDomain} domainTrail={domainTrail} />}
+        menuExpanded={menuExpanded}
+        besideMenu={wide && !menuHidden}
+        menuControls={menuExpanded ? NAV_ID : undefined}
+        onToggleMenu={() => {
+          if (wide) setMenuHidden((hidden) => !hidden);
+          else setDrawerOpened((opened) => !opened);
+        }}
+        onLogout={logout.run}
+        logoutPending={logout.pending}
+      />
+
+      <div className={classes.body}>
+        {wide ? (
+          <div
+            className={classes.aside}
+            data-hidden={menuHidden || undefined}
+            data-testid="shell-sidebar"
+            style={{ transitionDuration: `${TRANSITION_MS[1]}ms` }}
+          >
+            {sidebar}
           </div>
+        ) : (
+          <Drawer
+            opened={drawerOpened}
+            onClose={() => {
+              setDrawerOpened(false);
+            }}
+            title={t('shell.menu')}
+            size={300}
+            padding={0}
+            // react-remove-scroll would inject a <style> that the CSP refuses; useScrollLock instead.
+            lockScroll={false}
+            closeButtonProps={{ 'aria-label': t('app.close') }}
+            classNames={{ header: classes.drawerHeader, body: classes.drawerBody, title: classes.drawerTitle }}
+            data-testid="shell-drawer"
+          >
+            {sidebar}
+          </Drawer>
+        )}
+
+        <div className={classes.column}>
+          <main id="main" tabIndex={-1} className={classes.main}>
+            {user.email_verified ? null : <EmailVerificationBar />}
+            <ShellErrorBoundary key={location.pathname}>
+              <ShellRoutes />
+            </ShellErrorBoundary>
+          </main>
+          <Footer tenant={tenant} />
         </div>
-      </header>
+      </div>
 
-      <main id="main" tabIndex={-1} className={classes.main}>
-        <Stack gap="lg" className={classes.container}>
-          {user.email_verified ? null : <EmailVerificationBar />}
-          {logout.isError ? (
-            <Alert
-              color="red"
-              variant="light"
-              title={t('shell.logoutFailed')}
-              icon={<IconAlertCircle aria-hidden />}
-              withCloseButton
-              closeButtonLabel={t('app.dismiss')}
-              onClose={() => {
-                logout.reset();
-              }}
-            >
-              {describeError(logout.error, t)}
-            </Alert>
-          ) : null}
-          <RouteStateMessage />
-          <ShellRoutes />
-        </Stack>
-      </main>
-
-      <footer className={classes.footer}>
-        <Text fz="xs" c="dimmed">
-          {t('auth.footer', { year: new Date().getFullYear(), title: tenant.title })}
-        </Text>
-      </footer>
+      <MessagesArea />
     </div>
   );
 }

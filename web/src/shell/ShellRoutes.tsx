@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router';
-import { Center, Loader } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import type { UpcomingFeature } from '../pages/ComingSoonPage.tsx';
+import { RouteLoading } from './RouteLoading.tsx';
 
 function lazyPage(load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> {
   return lazy(async () => ({ default: await load() }));
@@ -17,10 +17,16 @@ const PasswordPage = lazyPage(
 );
 const OutboxPage = lazyPage(async () => (await import('../pages/system/OutboxPage.tsx')).OutboxPage);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
+const ComingSoonPage = lazy(async () => ({
+  default: (await import('../pages/ComingSoonPage.tsx')).ComingSoonPage,
+}));
+
+const comingSoon = (feature: UpcomingFeature) => <ComingSoonPage feature={feature} />;
 
 /**
  * The inner routes of the shell, matched in order (SPEC.md section 2). Paths are relative to
- * the shell's catch-all route, i.e. to `/`. Later issues add the domain, shop and system pages.
+ * the shell's catch-all route, i.e. to `/`. Sections of the menu that later issues build show
+ * what is coming; any other path is "not found".
  */
 const innerRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="/dashboard" replace /> },
@@ -29,22 +35,19 @@ const innerRoutes: RouteObject[] = [
   { path: 'account/2fa', element: <TwoFactorPage /> },
   { path: 'password', element: <PasswordPage /> },
   { path: 'system/outbox', element: <OutboxPage /> },
+  { path: 'host/*', element: comingSoon('hosting') },
+  { path: 'shop/*', element: comingSoon('shop') },
+  { path: 'account/invoices', element: comingSoon('shop') },
+  { path: 'account/payment-methods', element: comingSoon('shop') },
+  { path: 'system/partner/*', element: comingSoon('partner') },
+  { path: 'system/customers/*', element: comingSoon('administration') },
+  { path: 'system/tenants/*', element: comingSoon('administration') },
+  { path: 'system/audit/*', element: comingSoon('administration') },
   { path: '*', element: <NotFoundPage /> },
 ];
 
 /** The page for the current path, with a quiet spinner while its code loads. */
 export function ShellRoutes() {
-  const { t } = useTranslation();
   const page = useRoutes(innerRoutes);
-  return (
-    <Suspense
-      fallback={
-        <Center py={64} role="status" aria-label={t('app.loading')}>
-          <Loader size="md" type="dots" />
-        </Center>
-      }
-    >
-      {page}
-    </Suspense>
-  );
+  return <Suspense fallback={<RouteLoading />}>{page}</Suspense>;
 }

@@ -1,67 +1,95 @@
 import { Link } from 'react-router';
-import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Badge, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import {
   IconChevronDown,
+  IconCreditCard,
+  IconDiscount,
   IconKey,
-  IconMailbox,
   IconShieldLock,
   IconUserCircle,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { User } from '@berth/contracts';
-import classes from './ShellFrame.module.css';
+import { THUMBNAIL_SIZE, type Tenant, type User } from '@berth/contracts';
+import { useNotificationViewed } from '../api/shell.ts';
+import { pushMessage } from '../components/messageStore.ts';
+import { describeError } from '../forms/validation.ts';
+import classes from './Header.module.css';
 
 export function displayName(user: User): string {
   return user.contact.display_name.trim() || user.email;
 }
 
-interface UserMenuProps {
-  user: User;
+/** SPEC.md section 4: until 2FA is on or the reminder has been seen once. */
+export function showsTwoFactorBadge(user: User): boolean {
+  return !user.google2fa_enabled && !user.notifications_viewed.includes('google2fa');
 }
 
-/** The profile dropdown in the header: the user's own pages (SPEC.md section 2, "Shell"). */
-export function UserMenu({ user }: UserMenuProps) {
+interface UserMenuProps {
+  user: User;
+  tenant: Tenant;
+}
+
+/**
+ * The profile dropdown in the header (SPEC.md sections 2 and 6). While the 2FA reminder shows,
+ * closing the dropdown marks it as seen on the server, so it stays hidden after a reload too.
+ */
+export function UserMenu({ user, tenant }: UserMenuProps) {
   const { t } = useTranslation();
+  const viewed = useNotificationViewed();
   const name = displayName(user);
+  const badge = showsTwoFactorBadge(user);
+  const sells = user.is_super_admin || tenant.config.host_purchases !== null;
+  const promo = tenant.config.host_purchases !== null;
 
   return (
     <Menu
       position="bottom-end"
-      width={260}
+      width={272}
       shadow="md"
       radius="md"
-      offset={6}
+      offset={8}
       withinPortal
       // Its focusable placeholder is not a menu item (axe: aria-required-children).
       withInitialFocusPlaceholder={false}
+      onClose={() => {
+        if (!badge || viewed.isPending) return;
+        viewed.mutate('google2fa', {
+          onError: (error) => {
+            pushMessage({ type: 'error', data: describeError(error, t) });
+          },
+        });
+      }}
     >
       <Menu.Target>
-        <UnstyledButton className={classes.userButton}>
-          <Avatar
-            src={user.image.url || null}
-            name={name}
-            color="harbor"
-            size={34}
-            radius="xl"
-            alt=""
-            className={classes.avatar}
-          />
+        <UnstyledButton className={classes.userButton} data-testid="profile-menu">
+          <span className={classes.avatarWrap}>
+            <Avatar
+              src={user.image.url || null}
+              name={name}
+              color="harbor"
+              size={THUMBNAIL_SIZE}
+              radius="xl"
+              alt=""
+            />
+            {badge ? <span className={classes.avatarDot} data-testid="twofa-badge" aria-hidden /> : null}
+          </span>
           <span className={classes.who}>
             <Text component="span" fz="sm" fw={600} truncate="end" data-testid="shell-user-name">
               {name}
             </Text>
-            {name !== user.email ? (
-              <Text component="span" fz="xs" c="dimmed" truncate="end" className={classes.email}>
-                {user.email}
-              </Text>
-            ) : null}
+            <Text component="span" fz="xs" c="dimmed" truncate="end">
+              {t(`roles.${user.role}`)}
+            </Text>
           </span>
+          {badge ? <VisuallyHidden>{t('profile.twoFactorOff')}</VisuallyHidden> : null}
           <IconChevronDown size={16} aria-hidden className={classes.chevron} />
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>{t('shell.signedInAs')}</Menu.Label>
         <div className={classes.menuWho}>
+          <Text fz="xs" c="dimmed">
+            {t('shell.signedInAs')}
+          </Text>
           <Text fz="sm" fw={600} truncate="end">
             {name}
           </Text>
@@ -71,31 +99,43 @@ export function UserMenu({ user }: UserMenuProps) {
         </div>
         <Menu.Divider />
         <Menu.Item component={Link} to="/account" leftSection={<IconUserCircle size={18} aria-hidden />}>
-          {t('nav.account')}
+          {t('profile.account')}
         </Menu.Item>
         <Menu.Item
           component={Link}
           to="/account/2fa"
           leftSection={<IconShieldLock size={18} aria-hidden />}
+          rightSection={
+            badge ? (
+              <Badge size="xs" color="orange" variant="light" radius="sm" data-testid="twofa-badge-item">
+                {t('profile.twoFactorBadge')}
+              </Badge>
+            ) : null
+          }
         >
-          {t('nav.twoFactor')}
+          {t('profile.twoFactor')}
         </Menu.Item>
-        <Menu.Item component={Link} to="/password" leftSection={<IconKey size={18} aria-hidden />}>
-          {t('nav.password')}
-        </Menu.Item>
-        {user.is_super_admin ? (
-          <>
-            <Menu.Divider />
-            <Menu.Label>{t('nav.system')}</Menu.Label>
-            <Menu.Item
-              component={Link}
-              to="/system/outbox"
-              leftSection={<IconMailbox size={18} aria-hidden />}
-            >
-              {t('nav.outbox')}
-            </Menu.Item>
-          </>
+        {sells ? (
+          <Menu.Item
+            component={Link}
+            to="/account/payment-methods"
+            leftSection={<IconCreditCard size={18} aria-hidden />}
+          >
+            {t('profile.paymentMethods')}
+          </Menu.Item>
         ) : null}
+        {promo ? (
+          <Menu.Item
+            component={Link}
+            to="/system/partner/promo"
+            leftSection={<IconDiscount size={18} aria-hidden />}
+          >
+            {t('profile.promo')}
+          </Menu.Item>
+        ) : null}
+        <Menu.Item component={Link} to="/password" leftSection={<IconKey size={18} aria-hidden />}>
+          {t('profile.password')}
+        </Menu.Item>
       </Menu.Dropdown>
     </Menu>
   );

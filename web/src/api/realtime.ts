@@ -1,0 +1,48 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { io } from 'socket.io-client';
+import { notificationEventSchema, REALTIME_EVENTS, realtimeChannel } from '@berth/contracts';
+import { pushMessage } from '../components/messageStore.ts';
+import { queryKeys } from './queries.ts';
+import { shellKeys } from './shell.ts';
+
+/**
+ * The user's private realtime channels (SPEC.md section 7): a notification shows as a message
+ * and reloads the user; `cart-updated` refetches the cart. socket.io reconnects by itself (e.g.
+ * after a server restart); the channels are subscribed again on every connect, because a new
+ * connection starts in no rooms.
+ */
+export function useRealtime(userId: number): void {
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    const socket = io({
+      path: '/socket.io/',
+      transports: ['websocket', 'polling'],
+      withCredentials: true,
+    });
+
+    socket.on('connect', () => {
+      for (const channel of [realtimeChannel.notifications(userId), realtimeChannel.cart(userId)]) {
+        socket.emit('subscribe', channel, (answer: { ok?: boolean } | undefined) => {
+          if (!answer?.ok) console.warn(`Realtime channel ${channel} was refused.`);
+        });
+      }
+    });
+
+    socket.on(REALTIME_EVENTS.notification, (payload: unknown) => {
+      const event = notificationEventSchema.safeParse(payload);
+      if (!event.success) return;
+      pushMessage({ type: event.data.type, data: event.data.text });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+    });
+
+    socket.on(REALTIME_EVENTS.cartUpdated, () => {
+      void queryClient.invalidateQueries({ queryKey: shellKeys.cart });
+    });
+
+    return () => {
+      socket.disconnect();
+    };
+  }, [userId, queryClient]);
+}

@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Tooltip, UnstyledButton } from '@mantine/core';
+import { IconPlus, IconWallet } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { Tenant, User } from '@berth/contracts';
+import { AddCreditDialog } from './AddCreditDialog.tsx';
+import classes from './Header.module.css';
+
+/** SPEC.md section 6: partner credit is for super admins and tenants that sell (host_purchases). */
+export function showsPartnerCredit(user: User, tenant: Tenant): boolean {
+  return user.is_super_admin || tenant.config.host_purchases !== null;
+}
+
+/** The currency of a formatted amount ("€0.00" → "€"), for the add-credit field. */
+function currencyOf(formatted: string): string {
+  return formatted.replace(/[\d\s.,\u00a0\u202f-]/g, '') || 'EUR';
+}
+
+interface PartnerCreditProps {
+  user: User;
+  tenant: Tenant;
+}
+
+/** The header's credit balance: a link to the credit page, or "add credit" while it is zero. */
+export function PartnerCredit({ user, tenant }: PartnerCreditProps) {
+  const { t } = useTranslation();
+  const [adding, setAdding] = useState(false);
+  if (!showsPartnerCredit(user, tenant)) return null;
+  const amount = user.commission.value_formatted;
+
+  if (user.commission.value !== 0) {
+    return (
+      <Tooltip label={t('credit.tooltip')} openDelay={400}>
+        <Link
+          to="/system/partner/credit"
+          className={classes.credit}
+          aria-label={t('credit.open', { amount })}
+          data-testid="partner-credit"
+        >
+          <IconWallet size={18} stroke={1.7} aria-hidden />
+          <span className={classes.creditAmount}>{amount}</span>
+        </Link>
+      </Tooltip>
+    );
+  }
+
+  return (
+    <>
+      <Tooltip label={t('credit.tooltip')} openDelay={400}>
+        <UnstyledButton
+          className={classes.credit}
+          aria-label={t('credit.add', { amount })}
+          aria-haspopup="dialog"
+          data-testid="partner-credit"
+          onClick={() => {
+            setAdding(true);
+          }}
+        >
+          <IconWallet size={18} stroke={1.7} aria-hidden />
+          <span className={classes.creditAmount}>{amount}</span>
+          <IconPlus size={14} stroke={2.2} aria-hidden className={classes.creditPlus} />
+        </UnstyledButton>
+      </Tooltip>
+      <AddCreditDialog
+        opened={adding}
+        onClose={() => {
+          setAdding(false);
+        }}
+        currency={currencyOf(amount)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { Alert, Button } from '@mantine/core';
+import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import classes from './ShellFrame.module.css';
+
+/** SPEC.md section 8: the unknown-error text (translated) in place of the page. */
+export function RenderFailed() {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.renderFailed} data-testid="render-error">
+      <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+        {t('System.UnknownErrorCtrlF5')}
+      </Alert>
+      <Button
+        variant="default"
+        leftSection={<IconRefresh size={16} aria-hidden />}
+        onClick={() => {
+          window.location.reload();
+        }}
+        className={classes.reload}
+      >
+        {t('app.reload')}
+      </Button>
+    </div>
+  );
+}
+
