@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { Controller, useForm } from 'react-hook-form';
-import { Anchor, Button, Checkbox, Stack, TextInput } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { registrationPayloadSchema, type RegistrationPayload } from '@berth/contracts';
@@ -10,6 +10,7 @@ import { usePageTitle } from '../components/usePageTitle.ts';
 import { FormAlert } from '../forms/FormAlert.tsx';
 import { PasswordField, usePasswordHint } from '../forms/PasswordField.tsx';
 import { formErrorOf, useSchemaResolver, withNewPassword } from '../forms/validation.ts';
+import { AgreementCheckbox } from './AgreementCheckbox.tsx';
 import { AuthFootnote } from './AuthLinks.tsx';
 import { AuthHeading } from './AuthHeading.tsx';
 import { Captcha, type CaptchaHandle } from './captcha/Captcha.tsx';
@@ -138,47 +139,17 @@ export function RegisterScreen() {
             {...register('password_confirmation')}
           />
           <Stack gap="sm" mt={4}>
-            <Controller
+            <AgreementCheckbox
               control={control}
               name="terms_agreement"
-              render={({ field: { value, onChange, onBlur, name, ref } }) => (
-                <Checkbox
-                  label={t('register.terms')}
-                  name={name}
-                  ref={ref}
-                  checked={value === true}
-                  onChange={(event) => {
-                    onChange(event.currentTarget.checked);
-                  }}
-                  onBlur={onBlur}
-                  // Mantine shows a checkbox error beside the box without tying it to the input;
-                  // our own text with an id lets screen readers announce it on the checkbox.
-                  aria-invalid={errors.terms_agreement ? true : undefined}
-                  aria-describedby={errors.terms_agreement ? 'terms_agreement-error' : undefined}
-                  error={errors.terms_agreement ? <span id="terms_agreement-error">{errors.terms_agreement.message}</span> : undefined}
-                />
-              )}
+              label={t('register.terms')}
+              error={errors.terms_agreement?.message}
             />
-            <Controller
+            <AgreementCheckbox
               control={control}
               name="processing_personal_data_agreement"
-              render={({ field: { value, onChange, onBlur, name, ref } }) => (
-                <Checkbox
-                  label={t('register.personalData')}
-                  name={name}
-                  ref={ref}
-                  checked={value === true}
-                  onChange={(event) => {
-                    onChange(event.currentTarget.checked);
-                  }}
-                  onBlur={onBlur}
-                  // Mantine shows a checkbox error beside the box without tying it to the input;
-                  // our own text with an id lets screen readers announce it on the checkbox.
-                  aria-invalid={errors.processing_personal_data_agreement ? true : undefined}
-                  aria-describedby={errors.processing_personal_data_agreement ? 'processing_personal_data_agreement-error' : undefined}
-                  error={errors.processing_personal_data_agreement ? <span id="processing_personal_data_agreement-error">{errors.processing_personal_data_agreement.message}</span> : undefined}
-                />
-              )}
+              label={t('register.personalData')}
+              error={errors.processing_personal_data_agreement?.message}
             />
           </Stack>
           <Captcha ref={captcha} onToken={onToken} error={errors.g_recaptcha_response?.message} />
