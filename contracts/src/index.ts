@@ -7,3 +7,6 @@ export * from './health.ts';
 export * from './auth-flows.ts';
 export * from './shell.ts';
 export * from './hosting.ts';
+export * from './notifications.ts';
+export * from './shop.ts';
+export * from './payments.ts';

@@ -1,3 +1,6 @@
+import { generate } from 'otplib';
+import { nextTotpEpoch } from '../support/accounts.ts';
+import { reviewScreen } from '../support/review.ts';
 import { test, expect } from '../support/shell-fixtures.ts';
 import { HARBOR_HOST, ownUser, seedUsers } from '../support/shell-server.ts';
 
@@ -40,26 +43,37 @@ test('no 2FA badge once the reminder was viewed', async ({ page, openAs }) => {
   await expect(page.getByTestId('twofa-badge')).toHaveCount(0);
 });
 
-test('no 2FA badge when 2FA is on', async ({ page, openAs }) => {
-  // A user with 2FA needs a TOTP code to sign in; the answer of GET /api/user stands in for one.
-  await page.route('**/api/user', async (route) => {
-    const answer = await route.fetch();
-    const body = (await answer.json()) as { data: { user: { google2fa_enabled: boolean; notifications_viewed: string[] } } };
-    body.data.user.google2fa_enabled = true;
-    body.data.user.notifications_viewed = [];
-    await route.fulfill({ response: answer, json: body });
-  });
+test('no 2FA badge for a user who signed in with a TOTP code', async ({ page, accounts, baseURL }, testInfo) => {
+  // A customer of the worker's own server (not a seeded one) with 2FA on and the reminder never
+  // viewed: only google2fa_enabled keeps the badge away.
+  const customer = await accounts.customer('twofa-badge');
+  const { secret } = await accounts.enableTwoFactor(customer);
+  const login = await page.request.post('/api/login', { data: { email: customer.email, password: customer.password, remember: false } });
+  expect(((await login.json()) as { data: { status: string } }).data.status).toBe('two_factor_required');
+  // enableTwoFactor spent this step's code: the next step's is fresh.
+  const code = await generate({ secret, epoch: nextTotpEpoch() });
+  expect((await page.request.post('/api/login2fa', { data: { code } })).status(), 'POST /api/login2fa').toBe(200);
+  const { user } = ((await (await page.request.get('/api/user')).json()) as { data: { user: { google2fa_enabled: boolean; notifications_viewed: string[] } } }).data;
+  expect(user).toMatchObject({ google2fa_enabled: true, notifications_viewed: [] });
+
   let patched = false;
   page.on('request', (request) => {
     if (request.url().endsWith('/api/user/notification-viewed')) patched = true;
   });
-  // route.fetch() resolves names in Node, which knows no *.localhost: tenant 1 at the loopback address.
-  await openAs(seedUsers.superAdmin);
-  await expect(page.getByTestId('profile-menu')).toBeVisible();
+  await page.goto(`${baseURL}/dashboard`);
+  const profile = page.getByTestId('profile-menu');
+  await expect(page.getByTestId('shell-user-name')).toHaveText(`${customer.givenName} ${customer.surname}`);
   await expect(page.getByTestId('twofa-badge')).toHaveCount(0);
-  await page.getByTestId('profile-menu').click();
-  await expect(page.getByRole('menu')).toBeVisible();
+  await expect(profile).not.toHaveAccessibleName(/Two-factor authentication is off/);
+  await reviewScreen(page, testInfo, 'shell-2fa-on');
+
+  await profile.click();
+  await expect(page.getByRole('menuitem', { name: /Two-factor authentication/ })).toBeVisible();
+  await expect(page.getByTestId('twofa-badge-item')).toHaveCount(0);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toBeHidden();
-  expect(patched, 'nothing to mark as viewed').toBe(false);
+  // Nothing to mark as viewed: the server still has no google2fa entry.
+  expect(patched, 'no PATCH /api/user/notification-viewed').toBe(false);
+  const after = ((await (await page.request.get('/api/user')).json()) as { data: { user: { notifications_viewed: string[] } } }).data.user;
+  expect(after.notifications_viewed).toEqual([]);
 });

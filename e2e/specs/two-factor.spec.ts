@@ -19,6 +19,8 @@ test('enable two-factor authentication, log in with the app and with a recovery 
   page,
   accounts,
 }, testInfo) => {
+  // Four password checks (argon2) and three logins in one journey: more than 60 s on a busy machine.
+  test.slow();
   const user = await accounts.customer('2fa');
   await submitLogin(page, user.email, user.password);
   await expect(shellUserName(page)).toContainText(user.givenName);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, request, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { expect, request, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import type { AdminCredentials } from './server.ts';
 
@@ -78,6 +78,18 @@ export async function wrongTotpCode(secret: string): Promise<string> {
   }
 }
 
+/**
+ * Signs the page's browser in as `user` through the API (the page's request context shares its
+ * cookies), for specs that are not about the login screen.
+ */
+export async function signInPage(page: Page, user: { email: string; password: string }): Promise<void> {
+  await expectStatus(
+    await page.request.post('/api/login', { data: { email: user.email, password: user.password, remember: false } }),
+    200,
+    `POST /api/login as ${user.email}`,
+  );
+}
+
 /** What a test needs to set up through the API as the super admin (customers, domains). */
 export class Accounts {
   private readonly baseURL: string;
@@ -100,8 +112,8 @@ export class Accounts {
     return client;
   }
 
-  /** A new customer of tenant 1 with a verified e-mail address, created by the super admin. */
-  async customer(what = 'user'): Promise<Customer> {
+  /** A new customer of tenant 1 (or of `tenantId`) with a verified e-mail address, created by the super admin. */
+  async customer(what = 'user', tenantId?: number): Promise<Customer> {
     const customer = { email: uniqueEmail(what), password: newPassword(), givenName: 'Erika', surname: `Tester ${uniqueToken(2)}` };
     const api = await this.asAdmin();
     const created = await dataOf<{ id: number }>(
@@ -111,6 +123,7 @@ export class Accounts {
           password: customer.password,
           contact: { given_name: customer.givenName, sn: customer.surname },
           language: 'en',
+          ...(tenantId === undefined ? {} : { tenant_id: tenantId }),
         },
       }),
       201,
@@ -141,6 +154,56 @@ export class Accounts {
       `POST /api/host/domain/${domain.id}/users`,
     );
     return { domainId: domain.id, domain: name, uid: account.uid, password };
+  }
+
+  /**
+   * A new host admin of tenant 1: a tenant-1 customer whom the super admin makes the tenant's
+   * admin. It sees every customer and domain of tenant 1, including other specs' ones.
+   */
+  async hostAdmin(what = 'host-admin'): Promise<Customer> {
+    const admin = await this.customer(what);
+    const api = await this.asAdmin();
+    const answer = await api.post('/api/system/tenants/1/admins', { data: { user_id: admin.id } });
+    expect(answer.status(), `POST /api/system/tenants/1/admins: ${await answer.text()}`).toBeLessThan(300);
+    return admin;
+  }
+
+  /** A new domain `e2e-<token>.test` (or `name`) owned by `owner`, made by the super admin. */
+  async domain(owner: { id: number }, name = `e2e-${uniqueToken()}.test`): Promise<{ id: number; name: string }> {
+    const api = await this.asAdmin();
+    const domain = await dataOf<{ id: number }>(
+      await api.post('/api/host/domain', { data: { name, owner_id: owner.id } }),
+      201,
+      'POST /api/host/domain',
+    );
+    return { id: domain.id, name };
+  }
+
+  /**
+   * Name servers for tenant 1, so that a domain made afterwards starts with NS records in its
+   * default zone (tenant 1 has none out of the box). The same two every time: a second call
+   * changes nothing.
+   */
+  async tenantOneNameServers(): Promise<string[]> {
+    const nameServers = ['ns1.berth-e2e.test', 'ns2.berth-e2e.test'];
+    const api = await this.asAdmin();
+    await expectStatus(await api.patch('/api/system/tenants/1', { data: { name_servers: nameServers } }), 200, 'PATCH /api/system/tenants/1');
+    return nameServers;
+  }
+
+  /**
+   * A new tenant `E2E <token>` answering at `e2e-<token>.test` (never a host the test server is
+   * reached at, so other specs keep tenant 1), made by the super admin.
+   */
+  async tenant(title = `E2E ${uniqueToken()}`): Promise<{ id: number; title: string; host: string }> {
+    const api = await this.asAdmin();
+    const host = `e2e-${uniqueToken()}.test`;
+    const tenant = await dataOf<{ id: number }>(
+      await api.post('/api/system/tenants', { data: { title, hosts: [host] } }),
+      201,
+      'POST /api/system/tenants',
+    );
+    return { id: tenant.id, title, host };
   }
 
   /** An API client signed in as `user` (e.g. to set up what the test does not look at). */

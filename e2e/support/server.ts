@@ -24,6 +24,15 @@ export interface StartOptions {
   env?: Record<string, string>;
   startTimeoutMs?: number;
   stopTimeoutMs?: number;
+  /** A PostgreSQL database instead of a throwaway PGlite directory (several instances may share one). */
+  databaseUrl?: string;
+  /** This port instead of a free one (a restart on the same address). */
+  port?: number;
+  /**
+   * The database has its first super admin already (a second instance, a restart), so the server
+   * prints no banner: these are the credentials to hand out instead.
+   */
+  admin?: AdminCredentials;
 }
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -85,7 +94,7 @@ async function startOnce(port: number, options: StartOptions): Promise<BerthServ
   const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-'));
   const child = spawn(process.execPath, [mainScript], {
     cwd: repoRoot,
-    env: serverEnvironment(port, dataDir, options.env ?? {}),
+    env: serverEnvironment(port, dataDir, { ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}), ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Should the worker die without running fixture teardown, the server must not outlive it.
@@ -130,7 +139,7 @@ async function startOnce(port: number, options: StartOptions): Promise<BerthServ
         if (!stdout.split('\n').some(isListeningLine)) return;
         listening = true;
         clearTimeout(timer);
-        const credentials = parseAdminBanner(stdout);
+        const credentials = parseAdminBanner(stdout) ?? options.admin;
         if (credentials) resolve(credentials);
         else reject(new Error('the server is listening but printed no first-admin banner (was the database not empty?)'));
       });
@@ -151,10 +160,10 @@ async function startOnce(port: number, options: StartOptions): Promise<BerthServ
 export async function startBerthServer(options: StartOptions = {}): Promise<BerthServer> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(await freePort(), options);
+      return await startOnce(options.port ?? (await freePort()), options);
     } catch (error) {
       const clash = error instanceof Error && error.message.includes('EADDRINUSE');
-      if (!clash || attempt >= 3) throw error;
+      if (!clash || attempt >= 3 || options.port !== undefined) throw error;
     }
   }
 }

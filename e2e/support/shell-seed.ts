@@ -82,17 +82,16 @@ async function main(): Promise<void> {
         .where('id', '=', demo.tenantId)
         .execute();
     }
+    // Three rows of the demo catalogue (the shop prices them from it): two plans and a domain.
+    const [starter, business] = await db.selectFrom('hosting_plans').selectAll().where('tenant_id', '=', demo.tenantId).orderBy('monthly_price').execute();
+    if (!starter || !business) throw new Error('the demo catalogue is missing');
     await db
       .insertInto('cart_items')
-      .values(
-        ['Web hosting Basic', 'Domain harbor-new.com', 'SSL certificate'].map((title, i) => ({
-          tenant_id: demo.tenantId,
-          user_id: hana.id,
-          product_type: i === 1 ? 'domain' : 'hosting',
-          title,
-          price_minor: 990 * (i + 1),
-        })),
-      )
+      .values([
+        { tenant_id: demo.tenantId, user_id: hana.id, product_type: 'hosting', plan_id: starter.id, title: `Hosting ${starter.title}`, period_months: 12, price_minor: Number(starter.yearly_price) },
+        { tenant_id: demo.tenantId, user_id: hana.id, product_type: 'domain_register', domain_name: 'harbor-new.com', tld: 'com', title: 'Domain registration harbor-new.com', price_minor: 1290 },
+        { tenant_id: demo.tenantId, user_id: hana.id, product_type: 'hosting', plan_id: business.id, title: `Hosting ${business.title}`, period_months: 1, price_minor: Number(business.monthly_price) },
+      ])
       .execute();
     await db.updateTable('users').set({ notifications_viewed: ['google2fa'] }).where('email', '=', `petr@${demo.host}`).execute();
     // Accounts whose state a spec changes (2FA reminder seen, language), one per Playwright project.

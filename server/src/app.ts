@@ -63,8 +63,27 @@ import { domainRoutes } from './modules/domains/routes.ts';
 import { ExpiryReminders } from './modules/expiry/service.ts';
 import { impersonationRoutes } from './modules/impersonation/routes.ts';
 import { ImpersonationService } from './modules/impersonation/service.ts';
+import { notificationRoutes } from './modules/notifications/routes.ts';
+import { NotificationService } from './modules/notifications/service.ts';
 import { TenantAdministration } from './modules/tenants/admin.ts';
 import { tenantAdminRoutes, tenantLogoRoute } from './modules/tenants/admin-routes.ts';
+// Payments: bank transfer and Stripe providers, saved payment methods, confirmation by admins, invoice PDFs.
+import { InvoiceSettlementService } from './modules/invoices/settlement.ts';
+import { createPayments } from './modules/payments/wiring.ts';
+// The shop: catalogue, cart, checkout, invoices, credit ledger, promo codes (helper-money).
+import { CartService } from './modules/cart/service.ts';
+import { CreditProvider } from './modules/credit/provider.ts';
+import { creditRoutes } from './modules/credit/routes.ts';
+import { CreditService } from './modules/credit/service.ts';
+import { invoiceRoutes } from './modules/invoices/routes.ts';
+import { InvoiceReader } from './modules/invoices/service.ts';
+import { CheckoutService } from './modules/orders/checkout.ts';
+import { orderRoutes } from './modules/orders/routes.ts';
+import { PaymentProviders } from './modules/payments/registry.ts';
+import { promoRoutes } from './modules/promo/routes.ts';
+import { PromoAdmin } from './modules/promo/service.ts';
+import { shopRoutes } from './modules/shop/routes.ts';
+import { ShopCatalogue } from './modules/shop/service.ts';
 
 export interface AppOptions {
   config: Config;
@@ -87,6 +106,9 @@ export interface Services {
   realtime: RealtimeHub;
   impersonation: ImpersonationService;
   expiry: ExpiryReminders;
+  /** The shop's money seam: how invoices get paid and settled. */
+  paymentProviders: PaymentProviders;
+  settlement: InvoiceSettlementService;
 }
 
 const MINUTE = 60 * 1000;
@@ -202,7 +224,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   const realtime = new RealtimeHub(app, { sessions, tenants });
-  if (config.REDIS_URL) await realtime.useRedis(config.REDIS_URL);
+  if (config.REDIS_URL) await realtime.useRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX);
   await registerSecurityHeaders(app);
   registerErrorHandler(app);
   registerRequestContext(app, { tenants, sessions });
@@ -217,6 +239,19 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     dns: new DnsService({ db, clock, audit, domains }),
     customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier }),
     tenantAdmin: new TenantAdministration({ db, clock, audit, tenants, sessions, realtime }),
+  };
+  const payments = createPayments({ db, clock, audit, config, fallbackUrl, log: app.log });
+  const invoiceSettlement = new InvoiceSettlementService({ db, clock, audit, realtime });
+  // Every way to pay, in one place: the credit balance here; helper-payments' providers (bank
+  // transfer, Stripe) come from createPayments above. New providers are appended to this list.
+  const paymentProviders = new PaymentProviders([new CreditProvider(clock), ...payments.providers]);
+  const invoices = new InvoiceReader(db);
+  const shop = {
+    catalogue: new ShopCatalogue({ db, clock, audit, providers: paymentProviders }),
+    cart: new CartService({ db, clock, audit, realtime }),
+    checkout: new CheckoutService({ db, clock, audit, realtime, providers: paymentProviders, invoices }),
+    credit: new CreditService({ db, clock, audit, providers: paymentProviders, invoices }),
+    promos: new PromoAdmin({ db, clock, audit }),
   };
 
   await app.register(swagger, {
@@ -243,7 +278,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(userRoutes(db, clock, avatars, impersonation));
       await api.register(languageRoutes);
       await api.register(menuRoutes(domains));
-      await api.register(cartRoutes(db));
+      await api.register(cartRoutes(shop.cart, impersonation));
+      await api.register(shopRoutes(shop.catalogue, impersonation));
+      await api.register(orderRoutes(shop.checkout, impersonation));
+      await api.register(creditRoutes(shop.credit, impersonation));
+      await api.register(invoiceRoutes(invoices));
+      await api.register(promoRoutes(shop.promos, impersonation));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, impersonation));
@@ -254,6 +294,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(tenantLogoRoute(db));
       await api.register(auditRoutes(new AuditLogReader(db)));
       await api.register(dashboardRoutes(new DashboardService(db, clock)));
+      await api.register(notificationRoutes(new NotificationService(db, clock)));
+      await api.register(payments.routes(invoiceSettlement, impersonation));
     },
     { prefix: '/api' },
   );
@@ -262,5 +304,5 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.addHook('onClose', async () => {
     await mailer.close();
   });
-  return { app, services: { clock, hasher, sessions, tenants, audit, auth, mailer, twoFactor, realtime, impersonation, expiry } };
+  return { app, services: { clock, hasher, sessions, tenants, audit, auth, mailer, twoFactor, realtime, impersonation, expiry, paymentProviders, settlement: invoiceSettlement } };
 }

@@ -29,7 +29,11 @@ export const configSchema = z.object({
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   REDIS_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^rediss?$/ }).optional()),
+  REDIS_KEY_PREFIX: z.preprocess(emptyAsUndefined, z.string().regex(/^[\w.:-]+$/).default('socket.io')),
   ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
+  STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  STRIPE_API_BASE: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).default('https://api.stripe.com')),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -41,6 +45,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .refine((c) => Boolean(c.RECAPTCHA_SITE_KEY) === Boolean(c.RECAPTCHA_SECRET), {
       path: ['RECAPTCHA_SECRET'],
       message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET must be set together',
+    })
+    .refine((c) => Boolean(c.STRIPE_SECRET_KEY) === Boolean(c.STRIPE_WEBHOOK_SECRET), {
+      path: ['STRIPE_WEBHOOK_SECRET'],
+      message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together',
     })
     .safeParse(env);
   if (parsed.success) return parsed.data;

@@ -17,9 +17,18 @@ describe('configuration', () => {
     ['BERTH_ADMIN_PASSWORD', 'short'],
     ['TRUST_PROXY', 'maybe'],
     ['ARGON2_MEMORY_KIB', '1024'],
+    ['STRIPE_API_BASE', 'ftp://stripe.example'],
   ])('stops on a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+});
+
+describe('Stripe keys', () => {
+  it('are set together or not at all', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/STRIPE_WEBHOOK_SECRET:/);
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })).toMatchObject({ STRIPE_API_BASE: 'https://api.stripe.com' });
+    expect(loadConfig({ STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '', STRIPE_API_BASE: '' }).STRIPE_SECRET_KEY).toBeUndefined();
   });
 });
 

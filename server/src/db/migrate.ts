@@ -4,6 +4,8 @@ import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_auth_flows.ts';
 import * as m0003 from './migrations/0003_shell.ts';
 import * as m0004 from './migrations/0004_hosting.ts';
+import * as m0005 from './migrations/0005_shop.ts';
+import * as m0006 from './migrations/0006_payments.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +13,8 @@ const migrations: Record<string, Migration> = {
   '0002_auth_flows': m0002,
   '0003_shell': m0003,
   '0004_hosting': m0004,
+  '0005_shop': m0005,
+  '0006_payments': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

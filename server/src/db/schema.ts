@@ -231,9 +231,254 @@ export interface CartItemsTable {
   price_minor: number;
   currency: Generated<string>;
   created_at: CreatedAt;
+  /** 0005_shop: what the row buys (hosting plan, renewed domain, domain TLD). */
+  plan_id: number | null;
+  domain_id: number | null;
+  tld: string | null;
+}
+
+/* ---- the shop (0005_shop): money in bigint minor units, rates in basis points ---- */
+
+type Money = ColumnType<number, number | bigint, number | bigint>;
+type JsonList<T> = ColumnType<T[], T[] | undefined, T[]>;
+
+export interface ShopSettingsTable {
+  tenant_id: number;
+  currency: Generated<string>;
+  vat_rate_bp: Generated<number>;
+  commission_rate_bp: Generated<number>;
+  top_up_min: ColumnType<number, number | undefined, number>;
+  top_up_max: ColumnType<number, number | undefined, number>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface HostingPlansTable {
+  id: Generated<number>;
+  tenant_id: number;
+  title: string;
+  description: Generated<string>;
+  monthly_price: Money;
+  yearly_price: Money;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface TldPricesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  tld: string;
+  register_price: Money;
+  renew_price: Money;
+  transfer_price: Money;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface PromoCodesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  code: string;
+  kind: 'percent' | 'fixed';
+  value: Money;
+  valid_from: Timestamp | null;
+  valid_until: Timestamp | null;
+  max_uses: number | null;
+  uses: Generated<number>;
+  once_per_customer: Generated<boolean>;
+  kinds: JsonList<string>;
+  plan_ids: JsonList<number>;
+  tlds: JsonList<string>;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface CartPromosTable {
+  user_id: number;
+  promo_id: number;
+  applied_at: Timestamp;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  status: 'pending' | 'paid' | 'cancelled';
+  currency: string;
+  vat_rate_bp: number;
+  subtotal: Money;
+  discount: Money;
+  net: Money;
+  vat: Money;
+  gross: Money;
+  promo_id: number | null;
+  promo_code: string | null;
+  idempotency_key: string;
+  created_at: Timestamp;
+  paid_at: Timestamp | null;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  order_id: number;
+  kind: 'hosting' | 'domain_register' | 'domain_renew' | 'domain_transfer';
+  title: string;
+  plan_id: number | null;
+  domain_name: string | null;
+  domain_id: number | null;
+  period_months: number;
+  net: Money;
+  discount: Money;
+  provisioned_at: Timestamp | null;
+}
+
+export interface PromoRedemptionsTable {
+  id: Generated<number>;
+  promo_id: number;
+  user_id: number;
+  order_id: number;
+  once_key: number | null;
+  created_at: Timestamp;
+}
+
+export interface InvoiceCountersTable {
+  tenant_id: number;
+  year: number;
+  last_number: number;
+}
+
+export interface InvoicesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  number: string;
+  kind: 'order' | 'credit';
+  order_id: number | null;
+  status: 'unpaid' | 'paid' | 'cancelled';
+  currency: string;
+  vat_rate_bp: number;
+  subtotal: Money;
+  discount: Money;
+  net: Money;
+  vat: Money;
+  gross: Money;
+  promo_code: string | null;
+  payment_provider: 'credit' | 'bank_transfer' | 'stripe';
+  payment_reference: string;
+  instructions: ColumnType<Record<string, unknown> | null, Record<string, unknown> | null | undefined, Record<string, unknown> | null>;
+  issued_at: Timestamp;
+  paid_at: Timestamp | null;
+}
+
+export interface InvoiceLinesTable {
+  id: Generated<number>;
+  invoice_id: number;
+  kind: string;
+  title: string;
+  period_months: number | null;
+  net: Money;
+  discount: Money;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  invoice_id: number;
+  provider: string;
+  reference: string;
+  amount: Money;
+  actor_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface CreditAccountsTable {
+  user_id: number;
+  tenant_id: number;
+  balance: ColumnType<number, number | bigint | undefined, number | bigint>;
+  currency: string;
+  updated_at: Timestamp;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  amount: Money;
+  currency: string;
+  type: 'top_up' | 'purchase' | 'commission' | 'manual' | 'refund';
+  description: string;
+  reference: string;
+  invoice_id: number | null;
+  actor_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface HostingSubscriptionsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  plan_id: number | null;
+  title: string;
+  order_item_id: number | null;
+  starts_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface TenantBankAccountsTable {
+  tenant_id: number;
+  account_name: string;
+  iban: string;
+  bic: string | null;
+  updated_at: Timestamp;
+}
+
+export interface PaymentMethodsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  kind: 'bank_transfer' | 'card';
+  is_default: Generated<boolean>;
+  account_name: string | null;
+  iban: string | null;
+  bic: string | null;
+  stripe_payment_method_id: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  card_exp_month: number | null;
+  card_exp_year: number | null;
+  created_at: Timestamp;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  tenant_id: number | null;
+  invoice_id: number | null;
+  outcome: string;
+  received_at: Timestamp;
 }
 
 export interface Database {
+  tenant_bank_accounts: TenantBankAccountsTable;
+  payment_methods: PaymentMethodsTable;
+  stripe_events: StripeEventsTable;
+  shop_settings: ShopSettingsTable;
+  hosting_plans: HostingPlansTable;
+  tld_prices: TldPricesTable;
+  promo_codes: PromoCodesTable;
+  cart_promos: CartPromosTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  promo_redemptions: PromoRedemptionsTable;
+  invoice_counters: InvoiceCountersTable;
+  invoices: InvoicesTable;
+  invoice_lines: InvoiceLinesTable;
+  payments: PaymentsTable;
+  credit_accounts: CreditAccountsTable;
+  credit_ledger: CreditLedgerTable;
+  hosting_subscriptions: HostingSubscriptionsTable;
   dns_zones: DnsZonesTable;
   dns_records: DnsRecordsTable;
   notifications: NotificationsTable;

@@ -103,7 +103,9 @@ export async function apiRequest<S extends z.ZodType = z.ZodUnknown>(
   { method = 'GET', body, schema, signal }: RequestOptions<S> = {},
 ): Promise<z.output<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A FormData body (file uploads) is sent as multipart; the browser sets its boundary.
+  const isForm = body instanceof FormData;
+  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   if (requestLanguage) headers['Accept-Language'] = requestLanguage;
 
   let response: Response;
@@ -112,7 +114,7 @@ export async function apiRequest<S extends z.ZodType = z.ZodUnknown>(
       method,
       headers,
       credentials: 'same-origin',
-      body: body === undefined ? null : JSON.stringify(body),
+      body: body === undefined ? null : isForm ? body : JSON.stringify(body),
       signal: signal ?? null,
     });
   } catch (error) {

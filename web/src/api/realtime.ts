@@ -3,6 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { io } from 'socket.io-client';
 import { notificationEventSchema, REALTIME_EVENTS, realtimeChannel } from '@berth/contracts';
 import { pushMessage } from '../components/messageStore.ts';
+import { dashboardKeys } from './dashboard.ts';
+import { notificationKeys } from './notifications.ts';
 import { queryKeys } from './queries.ts';
 import { shellKeys } from './shell.ts';
 
@@ -20,9 +22,22 @@ export function useRealtime(userId: number): void {
       path: '/socket.io/',
       transports: ['websocket', 'polling'],
       withCredentials: true,
+      // A restarted or redeployed server has the page back within about two seconds; the jitter
+      // keeps many browsers from reconnecting in the same instant.
+      reconnection: true,
+      reconnectionDelay: 500,
+      reconnectionDelayMax: 2_000,
+      randomizationFactor: 0.5,
     });
 
+    let connectedBefore = false;
     socket.on('connect', () => {
+      // Events sent while the page was disconnected are lost: read again what they would have changed.
+      if (connectedBefore) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+        void queryClient.invalidateQueries({ queryKey: shellKeys.cart });
+      }
+      connectedBefore = true;
       for (const channel of [realtimeChannel.notifications(userId), realtimeChannel.cart(userId)]) {
         socket.emit('subscribe', channel, (answer: { ok?: boolean } | undefined) => {
           if (!answer?.ok) console.warn(`Realtime channel ${channel} was refused.`);
@@ -35,6 +50,8 @@ export function useRealtime(userId: number): void {
       if (!event.success) return;
       pushMessage({ type: event.data.type, data: event.data.text });
       void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.dashboard });
     });
 
     socket.on(REALTIME_EVENTS.cartUpdated, () => {

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  cartAnswerSchema,
   domainOptionsAnswerSchema,
   languagesAnswerSchema,
   menuAnswerSchema,
@@ -25,7 +24,6 @@ export const shellKeys = {
   cart: ['cart'] as const,
 };
 
-export type Cart = z.output<typeof cartAnswerSchema>['data'];
 export type UserAnswer = z.output<typeof userAnswerSchema>;
 
 /** Answers that carry the user replace the cached one, so the header re-renders at once. */
@@ -107,13 +105,5 @@ export function useDomainMenu(id: number | null) {
       (await apiRequest(`/host/domain/${id ?? 0}/menu`, { schema: menuAnswerSchema, signal })).data,
     enabled: id !== null,
     staleTime: 5 * 60_000,
-  });
-}
-
-/** GET /api/cart: the header's badge counts its rows; realtime `cart-updated` refetches it. */
-export function useCart() {
-  return useQuery<Cart, ApiError>({
-    queryKey: shellKeys.cart,
-    queryFn: async ({ signal }) => (await apiRequest('/cart', { schema: cartAnswerSchema, signal })).data,
   });
 }

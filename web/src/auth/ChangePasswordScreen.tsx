@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Button, Stack, TextInput } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { domainUserPasswordPayloadSchema } from '@berth/contracts';
 import { ApiError } from '../api/client.ts';
 import { useDomainUserPasswordChange } from '../api/authFlows.ts';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { FormAlert } from '../forms/FormAlert.tsx';
-import { PasswordField, usePasswordHint } from '../forms/PasswordField.tsx';
+import { IdentifierField } from '../forms/IdentifierField.tsx';
+import { NewPasswordFields } from '../forms/NewPasswordFields.tsx';
+import { PasswordField } from '../forms/PasswordField.tsx';
 import {
   formErrorOf,
   useSchemaResolver,
@@ -31,7 +33,6 @@ const UID_AND_PASSWORD = 'valid_uid_and_password';
 export function ChangePasswordScreen() {
   const { t } = useTranslation();
   const change = useDomainUserPasswordChange();
-  const hint = usePasswordHint();
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   usePageTitle(t('screens.changePassword.title'));
@@ -92,14 +93,10 @@ export function ChangePasswordScreen() {
 
       <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
-          <TextInput
+          <IdentifierField
             label={t('fields.uid')}
             placeholder={t('changePassword.uidPlaceholder')}
             autoComplete="username"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            size="md"
             error={errors.uid?.message}
             {...register('uid')}
           />
@@ -109,18 +106,11 @@ export function ChangePasswordScreen() {
             error={errors.user_password_old?.message}
             {...register('user_password_old')}
           />
-          <PasswordField
-            label={t('fields.newPassword')}
-            description={hint}
-            autoComplete="new-password"
-            error={errors.user_password?.message}
-            {...register('user_password')}
-          />
-          <PasswordField
-            label={t('fields.confirmNewPassword')}
-            autoComplete="new-password"
-            error={errors.user_password_confirmation?.message}
-            {...register('user_password_confirmation')}
+          <NewPasswordFields
+            register={register}
+            errors={errors}
+            password="user_password"
+            confirmation="user_password_confirmation"
           />
           <Button type="submit" size="md" fullWidth loading={isSubmitting}>
             {t('changePassword.submit')}

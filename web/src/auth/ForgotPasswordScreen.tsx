@@ -1,56 +1,36 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useForm } from 'react-hook-form';
-import { Button, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { passwordForgotPayloadSchema } from '@berth/contracts';
 import { usePasswordForgot } from '../api/authFlows.ts';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { FormAlert } from '../forms/FormAlert.tsx';
-import { formErrorOf, useSchemaResolver } from '../forms/validation.ts';
+import { EmailField } from '../forms/IdentifierField.tsx';
+import { SingleFieldForm } from '../forms/SingleFieldForm.tsx';
 import { translateServerText } from '../i18n/i18n.ts';
 import { BackToLogin } from './AuthLinks.tsx';
 import { AuthHeading } from './AuthHeading.tsx';
-import classes from './AuthForms.module.css';
-
-const FIELDS = ['email'] as const;
+import { ResultHeading } from './ResultHeading.tsx';
 
 /** /password/forgot: e-mails a reset link (the answer is the same for unknown addresses). */
 export function ForgotPasswordScreen() {
   const { t } = useTranslation();
   const forgot = usePasswordForgot();
-  const [formError, setFormError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   usePageTitle(t('screens.forgotPassword.title'));
 
-  const resolver = useSchemaResolver(passwordForgotPayloadSchema);
-  const {
-    formState: { errors, isSubmitting },
-    handleSubmit,
-    register,
-    setError,
-  } = useForm({ resolver, defaultValues: { email: '' } });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const answer = await forgot.mutateAsync(values);
-      setSent(answer.message ?? t('forgot.sent'));
-    } catch (error) {
-      setFormError(formErrorOf(error, FIELDS, setError, t));
-    }
-  });
+  const send = async (values: z.output<typeof passwordForgotPayloadSchema>) => {
+    const answer = await forgot.mutateAsync(values);
+    setSent(answer.message ?? t('forgot.sent'));
+  };
 
   if (sent !== null) {
     return (
       <Stack gap="lg">
-        <div className={classes.result}>
-          <ThemeIcon size={56} radius="xl" variant="light" color="green" aria-hidden>
-            <IconMailCheck size={28} stroke={1.6} />
-          </ThemeIcon>
-          <AuthHeading title={t('forgot.sentTitle')} />
-        </div>
+        <ResultHeading icon={<IconMailCheck size={28} stroke={1.6} />} color="green" title={t('forgot.sentTitle')} />
         <FormAlert kind="success">{translateServerText(sent)}</FormAlert>
         <Text fz="sm" c="dimmed" ta="center">
           {t('forgot.sentHint')}
@@ -77,28 +57,13 @@ export function ForgotPasswordScreen() {
         title={t('screens.forgotPassword.title')}
         description={t('screens.forgotPassword.description')}
       />
-      {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
-
-      <form onSubmit={(event) => void onSubmit(event)} noValidate>
-        <Stack gap="md">
-          <TextInput
-            label={t('fields.email')}
-            placeholder={t('login.emailPlaceholder')}
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            autoFocus
-            size="md"
-            error={errors.email?.message}
-            {...register('email')}
-          />
-          <Button type="submit" size="md" fullWidth loading={isSubmitting}>
-            {t('forgot.submit')}
-          </Button>
-        </Stack>
-      </form>
+      <SingleFieldForm
+        schema={passwordForgotPayloadSchema}
+        name="email"
+        as={EmailField}
+        submitLabel={t('forgot.submit')}
+        onSubmit={send}
+      />
       <BackToLogin />
     </Stack>
   );

@@ -8,10 +8,8 @@ import {
   Checkbox,
   Divider,
   Group,
-  PasswordInput,
   Stack,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { IconAlertCircle, IconMail } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +19,8 @@ import { ApiError } from '../api/client.ts';
 import { useLogin, useTenant } from '../api/queries.ts';
 import { readRouteState, RouteStateMessage } from '../components/RouteStateMessage.tsx';
 import { usePageTitle } from '../components/usePageTitle.ts';
+import { IdentifierField } from '../forms/IdentifierField.tsx';
+import { PasswordField } from '../forms/PasswordField.tsx';
 import { applyFieldErrors, describeError, useSchemaResolver } from '../forms/validation.ts';
 import { AuthHeading } from './AuthHeading.tsx';
 import { returnTarget } from './useSignedInLanding.ts';
@@ -89,26 +89,17 @@ export function LoginScreen() {
 
       <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
-          <TextInput
+          <IdentifierField
             label={t('login.email')}
             placeholder={t('login.emailPlaceholder')}
             autoComplete="username"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            size="md"
             error={errors.email?.message}
             {...register('email')}
           />
-          <PasswordInput
+          <PasswordField
             label={t('login.password')}
             autoComplete="current-password"
-            size="md"
             error={errors.password?.message}
-            visibilityToggleButtonProps={{
-              'aria-label': t('login.showCharacters'),
-              tabIndex: 0,
-            }}
             {...register('password')}
           />
           <Group justify="space-between" gap="sm" wrap="wrap">

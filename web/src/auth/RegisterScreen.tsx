@@ -8,7 +8,8 @@ import { registrationPayloadSchema, type RegistrationPayload } from '@berth/cont
 import { useRegistration } from '../api/authFlows.ts';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { FormAlert } from '../forms/FormAlert.tsx';
-import { PasswordField, usePasswordHint } from '../forms/PasswordField.tsx';
+import { EmailField } from '../forms/IdentifierField.tsx';
+import { NewPasswordFields } from '../forms/NewPasswordFields.tsx';
 import { formErrorOf, useSchemaResolver, withNewPassword } from '../forms/validation.ts';
 import { AgreementCheckbox } from './AgreementCheckbox.tsx';
 import { AuthFootnote } from './AuthLinks.tsx';
@@ -51,7 +52,6 @@ export function RegisterScreen() {
   const { t } = useTranslation();
   const registration = useRegistration();
   const land = useSignedInLanding();
-  const hint = usePasswordHint();
   const captcha = useRef<CaptchaHandle>(null);
   const [formError, setFormError] = useState<string | null>(null);
   usePageTitle(t('screens.register.title'));
@@ -113,30 +113,13 @@ export function RegisterScreen() {
               {...register('contact.sn')}
             />
           </div>
-          <TextInput
-            label={t('fields.email')}
-            placeholder={t('login.emailPlaceholder')}
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            size="md"
-            error={errors.email?.message}
-            {...register('email')}
-          />
-          <PasswordField
-            label={t('fields.password')}
-            description={hint}
-            autoComplete="new-password"
-            error={errors.password?.message}
-            {...register('password')}
-          />
-          <PasswordField
-            label={t('fields.confirmPassword')}
-            autoComplete="new-password"
-            error={errors.password_confirmation?.message}
-            {...register('password_confirmation')}
+          <EmailField error={errors.email?.message} {...register('email')} />
+          <NewPasswordFields
+            register={register}
+            errors={errors}
+            password="password"
+            confirmation="password_confirmation"
+            first
           />
           <Stack gap="sm" mt={4}>
             <AgreementCheckbox

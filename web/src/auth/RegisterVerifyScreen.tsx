@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
-import { Button, Loader, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Loader, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconMailX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useRegisterVerify } from '../api/authFlows.ts';
@@ -9,6 +9,7 @@ import { FormAlert } from '../forms/FormAlert.tsx';
 import { describeError } from '../forms/validation.ts';
 import { translateServerText } from '../i18n/i18n.ts';
 import { AuthHeading } from './AuthHeading.tsx';
+import { ResultHeading } from './ResultHeading.tsx';
 import classes from './AuthForms.module.css';
 
 /**
@@ -33,12 +34,7 @@ export function RegisterVerifyScreen() {
   if (verify.isSuccess) {
     return (
       <Stack gap="lg">
-        <div className={classes.result}>
-          <ThemeIcon size={56} radius="xl" variant="light" color="green" aria-hidden>
-            <IconCircleCheck size={30} stroke={1.6} />
-          </ThemeIcon>
-          <AuthHeading title={t('verify.doneTitle')} />
-        </div>
+        <ResultHeading icon={<IconCircleCheck size={30} stroke={1.6} />} color="green" title={t('verify.doneTitle')} />
         <FormAlert kind="success">
           {translateServerText(verify.data.message ?? t('verify.done'))}
         </FormAlert>
@@ -52,12 +48,7 @@ export function RegisterVerifyScreen() {
   if (verify.isError) {
     return (
       <Stack gap="lg">
-        <div className={classes.result}>
-          <ThemeIcon size={56} radius="xl" variant="light" color="red" aria-hidden>
-            <IconMailX size={28} stroke={1.6} />
-          </ThemeIcon>
-          <AuthHeading title={t('verify.failedTitle')} />
-        </div>
+        <ResultHeading icon={<IconMailX size={28} stroke={1.6} />} color="red" title={t('verify.failedTitle')} />
         <FormAlert kind="error">{describeError(verify.error, t)}</FormAlert>
         <Text fz="sm" c="dimmed" ta="center">
           {t('verify.failedHint')}

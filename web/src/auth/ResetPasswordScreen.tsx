@@ -8,7 +8,7 @@ import { ApiError } from '../api/client.ts';
 import { usePasswordReset } from '../api/authFlows.ts';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { FormAlert } from '../forms/FormAlert.tsx';
-import { PasswordField, usePasswordHint } from '../forms/PasswordField.tsx';
+import { NewPasswordFields } from '../forms/NewPasswordFields.tsx';
 import {
   describeError,
   formErrorOf,
@@ -28,7 +28,6 @@ export function ResetPasswordScreen() {
   const { uniq_id: uniqId = '', token = '' } = useParams<{ uniq_id: string; token: string }>();
   const reset = usePasswordReset();
   const land = useSignedInLanding();
-  const hint = usePasswordHint();
   const [formError, setFormError] = useState<string | null>(null);
   // A 422 without field errors: the link itself is invalid or has expired.
   const [linkError, setLinkError] = useState<string | null>(null);
@@ -80,19 +79,12 @@ export function ResetPasswordScreen() {
 
       <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
-          <PasswordField
-            label={t('fields.newPassword')}
-            description={hint}
-            autoComplete="new-password"
+          <NewPasswordFields
+            register={register}
+            errors={errors}
+            password="password"
+            confirmation="password_confirmation"
             autoFocus
-            error={errors.password?.message}
-            {...register('password')}
-          />
-          <PasswordField
-            label={t('fields.confirmNewPassword')}
-            autoComplete="new-password"
-            error={errors.password_confirmation?.message}
-            {...register('password_confirmation')}
           />
           <Button type="submit" size="md" fullWidth loading={isSubmitting}>
             {t('reset.submit')}

@@ -31,8 +31,13 @@ export function createErrorMap(t: TFunction): z.core.$ZodErrorMap {
  * Contracts schemas name some messages by key (`validation.email`, `validation.totp`, ...):
  * those win over the error map, so they are translated here, at every depth of the errors.
  */
-function translateMessages(errors: Record<string, unknown>): void {
+function translateMessages(errors: Record<string, unknown> | unknown[]): void {
   for (const [key, value] of Object.entries(errors)) {
+    // The errors of a list field (useFieldArray) are an array of the items' errors.
+    if (Array.isArray(value)) {
+      translateMessages(value);
+      continue;
+    }
     // `ref` is the field's element: not an error, and full of cycles.
     if (key === 'ref' || !isPlainObject(value)) continue;
     if (typeof value.message === 'string') value.message = translateServerText(value.message);

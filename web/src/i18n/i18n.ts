@@ -2,9 +2,14 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type LanguageCode } from '@berth/contracts';
 import { setRequestLanguage } from '../api/client.ts';
-import en from './en.json';
-import de from './de.json';
-import cs from './cs.json';
+import enBase from './en.json';
+import deBase from './de.json';
+import csBase from './cs.json';
+import { csAreas, deAreas, enAreas } from './areas.ts';
+
+const en = { ...enBase, ...enAreas };
+const de = { ...deBase, ...deAreas };
+const cs = { ...csBase, ...csAreas };
 
 // `satisfies` makes the build fail when a translation misses a key of the English one.
 export const resources = {

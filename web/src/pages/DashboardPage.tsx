@@ -1,24 +1,77 @@
-import { Badge } from '@mantine/core';
-import { IconShieldLock, IconShoppingCart, IconUserCircle, IconWorld } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { Anchor, Badge, Button, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconBell,
+  IconCalendarDue,
+  IconCircleCheck,
+  IconClockExclamation,
+  IconMailbox,
+  IconShieldLock,
+  IconShoppingCart,
+  IconUserCircle,
+  IconUsers,
+  IconWallet,
+  IconWorld,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import type { Dashboard, DomainListItem } from '@berth/contracts';
+import { useDashboard } from '../api/dashboard.ts';
+import { formatDate } from '../components/formatDate.ts';
+import { currentLanguage } from '../i18n/i18n.ts';
 import { usePageTitle } from '../components/usePageTitle.ts';
+import { FormAlert } from '../forms/FormAlert.tsx';
+import { describeError } from '../forms/validation.ts';
 import { displayName } from '../shell/UserMenu.tsx';
 import { useSignedInUser } from '../shell/useSignedInUser.ts';
 import { PageHeader, Section } from './PageHeader.tsx';
 import { DashboardShortcut } from './DashboardShortcut.tsx';
+import { DashboardStat } from './DashboardStat.tsx';
 import classes from './Pages.module.css';
 import dashboard from './DashboardPage.module.css';
 
-/** /dashboard: a welcome, shortcuts to the areas of the panel and the account at a glance. */
+/**
+ * /dashboard: the numbers a user looks at first (their own for customers, the tenant's or every
+ * tenant's for admins), the domains expiring next, shortcuts and the account at a glance.
+ */
 export function DashboardPage() {
   const { t } = useTranslation();
   const { user } = useSignedInUser();
   const name = displayName(user);
+  const numbers = useDashboard();
   usePageTitle(t('shell.welcome', { name }));
+  const admin = user.role !== 'customer';
 
   return (
     <div className={classes.page}>
-      <PageHeader title={t('shell.welcome', { name })} description={t('shell.intro')} />
+      <PageHeader
+        title={t('shell.welcome', { name })}
+        description={
+          admin
+            ? t(user.role === 'super_admin' ? 'dashboard.introAll' : 'dashboard.introTenant')
+            : t('dashboard.introOwn')
+        }
+      />
+
+      {numbers.isError ? (
+        <FormAlert kind="error">
+          <Stack gap="xs" align="flex-start">
+            <span>{describeError(numbers.error, t)}</span>
+            <Button size="xs" variant="default" onClick={() => void numbers.refetch()}>
+              {t('app.tryAgain')}
+            </Button>
+          </Stack>
+        </FormAlert>
+      ) : null}
+
+      <section aria-labelledby="numbers-heading" aria-busy={numbers.isPending || undefined}>
+        <h2 id="numbers-heading" className={dashboard.visuallyHidden}>
+          {t('dashboard.numbers')}
+        </h2>
+        <Stats data={numbers.data} admin={admin} />
+      </section>
+
+      <ExpiringSoon data={numbers.data} loading={numbers.isPending} admin={admin} />
 
       <div className={dashboard.cards}>
         <DashboardShortcut
@@ -75,5 +128,129 @@ export function DashboardPage() {
         </dl>
       </Section>
     </div>
+  );
+}
+
+/** The stat cards: admins first see the tenant's totals, customers their own domains. */
+function Stats({ data, admin }: { data: Dashboard | undefined; admin: boolean }) {
+  const { t } = useTranslation();
+  const expiring = data?.domains_expiring_30d;
+  const expired = data?.domains_expired;
+  const unread = data?.notifications_unread;
+  return (
+    <ul className={dashboard.stats}>
+      {admin ? (
+        <DashboardStat to="/system/customers" icon={IconUsers} label={t('dashboard.stat.customers')} value={data?.customers ?? undefined} />
+      ) : null}
+      <DashboardStat to="/host/domain" icon={IconWorld} label={t('dashboard.stat.domains')} value={data?.domains} />
+      <DashboardStat
+        to="/host/domain?sort=expire_at"
+        icon={IconCalendarDue}
+        label={t('dashboard.stat.expiring')}
+        value={expiring}
+        tone={expiring ? 'warning' : 'neutral'}
+        hint={expiring === undefined ? undefined : expiring ? t('dashboard.stat.expiringHint') : t('dashboard.stat.expiringNone')}
+      />
+      {admin || expired ? (
+        <DashboardStat
+          to="/host/domain?sort=expire_at"
+          icon={IconClockExclamation}
+          label={t('dashboard.stat.expired')}
+          value={expired}
+          tone={expired ? 'danger' : 'neutral'}
+        />
+      ) : null}
+      <DashboardStat to="/host/domain" icon={IconMailbox} label={t('dashboard.stat.domainUsers')} value={data?.domain_users} />
+      <DashboardStat to="/shop/cart" icon={IconShoppingCart} label={t('dashboard.stat.cart')} value={data?.cart_items} />
+      {data?.credit != null ? (
+        <DashboardStat to="/system/partner/credit" icon={IconWallet} label={t('dashboard.stat.credit')} value={data.credit} />
+      ) : null}
+      <DashboardStat
+        to="/notifications"
+        icon={IconBell}
+        label={t('dashboard.stat.notifications')}
+        value={unread}
+        tone={unread ? 'warning' : 'neutral'}
+        hint={unread === undefined ? undefined : unread ? t('dashboard.stat.notificationsHint') : t('dashboard.stat.notificationsNone')}
+      />
+    </ul>
+  );
+}
+
+/** The next domains to expire within 30 days, soonest first (the server sends a few). */
+function ExpiringSoon({ data, loading, admin }: { data: Dashboard | undefined; loading: boolean; admin: boolean }) {
+  const { t } = useTranslation();
+  const domains = data?.expiring_soon ?? [];
+  return (
+    <Section
+      id="expiring"
+      title={t('dashboard.expiring.title')}
+      description={t('dashboard.expiring.description')}
+      aside={
+        data && data.domains_expiring_30d > domains.length ? (
+          <Anchor component={Link} to="/host/domain?sort=expire_at" fz="sm" fw={600}>
+            {t('dashboard.expiring.all', { count: data.domains_expiring_30d })}
+          </Anchor>
+        ) : null
+      }
+    >
+      {loading ? (
+        <Stack gap="sm" aria-busy="true">
+          <Skeleton height={44} radius="md" />
+          <Skeleton height={44} radius="md" />
+        </Stack>
+      ) : domains.length === 0 ? (
+        <div className={dashboard.allClear}>
+          <ThemeIcon size={40} radius="xl" variant="light" color="green" aria-hidden>
+            <IconCircleCheck size={22} stroke={1.7} />
+          </ThemeIcon>
+          <Text fz="sm">{t('dashboard.expiring.none')}</Text>
+        </div>
+      ) : (
+        <ul className={dashboard.expiringList}>
+          {domains.map((domain) => (
+            <ExpiringRow key={domain.id} domain={domain} admin={admin} />
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** "tomorrow", "in 3 days" (in the UI language): an expiry is a matter of days. */
+function inDays(iso: string): string {
+  const days = Math.max(0, Math.ceil((new Date(iso).getTime() - Date.now()) / DAY));
+  return new Intl.RelativeTimeFormat(currentLanguage(), { numeric: 'auto' }).format(days, 'day');
+}
+
+function ExpiringRow({ domain, admin }: { domain: DomainListItem; admin: boolean }) {
+  const { t } = useTranslation();
+  const expireAt = domain.expire_at ?? '';
+  return (
+    <li className={dashboard.expiringRow}>
+      <IconAlertTriangle size={18} aria-hidden className={dashboard.expiringIcon} />
+      <span className={dashboard.expiringName}>
+        <Anchor component={Link} to={`/host/domain/${domain.id}/edit`} fw={600} fz="sm">
+          {domain.text}
+        </Anchor>
+        {admin ? (
+          <Text component="span" fz="xs" c="dimmed" className={dashboard.expiringOwner}>
+            {domain.owner.display_name || domain.owner.email}
+          </Text>
+        ) : null}
+      </span>
+      <Text component="span" fz="sm" className={dashboard.expiringDate}>
+        <time dateTime={expireAt} title={formatDate(expireAt)}>
+          {t('dashboard.expiring.on', { date: formatDate(expireAt), relative: inDays(expireAt) })}
+        </time>
+      </Text>
+      {admin ? null : (
+        <Button component={Link} to={`/host/domain/${domain.id}/renew`} size="xs" variant="light" className={dashboard.expiringAction}>
+          {t('dashboard.expiring.renew')}
+        </Button>
+      )}
+    </li>
   );
 }

@@ -3,7 +3,7 @@ import { Tooltip } from '@mantine/core';
 import { IconShoppingCart } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Tenant } from '@berth/contracts';
-import { useCart } from '../api/shell.ts';
+import { useShopCart } from '../api/shop.ts';
 import classes from './Header.module.css';
 
 interface CartLinkProps {
@@ -16,7 +16,9 @@ interface CartLinkProps {
  */
 export function CartLink({ tenant }: CartLinkProps) {
   const { t } = useTranslation();
-  const cart = useCart();
+  // The same query as the cart page's: a change there, or `cart-updated` from another tab or
+  // device (api/realtime.ts invalidates it), updates the badge.
+  const cart = useShopCart();
   const count = cart.data?.rows.length ?? 0;
   const label = t('cart.label', { count });
   const external = tenant.config.host_purchases;

@@ -12,6 +12,7 @@ import { useScrollLock } from '../components/useScrollLock.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { domainIdOfPath, domainOverviewPath } from './domainPath.ts';
 import { EmailVerificationBar } from './EmailVerificationBar.tsx';
+import { ImpersonationBanner } from './ImpersonationBanner.tsx';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
 import { activeTrail } from './menuTree.ts';
@@ -150,6 +151,7 @@ export function ShellFrame({ user, tenant }: ShellFrameProps) {
 
         <div className={classes.column}>
           <main id="main" tabIndex={-1} className={classes.main}>
+            {user.impersonator ? <ImpersonationBanner user={user} impersonator={user.impersonator} /> : null}
             {user.email_verified ? null : <EmailVerificationBar />}
             <ShellErrorBoundary key={location.pathname}>
               <ShellRoutes />

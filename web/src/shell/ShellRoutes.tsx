@@ -1,6 +1,5 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router';
-import type { UpcomingFeature } from '../pages/ComingSoonPage.tsx';
 import { RouteLoading } from './RouteLoading.tsx';
 
 function lazyPage(load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> {
@@ -17,32 +16,69 @@ const PasswordPage = lazyPage(
 );
 const OutboxPage = lazyPage(async () => (await import('../pages/system/OutboxPage.tsx')).OutboxPage);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
-const ComingSoonPage = lazy(async () => ({
-  default: (await import('../pages/ComingSoonPage.tsx')).ComingSoonPage,
-}));
 
-const comingSoon = (feature: UpcomingFeature) => <ComingSoonPage feature={feature} />;
+// One lazy chunk per area page; each area owns its folder under pages/.
+const DomainListPage = lazyPage(
+  async () => (await import('../pages/host/domains/DomainListPage.tsx')).DomainListPage,
+);
+const DomainCreatePage = lazyPage(
+  async () => (await import('../pages/host/domains/DomainCreatePage.tsx')).DomainCreatePage,
+);
+const DomainEditPage = lazyPage(
+  async () => (await import('../pages/host/domains/DomainEditPage.tsx')).DomainEditPage,
+);
+const DomainUsersPage = lazyPage(
+  async () => (await import('../pages/host/domain-users/DomainUsersPage.tsx')).DomainUsersPage,
+);
+const DnsPage = lazyPage(async () => (await import('../pages/host/dns/DnsPage.tsx')).DnsPage);
+const DomainRenewPage = lazyPage(
+  async () => (await import('../pages/shop/DomainRenewPage.tsx')).DomainRenewPage,
+);
+const ShopRoutes = lazyPage(async () => (await import('../pages/shop/ShopRoutes.tsx')).ShopRoutes);
+const InvoicesPage = lazyPage(async () => (await import('../pages/shop/InvoicesPage.tsx')).InvoicesPage);
+const PaymentMethodsPage = lazyPage(
+  async () => (await import('../pages/shop/PaymentMethodsPage.tsx')).PaymentMethodsPage,
+);
+const PartnerRoutes = lazyPage(
+  async () => (await import('../pages/partner/PartnerRoutes.tsx')).PartnerRoutes,
+);
+const CustomerRoutes = lazyPage(
+  async () => (await import('../pages/system/customers/CustomerRoutes.tsx')).CustomerRoutes,
+);
+const TenantRoutes = lazyPage(
+  async () => (await import('../pages/system/tenants/TenantRoutes.tsx')).TenantRoutes,
+);
+const AuditPage = lazyPage(async () => (await import('../pages/system/audit/AuditPage.tsx')).AuditPage);
+const NotificationsPage = lazyPage(
+  async () => (await import('../pages/notifications/NotificationsPage.tsx')).NotificationsPage,
+);
 
 /**
  * The inner routes of the shell, matched in order (SPEC.md section 2). Paths are relative to
- * the shell's catch-all route, i.e. to `/`. Sections of the menu that later issues build show
- * what is coming; any other path is "not found".
+ * the shell's catch-all route, i.e. to `/`. Areas with several screens (`shop/*`,
+ * `system/partner/*`, ...) route their own sub-paths; any other path is "not found".
  */
 const innerRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="/dashboard" replace /> },
   { path: 'dashboard', element: <DashboardPage /> },
+  { path: 'notifications', element: <NotificationsPage /> },
   { path: 'account', element: <AccountPage /> },
   { path: 'account/2fa', element: <TwoFactorPage /> },
   { path: 'password', element: <PasswordPage /> },
+  { path: 'account/invoices/*', element: <InvoicesPage /> },
+  { path: 'account/payment-methods', element: <PaymentMethodsPage /> },
+  { path: 'host/domain', element: <DomainListPage /> },
+  { path: 'host/domain/create', element: <DomainCreatePage /> },
+  { path: 'host/domain/:id/edit', element: <DomainEditPage /> },
+  { path: 'host/domain/:id/users', element: <DomainUsersPage /> },
+  { path: 'host/domain/:id/dns', element: <DnsPage /> },
+  { path: 'host/domain/:id/renew', element: <DomainRenewPage /> },
+  { path: 'shop/*', element: <ShopRoutes /> },
+  { path: 'system/partner/*', element: <PartnerRoutes /> },
+  { path: 'system/customers/*', element: <CustomerRoutes /> },
+  { path: 'system/tenants/*', element: <TenantRoutes /> },
+  { path: 'system/audit', element: <AuditPage /> },
   { path: 'system/outbox', element: <OutboxPage /> },
-  { path: 'host/*', element: comingSoon('hosting') },
-  { path: 'shop/*', element: comingSoon('shop') },
-  { path: 'account/invoices', element: comingSoon('shop') },
-  { path: 'account/payment-methods', element: comingSoon('shop') },
-  { path: 'system/partner/*', element: comingSoon('partner') },
-  { path: 'system/customers/*', element: comingSoon('administration') },
-  { path: 'system/tenants/*', element: comingSoon('administration') },
-  { path: 'system/audit/*', element: comingSoon('administration') },
   { path: '*', element: <NotFoundPage /> },
 ];
 

@@ -52,7 +52,36 @@ export type AuditAction =
   | 'tenant.admin_removed'
   | 'impersonation.started'
   | 'impersonation.stopped'
-  | 'expiry.reminder_sent';
+  | 'expiry.reminder_sent'
+  | 'payment_method.added'
+  | 'payment_method.default_set'
+  | 'payment_method.removed'
+  | 'tenant.bank_account_set'
+  | 'tenant.bank_account_removed'
+  | 'invoice.marked_paid'
+  | 'invoice.paid_by_statement'
+  | 'invoice.paid_by_stripe'
+  | 'payments.bank_statement_imported'
+  // the shop (helper-money)
+  | 'shop.settings_updated'
+  | 'shop.plan_created'
+  | 'shop.plan_updated'
+  | 'shop.plan_deleted'
+  | 'shop.tld_created'
+  | 'shop.tld_updated'
+  | 'shop.tld_deleted'
+  | 'cart.item_added'
+  | 'cart.item_changed'
+  | 'cart.item_removed'
+  | 'cart.promo_applied'
+  | 'cart.promo_removed'
+  | 'order.created'
+  | 'invoice.paid'
+  | 'credit.top_up_requested'
+  | 'credit.adjusted'
+  | 'promo.created'
+  | 'promo.updated'
+  | 'promo.deleted';
 
 /** Who does something through the panel: the signed-in user, and the admin behind them when logged in as them. */
 export interface Actor {
@@ -61,7 +90,7 @@ export interface Actor {
   impersonatorId: number | null;
 }
 
-export type AuditTargetType = 'domain' | 'domain_user' | 'dns_record' | 'user' | 'tenant';
+export type AuditTargetType = 'domain' | 'domain_user' | 'dns_record' | 'user' | 'tenant' | 'payment_method' | 'invoice' | 'cart_item' | 'order' | 'promo' | 'hosting_plan' | 'tld_price';
 
 export interface AuditEntry {
   action: AuditAction;

@@ -1,6 +1,9 @@
+import { OPERATOR_TENANT_ID } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { generatePassword, type PasswordHasher } from '../../lib/password.ts';
+import { seedDemoBankAccount } from '../payments/bank-transfer.ts';
+import { seedDemoShop } from '../shop/demo.ts';
 import { findTenantByHost, insertTenant, insertTenantHost } from '../tenants/queries.ts';
 import { createUser } from '../users/service.ts';
 
@@ -74,6 +77,11 @@ export async function loadDemoData(
       return { tenant_id: tenant.id, owner_id: owner.id, name, expire_at: expireAt };
     });
     await trx.insertInto('domains').values(rows).execute();
+    // Test bank details, so bank transfer (and its QR code) can be tried on the demo and operator tenants.
+    await seedDemoBankAccount(trx, tenant.id, 'Harbor Hosting s.r.o.', clock.now());
+    await seedDemoBankAccount(trx, OPERATOR_TENANT_ID, 'Berth Operator', clock.now());
+    // Something to sell out of the box: catalogue, a welcome code, credit to try a purchase with.
+    await seedDemoShop(trx, tenant.id, OPERATOR_TENANT_ID, customers[0]?.id, clock.now());
     return {
       tenantId: tenant.id,
       host,

@@ -21,6 +21,7 @@ interface SocketData {
 export class RealtimeHub {
   private readonly io: Server;
   private redisClients: { quit(): Promise<unknown> }[] = [];
+  private closing = false;
 
   constructor(app: FastifyInstance, deps: { sessions: SessionService; tenants: TenantResolver }) {
     this.io = new Server(app.server, {
@@ -28,6 +29,8 @@ export class RealtimeHub {
       serveClient: false,
       // Cross-site WebSocket hijacking: a page of another site may not open a socket with our cookie.
       allowRequest: (request, callback) => {
+        // Shutting down: the browser retries, and reaches this instance again once it is back.
+        if (this.closing) return callback(null, false);
         const origin = request.headers.origin;
         if (!origin) return callback(null, true);
         let originHost: string;
@@ -70,19 +73,25 @@ export class RealtimeHub {
       });
     });
 
+    // An open WebSocket would hold the HTTP server's close (and a restart) until the shutdown
+    // timeout. Closing the transports, without a socket.io "disconnect", lets browsers reconnect.
+    app.addHook('preClose', async () => {
+      this.closing = true;
+      this.io.engine.close();
+    });
     app.addHook('onClose', async () => {
       await this.io.close();
       await Promise.all(this.redisClients.map((client) => client.quit().catch(() => undefined)));
     });
   }
 
-  /** Shares events with the other instances through Redis pub/sub. */
-  async useRedis(url: string): Promise<void> {
+  /** Shares events through Redis pub/sub with the other instances that use the same key prefix. */
+  async useRedis(url: string, keyPrefix = 'socket.io'): Promise<void> {
     const pub = createClient({ url });
     const sub = pub.duplicate();
     await Promise.all([pub.connect(), sub.connect()]);
     this.redisClients = [pub, sub];
-    this.io.adapter(createAdapter(pub, sub));
+    this.io.adapter(createAdapter(pub, sub, { key: keyPrefix }));
   }
 
   notify(userId: number, event: NotificationEvent): void {

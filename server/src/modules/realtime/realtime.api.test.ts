@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { REALTIME_EVENTS, realtimeChannel, type NotificationEvent } from '@berth/contracts';
 import { createCustomer, createTestApp, login, type TestApp } from '../../../test/harness.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Instances of this run share a key prefix of their own: nothing else on that Redis hears them. */
+const redisEnv = (prefix = `berth-test-${randomBytes(4).toString('hex')}`) => ({ REDIS_URL, REDIS_KEY_PREFIX: prefix });
 const apps: TestApp[] = [];
 const sockets: Socket[] = [];
 
@@ -83,9 +86,24 @@ describe('realtime channels', () => {
     await gone;
   });
 
+  it('closing the app ends its sockets at once, as a lost transport, so that browsers reconnect', async () => {
+    const { t, url } = await listening();
+    const { cookie } = await login(t.app);
+    const socket = await open(url, cookie);
+    const reason = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    apps.splice(apps.indexOf(t), 1);
+    const started = Date.now();
+    await t.close();
+    // An open WebSocket used to hold the close until the shutdown timeout.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // Not "io server disconnect", after which a client would stay away.
+    expect(await reason).toBe('transport close');
+  });
+
   it('fans an event out through Redis from one instance to a socket on another', async () => {
-    const first = await listening({ REDIS_URL });
-    const second = await listening({ REDIS_URL });
+    const env = redisEnv();
+    const first = await listening(env);
+    const second = await listening(env);
     // Both instances on one database would be the production shape; here each has its own, so
     // the user logs in on the first and the second emits for the same user id.
     const { cookie } = await login(first.t.app);
@@ -95,5 +113,23 @@ describe('realtime channels', () => {
     const received = nextEvent<NotificationEvent>(socket, REALTIME_EVENTS.notification);
     second.t.services.realtime.notify(userId, { type: 'warning', text: 'from the other instance' });
     expect(await received).toEqual({ type: 'warning', text: 'from the other instance' });
+  });
+
+  it('keeps instances with different Redis key prefixes apart', async () => {
+    const first = await listening(redisEnv());
+    const other = await listening(redisEnv());
+    const { cookie } = await login(first.t.app);
+    const userId = (await first.t.app.inject({ url: '/api/user', headers: { cookie } })).json().data.user.id as number;
+    const socket = await open(first.url, cookie);
+    expect(await subscribe(socket, realtimeChannel.notifications(userId))).toEqual({ ok: true });
+    const all: NotificationEvent[] = [];
+    socket.on(REALTIME_EVENTS.notification, (event: NotificationEvent) => all.push(event));
+    other.t.services.realtime.notify(userId, { type: 'info', text: 'another deployment' });
+    // Delivered in-process after the other one would have arrived through Redis.
+    const own = nextEvent<NotificationEvent>(socket, REALTIME_EVENTS.notification);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    first.t.services.realtime.notify(userId, { type: 'notice', text: 'this deployment' });
+    await own;
+    expect(all).toEqual([{ type: 'notice', text: 'this deployment' }]);
   });
 });

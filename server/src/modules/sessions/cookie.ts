@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+// request.cookies / reply.setCookie are declared by the plugin's types.
+import type {} from '@fastify/cookie';
 
 const PLAIN_NAME = 'berth_session';
 /** Over HTTPS the `__Host-` prefix pins the cookie to this exact host, path / and Secure. */

@@ -19,7 +19,7 @@ afterEach(async () => {
 
 describe('first start', () => {
   it('migrates idempotently', async () => {
-    expect(await migrateToLatest(database.db)).toEqual(['0001_foundation', '0002_auth_flows', '0003_shell', '0004_hosting']);
+    expect(await migrateToLatest(database.db)).toEqual(['0001_foundation', '0002_auth_flows', '0003_shell', '0004_hosting', '0005_shop', '0006_payments']);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
 

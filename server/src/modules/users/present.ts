@@ -4,20 +4,21 @@ import type { UserRow } from './queries.ts';
 
 // Building a NumberFormat costs more than the rest of presenting a user: one per language.
 const moneyFormats = new Map<string, Intl.NumberFormat>();
-const formatMoney = (minor: number, language: string): string => {
-  let format = moneyFormats.get(language);
+const formatMoney = (minor: number, language: string, currency: string): string => {
+  const key = `${language}:${currency}`;
+  let format = moneyFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(language, { style: 'currency', currency: 'EUR' });
-    moneyFormats.set(language, format);
+    format = new Intl.NumberFormat(language, { style: 'currency', currency });
+    moneyFormats.set(key, format);
   }
   return format.format(minor / 100);
 };
 
 /** The user as the web reads it (SPEC.md section 3). */
-export function presentUser(row: UserRow): User {
+export function presentUser(row: UserRow, credit: { balance: number; currency: string | null } = { balance: 0, currency: null }): User {
   const displayName = [row.given_name, row.sn].filter(Boolean).join(' ') || row.email;
-  // Commission comes from the partner ledger once the shop exists; until then it is zero.
-  const commission = 0;
+  // The partner's commission is their credit balance (credit/ledger.ts), in minor units; `value` is major units.
+  const commission = credit.balance;
   return {
     id: row.id,
     email: row.email,
@@ -26,7 +27,7 @@ export function presentUser(row: UserRow): User {
     google2fa_enabled: row.google2fa_enabled,
     notifications_viewed: row.notifications_viewed,
     is_super_admin: row.role === 'super_admin',
-    commission: { value: commission, value_formatted: formatMoney(commission, row.language) },
+    commission: { value: commission / 100, value_formatted: formatMoney(commission, row.language, credit.currency ?? 'EUR') },
     role: row.role,
     language: row.language,
     email_verified: row.email_verified_at !== null,

@@ -17,6 +17,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { toPublicTenant } from '../tenants/service.ts';
 import type { ImpersonationService } from '../impersonation/service.ts';
 import { AVATAR_MAX_BYTES, type AvatarService } from './avatar-service.ts';
+import { balanceOf } from '../credit/queries.ts';
 import { presentUser } from './present.ts';
 import { findUserById, markNotificationViewed, updateUserLanguage } from './queries.ts';
 
@@ -36,8 +37,8 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
     },
     async (request) => {
       const { user, session } = authedUser(request);
-      const impersonator = await impersonation.impersonatorOf(session.idHash);
-      return { data: { user: { ...presentUser(user), impersonator }, tenant: toPublicTenant(request.tenant) } };
+      const [impersonator, credit] = await Promise.all([impersonation.impersonatorOf(session.idHash), balanceOf(db, user.id)]);
+      return { data: { user: { ...presentUser(user, credit), impersonator }, tenant: toPublicTenant(request.tenant) } };
     },
   );
 
@@ -54,7 +55,7 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
     },
     async (request) => {
       const updated = await updateUserLanguage(db, authedUser(request).user.id, request.body.language, clock.now());
-      return { data: presentUser(updated), message: translate(request.body.language, 'language.changed') };
+      return { data: presentUser(updated, await balanceOf(db, updated.id)), message: translate(request.body.language, 'language.changed') };
     },
   );
 
@@ -69,7 +70,10 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
         response: { 200: userAnswerSchema, 401: errorAnswerSchema, 422: errorAnswerSchema },
       },
     },
-    async (request) => ({ data: presentUser(await markNotificationViewed(db, authedUser(request).user.id, request.body.notification)) }),
+    async (request) => {
+      const updated = await markNotificationViewed(db, authedUser(request).user.id, request.body.notification);
+      return { data: presentUser(updated, await balanceOf(db, updated.id)) };
+    },
   );
 
   api.post(
@@ -91,7 +95,7 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
       });
       await avatars.upload(user, buffer);
       const fresh = await findUserById(db, user.id);
-      return { data: presentUser(fresh ?? user) };
+      return { data: presentUser(fresh ?? user, await balanceOf(db, user.id)) };
     },
   );
 
@@ -101,7 +105,7 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
     async (request) => {
       const { user } = authedUser(request);
       await avatars.remove(user);
-      return { data: presentUser((await findUserById(db, user.id)) ?? user) };
+      return { data: presentUser((await findUserById(db, user.id)) ?? user, await balanceOf(db, user.id)) };
     },
   );
 

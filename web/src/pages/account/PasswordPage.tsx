@@ -7,7 +7,8 @@ import { usePasswordChange } from '../../api/account.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { cx } from '../../components/cx.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
-import { PasswordField, usePasswordHint } from '../../forms/PasswordField.tsx';
+import { NewPasswordFields } from '../../forms/NewPasswordFields.tsx';
+import { PasswordField } from '../../forms/PasswordField.tsx';
 import { formErrorOf, useSchemaResolver, withNewPassword } from '../../forms/validation.ts';
 import { translateServerText } from '../../i18n/i18n.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
@@ -21,7 +22,6 @@ const EMPTY = { current_password: '', password: '', password_confirmation: '' };
 export function PasswordPage() {
   const { t } = useTranslation();
   const change = usePasswordChange();
-  const hint = usePasswordHint();
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   usePageTitle(t('passwordPage.title'));
@@ -70,18 +70,11 @@ export function PasswordPage() {
               error={errors.current_password?.message}
               {...register('current_password')}
             />
-            <PasswordField
-              label={t('fields.newPassword')}
-              description={hint}
-              autoComplete="new-password"
-              error={errors.password?.message}
-              {...register('password')}
-            />
-            <PasswordField
-              label={t('fields.confirmNewPassword')}
-              autoComplete="new-password"
-              error={errors.password_confirmation?.message}
-              {...register('password_confirmation')}
+            <NewPasswordFields
+              register={register}
+              errors={errors}
+              password="password"
+              confirmation="password_confirmation"
             />
             <div>
               <Button type="submit" size="md" loading={isSubmitting}>

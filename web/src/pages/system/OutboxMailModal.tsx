@@ -1,9 +1,9 @@
 import { Fragment } from 'react';
-import { Anchor, Modal, Stack, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { OutboxMail } from '@berth/contracts';
+import { AppModal } from '../../components/AppModal.tsx';
 import { formatDateTime } from '../../components/formatDate.ts';
-import { useScrollLock } from '../../components/useScrollLock.ts';
 import classes from './Outbox.module.css';
 
 const URL_PATTERN = /(https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]])/g;
@@ -35,20 +35,9 @@ interface OutboxMailModalProps {
 export function OutboxMailModal({ mail, onClose }: OutboxMailModalProps) {
   const { t } = useTranslation();
   const opened = mail !== null;
-  useScrollLock(opened);
 
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={mail?.subject}
-      size="lg"
-      radius="lg"
-      // react-remove-scroll would inject a <style> that the CSP refuses; useScrollLock instead.
-      lockScroll={false}
-      closeButtonProps={{ 'aria-label': t('app.close') }}
-      classNames={{ title: classes.modalTitle }}
-    >
+    <AppModal opened={opened} onClose={onClose} title={mail?.subject} size="lg">
       {mail ? (
         <Stack gap="md">
           <dl className={classes.meta}>
@@ -64,6 +53,6 @@ export function OutboxMailModal({ mail, onClose }: OutboxMailModalProps) {
           </Text>
         </Stack>
       ) : null}
-    </Modal>
+    </AppModal>
   );
 }

@@ -1,0 +1,94 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { test, expect } from '../support/fixtures.ts';
+import { newPassword, uniqueToken } from '../support/accounts.ts';
+import { reviewScreen } from '../support/review.ts';
+import { signIn } from '../support/shell-session.ts';
+
+// Issue 5: /dashboard shows the numbers of GET /api/dashboard: a customer's own domains, those
+// expiring within 30 days, domain users, cart rows and unread notifications; a host admin's
+// tenant totals with the customers. The data is made through the API by the super admin.
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const SHELL_PAGE = { include: 'main' };
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The stat card (a link) with this label. */
+const stat = (page: Page, label: string) =>
+  page.getByRole('region', { name: 'Key numbers' }).getByRole('link').filter({ has: page.getByText(label, { exact: true }) });
+
+/** The card shows `value` right after its label (and not, say, 12 for 2). */
+async function expectStat(page: Page, label: string, value: number): Promise<void> {
+  await expect(stat(page, label)).toHaveText(new RegExp(`^${escape(label)}\\s*${value}(\\D|$)`));
+}
+
+async function dashboardOf(api: APIRequestContext): Promise<Record<string, number | null>> {
+  const answer = await api.get('/api/dashboard');
+  expect(answer.status()).toBe(200);
+  return ((await answer.json()) as { data: Record<string, number | null> }).data;
+}
+
+test("a customer sees their own numbers: domains, one expiring soon, a mailbox, the cart and notifications", async ({
+  page,
+  accounts,
+  berth,
+  baseURL,
+}, testInfo) => {
+  const customer = await accounts.customer('dashboard');
+  const admin = await accounts.signedIn(berth.admin);
+  const soon = `e2e-soon-${uniqueToken()}.test`;
+  const expiring = await admin.post('/api/host/domain', {
+    data: { name: soon, owner_id: customer.id, expire_at: new Date(Date.now() + 10 * DAY_MS).toISOString() },
+  });
+  expect(expiring.status(), await expiring.text()).toBe(201);
+  const domain = await accounts.domain(customer);
+  const password = newPassword();
+  const mailbox = await admin.post(`/api/host/domain/${domain.id}/users`, { data: { uid: 'info', password, password_confirmation: password } });
+  expect(mailbox.status(), await mailbox.text()).toBe(201);
+
+  await signIn(page.context(), baseURL as string, customer.email, customer.password);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${customer.givenName} ${customer.surname}` })).toBeVisible();
+
+  await expectStat(page, 'Domains', 2);
+  await expectStat(page, 'Expiring within 30 days', 1);
+  await expectStat(page, 'Domain users', 1);
+  await expectStat(page, 'In the cart', 0);
+  await expect(stat(page, 'Customers'), 'customers are for admins').toHaveCount(0);
+  // The daily expiry job may already have reminded the owner of the expiring domain (it runs
+  // soon after the server starts): the card shows what the server counts.
+  const own = await dashboardOf(await accounts.signedIn(customer));
+  await expectStat(page, 'Unread notifications', own.notifications_unread as number);
+  await expect(stat(page, 'Unread notifications')).toHaveAttribute('href', '/notifications');
+  await expect(stat(page, 'Expiring within 30 days')).toHaveAttribute('href', '/host/domain?sort=expire_at');
+
+  const expiringSoon = page.getByRole('region', { name: 'Expiring soon' });
+  await expect(expiringSoon.getByRole('link', { name: soon })).toBeVisible();
+  await expect(expiringSoon.getByRole('link', { name: domain.name })).toHaveCount(0);
+  await expect(expiringSoon.getByRole('link', { name: 'Renew' })).toHaveAttribute('href', /^\/host\/domain\/\d+\/renew$/);
+  await reviewScreen(page, testInfo, 'dashboard-customer', SHELL_PAGE);
+});
+
+test("a host admin sees the tenant's totals, customers included", async ({ page, accounts, baseURL }, testInfo) => {
+  const hostAdmin = await accounts.hostAdmin('dashboard-admin');
+  const customer = await accounts.customer('dashboard-tenant');
+  await accounts.domain(customer);
+
+  await signIn(page.context(), baseURL as string, hostAdmin.email, hostAdmin.password);
+  await page.goto('/dashboard');
+  await expect(page.getByText("Your tenant's customers and domains at a glance.")).toBeVisible();
+  // Other specs share the worker's tenant 1: the cards must match the server's totals.
+  const totals = await dashboardOf(await accounts.signedIn(hostAdmin));
+  expect(totals.customers).toBeGreaterThanOrEqual(1);
+  expect(totals.domains).toBeGreaterThanOrEqual(1);
+  await expectStat(page, 'Customers', totals.customers as number);
+  await expectStat(page, 'Domains', totals.domains as number);
+  await expectStat(page, 'Expiring within 30 days', totals.domains_expiring_30d as number);
+  await expectStat(page, 'Expired', totals.domains_expired as number);
+  await expectStat(page, 'Domain users', totals.domain_users as number);
+  await expect(stat(page, 'Customers')).toHaveAttribute('href', '/system/customers');
+  await reviewScreen(page, testInfo, 'dashboard-host-admin', SHELL_PAGE);
+
+  await stat(page, 'Customers').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();
+});

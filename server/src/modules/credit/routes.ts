@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  creditAdjustmentAnswerSchema,
+  creditAdjustmentPayloadSchema,
+  creditAnswerSchema,
+  creditQuerySchema,
+  errorAnswerSchema,
+  topUpAnswerSchema,
+  topUpPayloadSchema,
+} from '@berth/contracts';
+import { authedUser, requireUser } from '../../http/context.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { ActorSource } from '../audit/service.ts';
+import type { CreditService } from './service.ts';
+
+const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
+
+export function creditRoutes(credit: CreditService, actors: ActorSource) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+
+    api.get(
+      '/credit',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['credit'],
+          summary: "The user's credit balance, top-up limits and ledger (newest first; filter by date range and type; keyset pages)",
+          querystring: creditQuerySchema,
+          response: { 200: creditAnswerSchema, ...errors },
+        },
+      },
+      async (request) => credit.view(authedUser(request).user, request.query, request.lang),
+    );
+
+    api.get(
+      '/credit/export.csv',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['credit'],
+          summary: 'The ledger as CSV, with the same filters',
+          querystring: creditQuerySchema.omit({ cursor: true, limit: true }),
+          response: { 200: z.string(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const csv = await credit.exportCsv(authedUser(request).user, request.query, request.lang);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="credit.csv"')
+          .send(csv);
+      },
+    );
+
+    api.post(
+      '/credit/top-up',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['credit'],
+          summary: 'Top up credit: issues a credit invoice and starts its payment; the credit arrives when the payment is confirmed',
+          body: topUpPayloadSchema,
+          response: { 201: topUpAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const invoice = await credit.topUp(await actors.actor(request), request.body, request.lang);
+        return reply.code(201).send({ data: { invoice }, message: translate(request.lang, 'credit.top_up_created', { number: invoice.number }) });
+      },
+    );
+
+    api.post(
+      '/system/credit/adjustments',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['credit'],
+          summary: 'Admins: credit (positive) or debit (negative) a user of their tenant; never below zero',
+          body: creditAdjustmentPayloadSchema,
+          response: { 201: creditAdjustmentAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const data = await credit.adjust(await actors.actor(request), request.body, request.lang);
+        return reply.code(201).send({ data, message: translate(request.lang, 'credit.adjusted', { balance: data.balance.formatted }) });
+      },
+    );
+  };
+}

@@ -1,0 +1,133 @@
+import type { Db } from '../../db/connection.ts';
+import { HttpError } from '../../http/errors.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AuditService } from '../audit/service.ts';
+import { post } from '../credit/ledger.ts';
+import { provisionOrder } from '../orders/provisioning.ts';
+import { findPartner } from '../orders/queries.ts';
+import type { InvoiceSettlement, PaymentProviderId } from '../payments/provider.ts';
+import { formatMoney, shareOf } from '../shop/money.ts';
+import { languageOf } from '../shop/language.ts';
+import { ensureShop } from '../shop/queries.ts';
+import type { RealtimeHub } from '../realtime/hub.ts';
+import { findUserById } from '../users/queries.ts';
+import { insertPayment, lockInvoice, markInvoicePaid, type InvoiceRow } from './queries.ts';
+
+export interface SettlementInput {
+  tenantId: number;
+  invoiceId: number;
+  provider: PaymentProviderId;
+  reference: string;
+  amount: number;
+  actorId: number | null;
+}
+
+export type SettlementOutcome = { settled: boolean; alreadyPaid: boolean; invoice: InvoiceRow };
+
+/**
+ * Settles an invoice inside the caller's transaction: records the payment once under its
+ * (tenant, provider, reference), marks the invoice paid, then delivers the order and credits the
+ * partner's commission, or credits a top-up to the payer's ledger. A repeated reference changes
+ * nothing; a payment for an invoice already paid is recorded but delivers nothing twice.
+ */
+export async function settleInTransaction(trx: Db, input: SettlementInput, now: Date): Promise<SettlementOutcome> {
+  const invoice = await lockInvoice(trx, input.tenantId, input.invoiceId);
+  if (!invoice) throw new HttpError(404, 'http.not_found');
+  if (invoice.status === 'unpaid' && input.amount < Number(invoice.gross)) {
+    const payer = await findUserById(trx, invoice.user_id);
+    const language = languageOf(payer);
+    throw new HttpError(422, 'invoice.amount_short', {
+      fields: {
+        amount: [
+          {
+            key: 'invoice.amount_short',
+            params: { amount: formatMoney(input.amount, invoice.currency, language), total: formatMoney(Number(invoice.gross), invoice.currency, language) },
+          },
+        ],
+      },
+    });
+  }
+  const payment = await insertPayment(trx, {
+    tenant_id: invoice.tenant_id,
+    invoice_id: invoice.id,
+    provider: input.provider,
+    reference: input.reference,
+    amount: input.amount,
+    actor_id: input.actorId,
+    created_at: now,
+  });
+  if (!payment || invoice.status !== 'unpaid') return { settled: false, alreadyPaid: invoice.status === 'paid', invoice };
+  const paid = await markInvoicePaid(trx, invoice.id, now);
+  if (!paid) return { settled: false, alreadyPaid: true, invoice };
+
+  if (paid.kind === 'credit') {
+    const payer = await findUserById(trx, paid.user_id);
+    await post(trx, {
+      tenantId: paid.tenant_id,
+      userId: paid.user_id,
+      amount: Number(paid.gross),
+      currency: paid.currency,
+      type: 'top_up',
+      description: translate(languageOf(payer), 'credit.entry.top_up', { number: paid.number }),
+      reference: `top-up:invoice:${paid.id}`,
+      invoiceId: paid.id,
+      actorId: input.actorId,
+      now,
+    });
+  } else if (paid.order_id !== null) {
+    await provisionOrder(trx, paid.order_id, now);
+    await creditCommission(trx, paid, now);
+  }
+  return { settled: true, alreadyPaid: false, invoice: paid };
+}
+
+/** The partner's share of a paid order of one of the tenant's customers (net, before VAT). */
+async function creditCommission(trx: Db, invoice: InvoiceRow, now: Date): Promise<void> {
+  const buyer = await findUserById(trx, invoice.user_id);
+  if (!buyer || buyer.role !== 'customer') return;
+  const partner = await findPartner(trx, invoice.tenant_id);
+  if (!partner) return;
+  const settings = await ensureShop(trx, invoice.tenant_id);
+  const amount = shareOf(Number(invoice.net), settings.commission_rate_bp);
+  if (amount <= 0) return;
+  await post(trx, {
+    tenantId: invoice.tenant_id,
+    userId: partner.id,
+    amount,
+    currency: invoice.currency,
+    type: 'commission',
+    description: translate(languageOf(partner), 'credit.entry.commission', { number: invoice.number }),
+    reference: `commission:invoice:${invoice.id}`,
+    invoiceId: invoice.id,
+    now,
+  });
+}
+
+/** The InvoiceSettlement the payment providers call (bank transfer confirmation, gateway webhooks). */
+export class InvoiceSettlementService implements InvoiceSettlement {
+  private readonly deps: { db: Db; clock: Clock; audit: AuditService; realtime?: RealtimeHub };
+
+  constructor(deps: InvoiceSettlementService['deps']) {
+    this.deps = deps;
+  }
+
+  async settle(input: SettlementInput): Promise<{ settled: boolean; alreadyPaid: boolean }> {
+    const now = this.deps.clock.now();
+    const outcome = await this.deps.db.transaction().execute((trx) => settleInTransaction(trx, input, now));
+    if (outcome.settled) {
+      await this.deps.audit.record({
+        action: 'invoice.paid',
+        tenantId: outcome.invoice.tenant_id,
+        userId: input.actorId,
+        ip: null,
+        target: { type: 'invoice', id: outcome.invoice.id },
+        data: { number: outcome.invoice.number, provider: input.provider, reference: input.reference, amount: input.amount },
+      });
+      // The payer's header (credit) and pages refresh on a notification event.
+      const payer = await findUserById(this.deps.db, outcome.invoice.user_id);
+      this.deps.realtime?.notify(outcome.invoice.user_id, { type: 'info', text: translate(languageOf(payer), 'invoice.paid_notice', { number: outcome.invoice.number }) });
+    }
+    return { settled: outcome.settled, alreadyPaid: outcome.alreadyPaid };
+  }
+}

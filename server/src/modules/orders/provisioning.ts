@@ -1,0 +1,91 @@
+import { DEFAULT_DOMAIN_SETTINGS } from '@berth/contracts';
+import type { Db } from '../../db/connection.ts';
+import { translate } from '../../i18n/messages.ts';
+import { post } from '../credit/ledger.ts';
+import { createDefaultZone } from '../dns/service.ts';
+import { tenantNameServers } from '../dns/queries.ts';
+import { findDomainByName, insertDomain, updateDomain } from '../domains/queries.ts';
+import { addMonths, vatOf } from '../shop/money.ts';
+import { languageOf } from '../shop/language.ts';
+import { findUserById } from '../users/queries.ts';
+import { insertSubscription, listOrderItems, lockOrder, markItemProvisioned, markOrderPaid, type OrderItemRow, type OrderRow } from './queries.ts';
+
+/**
+ * Delivers a paid order inside the settlement transaction: register/transfer → the domain is
+ * created (with its DNS zone) and expires after the period; renew → the expiry moves on by the
+ * period from the later of now and the old expiry; hosting → a subscription. An item that can no
+ * longer be delivered (the name was taken meanwhile, the renewed domain deleted) is refunded to the
+ * buyer's credit. Runs once: items already delivered are skipped.
+ */
+export async function provisionOrder(trx: Db, orderId: number, now: Date): Promise<void> {
+  const order = await lockOrder(trx, orderId);
+  if (!order || order.status !== 'pending') return;
+  const items = await listOrderItems(trx, order.id);
+  const nameServers = await tenantNameServers(trx, order.tenant_id);
+  for (const item of items) {
+    if (item.provisioned_at) continue;
+    const delivered = await deliver(trx, order, item, nameServers, now);
+    if (delivered === undefined) await refund(trx, order, item, now);
+    else await markItemProvisioned(trx, item.id, now, delivered);
+  }
+  await markOrderPaid(trx, order.id, now);
+}
+
+/** The domain id delivered (null for hosting), or undefined when the item cannot be delivered. */
+async function deliver(trx: Db, order: OrderRow, item: OrderItemRow, nameServers: readonly string[], now: Date): Promise<number | null | undefined> {
+  switch (item.kind) {
+    case 'hosting': {
+      await insertSubscription(trx, {
+        tenant_id: order.tenant_id,
+        user_id: order.user_id,
+        plan_id: item.plan_id,
+        title: item.title,
+        order_item_id: item.id,
+        starts_at: now,
+        expires_at: addMonths(now, item.period_months),
+      });
+      return null;
+    }
+    case 'domain_register':
+    case 'domain_transfer': {
+      if (!item.domain_name || (await findDomainByName(trx, item.domain_name))) return undefined;
+      const domain = await insertDomain(trx, {
+        tenant_id: order.tenant_id,
+        owner_id: order.user_id,
+        name: item.domain_name,
+        expire_at: addMonths(now, item.period_months),
+        notes: '',
+        settings: { ...DEFAULT_DOMAIN_SETTINGS },
+        created_at: now,
+        updated_at: now,
+      });
+      await createDefaultZone(trx, domain, nameServers, now);
+      return domain.id;
+    }
+    case 'domain_renew': {
+      if (item.domain_id === null) return undefined;
+      const domain = await trx.selectFrom('domains').select(['id', 'expire_at']).where('id', '=', item.domain_id).forUpdate().executeTakeFirst();
+      if (!domain) return undefined;
+      const from = domain.expire_at && new Date(domain.expire_at) > now ? new Date(domain.expire_at) : now;
+      await updateDomain(trx, domain.id, { expire_at: addMonths(from, item.period_months), updated_at: now });
+      return domain.id;
+    }
+  }
+}
+
+async function refund(trx: Db, order: OrderRow, item: OrderItemRow, now: Date): Promise<void> {
+  const net = Number(item.net) - Number(item.discount);
+  const amount = net + vatOf(net, order.vat_rate_bp);
+  if (amount <= 0) return;
+  const buyer = await findUserById(trx, order.user_id);
+  await post(trx, {
+    tenantId: order.tenant_id,
+    userId: order.user_id,
+    amount,
+    currency: order.currency,
+    type: 'refund',
+    description: translate(languageOf(buyer), 'credit.entry.refund', { title: item.title }),
+    reference: `refund:order-item:${item.id}`,
+    now,
+  });
+}

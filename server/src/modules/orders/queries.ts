@@ -1,0 +1,46 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { OrderItemsTable, OrdersTable } from '../../db/schema.ts';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderItemRow = Selectable<OrderItemsTable>;
+
+export const findOrderByKey = (db: Db, userId: number, key: string) =>
+  db.selectFrom('orders').selectAll().where('user_id', '=', userId).where('idempotency_key', '=', key).executeTakeFirst();
+
+/** Claims the idempotency key: a concurrent duplicate waits on the unique index, then fails. */
+export const insertOrder = (trx: Db, values: Insertable<OrdersTable>) =>
+  trx.insertInto('orders').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const setOrderTotals = (
+  trx: Db,
+  id: number,
+  values: Pick<OrderRow, 'subtotal' | 'discount' | 'net' | 'vat' | 'gross' | 'promo_id' | 'promo_code'>,
+) => trx.updateTable('orders').set(values).where('id', '=', id).execute();
+
+export const insertOrderItems = (trx: Db, values: Insertable<OrderItemsTable>[]) =>
+  trx.insertInto('order_items').values(values).returningAll().execute();
+
+export const lockOrder = (trx: Db, id: number) => trx.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+
+export const listOrderItems = (db: Db, orderId: number) =>
+  db.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
+
+export const markItemProvisioned = (trx: Db, id: number, now: Date, domainId: number | null) =>
+  trx
+    .updateTable('order_items')
+    .set(domainId === null ? { provisioned_at: now } : { provisioned_at: now, domain_id: domainId })
+    .where('id', '=', id)
+    .execute();
+
+export const markOrderPaid = (trx: Db, id: number, now: Date) =>
+  trx.updateTable('orders').set({ status: 'paid', paid_at: now }).where('id', '=', id).where('status', '=', 'pending').execute();
+
+export const insertSubscription = (
+  trx: Db,
+  values: { tenant_id: number; user_id: number; plan_id: number | null; title: string; order_item_id: number; starts_at: Date; expires_at: Date },
+) => trx.insertInto('hosting_subscriptions').values(values).execute();
+
+/** The partner who earns commission on a tenant's orders: its first host admin. */
+export const findPartner = (db: Db, tenantId: number) =>
+  db.selectFrom('users').select(['id', 'language']).where('tenant_id', '=', tenantId).where('role', '=', 'host_admin').orderBy('id').limit(1).executeTakeFirst();

@@ -1,0 +1,143 @@
+import type { PaymentMethod, PaymentMethodKind } from '@berth/contracts';
+import type { Db } from '../../db/connection.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { fieldError, HttpError } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
+import { findTenantById } from '../tenants/queries.ts';
+import { iso } from '../tenants/scope.ts';
+import type { UserRow } from '../users/queries.ts';
+import {
+  deletePaymentMethod,
+  findPaymentMethod,
+  insertPaymentMethod,
+  listPaymentMethods,
+  lockPaymentMethods,
+  setDefaultPaymentMethod,
+  type PaymentMethodRow,
+} from './queries.ts';
+import type { StripeGateway } from './stripe-gateway.ts';
+
+export type PaymentMethodInput =
+  | { kind: 'bank_transfer'; account_name: string; iban: string; bic?: string | null | undefined; make_default?: boolean | undefined }
+  | { kind: 'card'; stripe_payment_method_id: string; make_default?: boolean | undefined };
+
+export function presentPaymentMethod(row: PaymentMethodRow): PaymentMethod {
+  const base = { id: row.id, is_default: row.is_default, created_at: iso(row.created_at) };
+  if (row.kind === 'card') {
+    return { ...base, kind: 'card', brand: row.card_brand ?? '', last4: row.card_last4 ?? '', exp_month: row.card_exp_month ?? 0, exp_year: row.card_exp_year ?? 0 };
+  }
+  return { ...base, kind: 'bank_transfer', account_name: row.account_name ?? '', iban: row.iban ?? '', bic: row.bic };
+}
+
+/**
+ * A user's saved ways to pay (SPEC section 6: super admins, or users of host_purchases tenants).
+ * Exactly one is the default while any exist: every change locks the user's rows first.
+ */
+export class PaymentMethods {
+  private readonly deps: { db: Db; clock: Clock; audit: AuditService; stripe: StripeGateway | null };
+
+  constructor(deps: PaymentMethods['deps']) {
+    this.deps = deps;
+  }
+
+  /** Kinds this user may add: a card only when Stripe is configured. */
+  availableKinds(): PaymentMethodKind[] {
+    return this.deps.stripe ? ['bank_transfer', 'card'] : ['bank_transfer'];
+  }
+
+  async list(user: UserRow): Promise<PaymentMethod[]> {
+    await this.assertAllowed(user);
+    return (await listPaymentMethods(this.deps.db, user.id)).map(presentPaymentMethod);
+  }
+
+  async add(actor: Actor, input: PaymentMethodInput): Promise<PaymentMethod> {
+    const user = actor.user;
+    await this.assertAllowed(user);
+    const details = await this.details(input);
+    const row = await this.deps.db
+      .transaction()
+      .execute(async (trx) => {
+        const existing = await lockPaymentMethods(trx, user.id);
+        const makeDefault = existing.length === 0 || input.make_default === true;
+        const inserted = await insertPaymentMethod(trx, { ...details, tenant_id: user.tenant_id, user_id: user.id, is_default: false, created_at: this.deps.clock.now() });
+        if (makeDefault) await setDefaultPaymentMethod(trx, user.id, inserted.id);
+        return { ...inserted, is_default: makeDefault };
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error, 'payment_methods_iban')) throw fieldError('iban', 'payments.method_exists');
+        if (isUniqueViolation(error, 'payment_methods_stripe')) throw fieldError('stripe_payment_method_id', 'payments.method_exists');
+        throw error;
+      });
+    await this.deps.audit.recordAction(actor, 'payment_method.added', user.tenant_id, { type: 'payment_method', id: row.id }, {
+      kind: row.kind,
+      // Enough to recognise it in the log, never the whole account or card.
+      hint: row.kind === 'card' ? `${row.card_brand} ${row.card_last4}` : `…${(row.iban ?? '').slice(-4)}`,
+      default: row.is_default,
+    });
+    return presentPaymentMethod(row);
+  }
+
+  async makeDefault(actor: Actor, id: number): Promise<PaymentMethod> {
+    const user = actor.user;
+    await this.assertAllowed(user);
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      await lockPaymentMethods(trx, user.id);
+      const found = await findPaymentMethod(trx, user.id, id);
+      if (!found) throw new HttpError(404, 'http.not_found');
+      await setDefaultPaymentMethod(trx, user.id, id);
+      return { ...found, is_default: true };
+    });
+    await this.deps.audit.recordAction(actor, 'payment_method.default_set', user.tenant_id, { type: 'payment_method', id: row.id }, { kind: row.kind });
+    return presentPaymentMethod(row);
+  }
+
+  /** Removes a method; when it was the default, the oldest remaining one becomes the default. */
+  async remove(actor: Actor, id: number): Promise<void> {
+    const user = actor.user;
+    await this.assertAllowed(user);
+    const removed = await this.deps.db.transaction().execute(async (trx) => {
+      const locked = await lockPaymentMethods(trx, user.id);
+      const found = await findPaymentMethod(trx, user.id, id);
+      if (!found) throw new HttpError(404, 'http.not_found');
+      await deletePaymentMethod(trx, user.id, id);
+      const next = found.is_default ? locked.filter((m) => m.id !== id).sort((a, b) => a.id - b.id)[0] : undefined;
+      if (next) await setDefaultPaymentMethod(trx, user.id, next.id);
+      return { row: found, nextDefault: next?.id ?? null };
+    });
+    await this.deps.audit.recordAction(actor, 'payment_method.removed', user.tenant_id, { type: 'payment_method', id }, {
+      kind: removed.row.kind,
+      next_default: removed.nextDefault,
+    });
+  }
+
+  /** 403 unless the user is a super admin or their tenant sells through host_purchases. */
+  async assertAllowed(user: UserRow): Promise<void> {
+    if (user.role === 'super_admin') return;
+    const tenant = await findTenantById(this.deps.db, user.tenant_id);
+    if (!tenant?.host_purchases) throw new HttpError(403, 'http.forbidden');
+  }
+
+  private async details(input: PaymentMethodInput) {
+    const empty = { account_name: null, iban: null, bic: null, stripe_payment_method_id: null, card_brand: null, card_last4: null, card_exp_month: null, card_exp_year: null };
+    if (input.kind === 'bank_transfer') {
+      return { ...empty, kind: 'bank_transfer' as const, account_name: input.account_name, iban: input.iban, bic: input.bic ?? null };
+    }
+    const stripe = this.deps.stripe;
+    if (!stripe) throw fieldError('kind', 'payments.card_unavailable');
+    // Brand, last4 and expiry come from Stripe, never from the browser.
+    const card = await stripe.retrieveCard(input.stripe_payment_method_id).catch(() => {
+      throw new HttpError(503, 'payments.gateway_unavailable');
+    });
+    if (!card) throw fieldError('stripe_payment_method_id', 'payments.card_invalid');
+    return {
+      ...empty,
+      kind: 'card' as const,
+      stripe_payment_method_id: input.stripe_payment_method_id,
+      card_brand: card.brand,
+      card_last4: card.last4,
+      card_exp_month: card.exp_month,
+      card_exp_year: card.exp_year,
+    };
+  }
+}

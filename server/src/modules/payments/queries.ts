@@ -1,0 +1,127 @@
+import { sql, type Insertable } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { PaymentMethodsTable } from '../../db/schema.ts';
+
+/* ---- the tenant's bank account ---- */
+
+export const findTenantBankAccount = (db: Db, tenantId: number) =>
+  db.selectFrom('tenant_bank_accounts').select(['account_name', 'iban', 'bic']).where('tenant_id', '=', tenantId).executeTakeFirst();
+
+export const upsertTenantBankAccount = (db: Db, values: { tenant_id: number; account_name: string; iban: string; bic: string | null; updated_at: Date }) =>
+  db
+    .insertInto('tenant_bank_accounts')
+    .values(values)
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ account_name: values.account_name, iban: values.iban, bic: values.bic, updated_at: values.updated_at }))
+    .execute();
+
+export const deleteTenantBankAccount = (db: Db, tenantId: number) =>
+  db.deleteFrom('tenant_bank_accounts').where('tenant_id', '=', tenantId).executeTakeFirst();
+
+/* ---- saved payment methods ---- */
+
+export type PaymentMethodRow = NonNullable<Awaited<ReturnType<typeof findPaymentMethod>>>;
+
+/** The default first, then in the order they were added. */
+export const listPaymentMethods = (db: Db, userId: number) =>
+  db.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).orderBy('is_default', 'desc').orderBy('id').execute();
+
+export const findPaymentMethod = (db: Db, userId: number, id: number) =>
+  db.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+
+/** Key space of the per-user lock on payment methods (the two-int advisory lock form). */
+const PAYMENT_METHODS_LOCK = 727_275;
+
+/**
+ * Serialises changes to one user's methods until the transaction ends (adds included, which row
+ * locks cannot cover), then returns them, default first.
+ */
+export const lockPaymentMethods = async (db: Db, userId: number) => {
+  await sql`select pg_advisory_xact_lock(${PAYMENT_METHODS_LOCK}, ${userId})`.execute(db);
+  return db.selectFrom('payment_methods').select(['id', 'is_default']).where('user_id', '=', userId).orderBy('is_default', 'desc').orderBy('id').execute();
+};
+
+export const insertPaymentMethod = (db: Db, values: Insertable<PaymentMethodsTable>) =>
+  db.insertInto('payment_methods').values(values).returningAll().executeTakeFirstOrThrow();
+
+/** Makes `id` the user's only default (clearing first, so the one-default index never sees two). */
+export const setDefaultPaymentMethod = async (db: Db, userId: number, id: number): Promise<void> => {
+  await db.updateTable('payment_methods').set({ is_default: false }).where('user_id', '=', userId).where('is_default', '=', true).where('id', '!=', id).execute();
+  await db.updateTable('payment_methods').set({ is_default: true }).where('user_id', '=', userId).where('id', '=', id).execute();
+};
+
+export const deletePaymentMethod = (db: Db, userId: number, id: number) =>
+  db.deleteFrom('payment_methods').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+
+/* ---- invoices (read here to confirm, match and print them; written by the invoices module) ---- */
+
+export type InvoiceRow = NonNullable<Awaited<ReturnType<typeof findInvoice>>>;
+
+export const findInvoice = (db: Db, id: number) =>
+  db
+    .selectFrom('invoices')
+    .select([
+      'id',
+      'tenant_id',
+      'user_id',
+      'number',
+      'kind',
+      'status',
+      'currency',
+      'vat_rate_bp',
+      'subtotal',
+      'discount',
+      'net',
+      'vat',
+      'gross',
+      'promo_code',
+      'payment_provider',
+      'payment_reference',
+      'issued_at',
+      'paid_at',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const listInvoiceLines = (db: Db, invoiceId: number) =>
+  db.selectFrom('invoice_lines').select(['title', 'kind', 'period_months', 'net', 'discount']).where('invoice_id', '=', invoiceId).orderBy('id').execute();
+
+/**
+ * The tenant's invoices whose payment reference is `reference` (compared without spaces and case;
+ * numeric references also without leading zeros, as banks often pad variable symbols).
+ */
+export const findInvoicesByReference = (db: Db, tenantId: number, reference: string) => {
+  const normalised = reference.replace(/\s+/g, '').toUpperCase();
+  const numeric = /^\d+$/.test(normalised) ? normalised.replace(/^0+(?=\d)/, '') : null;
+  const column = sql<string>`upper(regexp_replace(payment_reference, '\\s', '', 'g'))`;
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'number', 'status', 'currency', 'gross', 'payment_reference'])
+    .where('tenant_id', '=', tenantId)
+    .where((eb) =>
+      numeric === null
+        ? eb(column, '=', normalised)
+        : eb.or([eb(column, '=', normalised), eb(sql<string>`case when ${column} ~ '^[0-9]+$' then ltrim(${column}, '0') end`, '=', numeric)]),
+    )
+    .orderBy('id')
+    .execute();
+};
+
+/* ---- buyer and seller (for the invoice PDF) ---- */
+
+export const findInvoiceParties = async (db: Db, tenantId: number, userId: number) => {
+  const [tenant, buyer] = await Promise.all([
+    db.selectFrom('tenants').select(['title']).where('id', '=', tenantId).executeTakeFirst(),
+    db.selectFrom('users').select(['email', 'given_name', 'sn']).where('id', '=', userId).executeTakeFirst(),
+  ]);
+  return { tenant, buyer };
+};
+
+/* ---- Stripe events ---- */
+
+export const findStripeEvent = (db: Db, id: string) => db.selectFrom('stripe_events').select(['id', 'outcome']).where('id', '=', id).executeTakeFirst();
+
+/** Records a handled event; a second delivery of the same id changes nothing. */
+export const recordStripeEvent = (
+  db: Db,
+  values: { id: string; type: string; tenant_id: number | null; invoice_id: number | null; outcome: string; received_at: Date },
+) => db.insertInto('stripe_events').values(values).onConflict((oc) => oc.column('id').doNothing()).execute();

@@ -1,0 +1,217 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  BANK_STATEMENT_COLUMNS,
+  BANK_STATEMENT_MAX_BYTES,
+  bankStatementAnswerSchema,
+  bankStatementQuerySchema,
+  errorAnswerSchema,
+  idParamsSchema,
+  markPaidAnswerSchema,
+  markPaidPayloadSchema,
+  messageAnswerSchema,
+  paymentMethodAnswerSchema,
+  paymentMethodListAnswerSchema,
+  paymentMethodPayloadSchema,
+  tenantBankAccountAnswerSchema,
+  tenantBankAccountPayloadSchema,
+} from '@berth/contracts';
+import { authedUser, requireUser } from '../../http/context.ts';
+import { fieldError, HttpError } from '../../http/errors.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { ActorSource } from '../audit/service.ts';
+import { StatementFormatError, BANK_STATEMENT_MAX_LINES } from './bank-statement.ts';
+import type { TenantBankAccounts } from './bank-transfer.ts';
+import type { PaymentConfirmation } from './confirmation.ts';
+import type { InvoicePdfs } from './invoice-pdf.ts';
+import type { PaymentMethods } from './methods.ts';
+import { StripeSignatureError } from './stripe-gateway.ts';
+import type { StripeWebhooks } from './stripe.ts';
+
+const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
+
+const sendPdf = (reply: FastifyReply, file: { pdf: Buffer; number: string }) =>
+  reply
+    .type('application/pdf')
+    .header('content-disposition', `attachment; filename="invoice-${file.number.replace(/[^\w.-]/g, '_')}.pdf"`)
+    .header('cache-control', 'private, no-store')
+    .send(file.pdf);
+
+/** /account/payment-methods: the signed-in user's saved ways to pay. */
+export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['payments'];
+
+    api.get(
+      '/account/payment-methods',
+      { preHandler: requireUser, schema: { tags, summary: 'Your payment methods, default first (super admins and host_purchases tenants)', response: { 200: paymentMethodListAnswerSchema, ...errors } } },
+      async (request) => ({ data: await methods.list(authedUser(request).user), available_kinds: methods.availableKinds() }),
+    );
+
+    api.post(
+      '/account/payment-methods',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Save a payment method: your bank account (IBAN checked) or a card collected by Stripe (its pm_ id); the first one is the default',
+          body: paymentMethodPayloadSchema,
+          response: { 201: paymentMethodAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const method = await methods.add(await actors.actor(request), request.body);
+        return reply.code(201).send({ data: method, message: translate(request.lang, 'payments.method_added') });
+      },
+    );
+
+    api.patch(
+      '/account/payment-methods/:id/default',
+      { preHandler: requireUser, schema: { tags, summary: 'Make a payment method your default', params: idParamsSchema, response: { 200: paymentMethodAnswerSchema, ...errors } } },
+      async (request) => ({ data: await methods.makeDefault(await actors.actor(request), request.params.id), message: translate(request.lang, 'payments.method_default') }),
+    );
+
+    api.delete(
+      '/account/payment-methods/:id',
+      { preHandler: requireUser, schema: { tags, summary: 'Remove a payment method (the oldest other one becomes the default)', params: idParamsSchema, response: { 200: messageAnswerSchema, ...errors } } },
+      async (request) => {
+        await methods.remove(await actors.actor(request), request.params.id);
+        return { message: translate(request.lang, 'payments.method_removed') };
+      },
+    );
+  };
+}
+
+/** Invoice PDFs, bank accounts and confirming payments by hand or by bank statement. */
+export function paymentAdminRoutes(deps: { pdfs: InvoicePdfs; bankAccounts: TenantBankAccounts; confirmation: PaymentConfirmation; actors: ActorSource }) {
+  const { pdfs, bankAccounts, confirmation, actors } = deps;
+  return async (app: FastifyInstance): Promise<void> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['payments'];
+
+    api.get(
+      '/account/invoices/:id/pdf',
+      { preHandler: requireUser, schema: { tags, summary: 'One of your invoices as PDF', params: idParamsSchema, response: errors } },
+      async (request, reply) => sendPdf(reply, await pdfs.forBuyer(authedUser(request).user, request.params.id, request.lang)),
+    );
+
+    api.get(
+      '/system/invoices/:id/pdf',
+      { preHandler: requireUser, schema: { tags, summary: 'An invoice of your tenant as PDF (host admins; super admins any)', params: idParamsSchema, response: errors } },
+      async (request, reply) => sendPdf(reply, await pdfs.forAdmin(authedUser(request).user, request.params.id, request.lang)),
+    );
+
+    api.get(
+      '/system/tenants/:id/bank-account',
+      { preHandler: requireUser, schema: { tags, summary: "The tenant's bank account for bank transfers (null: bank transfer off)", params: idParamsSchema, response: { 200: tenantBankAccountAnswerSchema, ...errors } } },
+      async (request) => ({ data: await bankAccounts.get(authedUser(request).user, request.params.id) }),
+    );
+
+    api.put(
+      '/system/tenants/:id/bank-account',
+      {
+        preHandler: requireUser,
+        schema: { tags, summary: "Set the tenant's bank account (host admins: their tenant; super admins: any)", params: idParamsSchema, body: tenantBankAccountPayloadSchema, response: { 200: tenantBankAccountAnswerSchema, ...errors } },
+      },
+      async (request) => ({
+        data: await bankAccounts.set(await actors.actor(request), request.params.id, request.body),
+        message: translate(request.lang, 'payments.bank_account_saved'),
+      }),
+    );
+
+    api.delete(
+      '/system/tenants/:id/bank-account',
+      { preHandler: requireUser, schema: { tags, summary: "Remove the tenant's bank account (bank transfer is no longer offered)", params: idParamsSchema, response: { 200: tenantBankAccountAnswerSchema, ...errors } } },
+      async (request) => {
+        await bankAccounts.remove(await actors.actor(request), request.params.id);
+        return { data: null, message: translate(request.lang, 'payments.bank_account_removed') };
+      },
+    );
+
+    api.post(
+      '/system/invoices/:id/mark-paid',
+      {
+        preHandler: requireUser,
+        // The body is optional: a bare POST confirms without a bank reference.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        schema: { tags, summary: 'Confirm an unpaid invoice as paid (money received by transfer); a second call changes nothing', params: idParamsSchema, body: markPaidPayloadSchema, response: { 200: markPaidAnswerSchema, ...errors } },
+      },
+      async (request) => {
+        const result = await confirmation.markPaid(await actors.actor(request), request.params.id, request.body.reference);
+        const key = result.settled ? 'payments.marked_paid' : 'payments.already_paid';
+        return {
+          data: { invoice_id: result.invoice.id, settled: result.settled, already_paid: result.alreadyPaid },
+          message: translate(request.lang, key, { number: result.invoice.number }),
+        };
+      },
+    );
+
+    api.post(
+      '/system/payments/bank-statement',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: `Import a bank statement (multipart field "file": CSV with the columns ${BANK_STATEMENT_COLUMNS.join(', ')}); lines are matched to unpaid invoices by reference and exact amount`,
+          querystring: bankStatementQuerySchema,
+          response: { 200: bankStatementAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        // Role and tenant are checked before the upload is read.
+        const actor = await actors.actor(request);
+        const tenantId = await confirmation.statementTenant(actor.user, request.query.tenant_id);
+        const file = request.isMultipart() ? await request.file({ limits: { fileSize: BANK_STATEMENT_MAX_BYTES, files: 1 } }) : undefined;
+        if (!file) throw fieldError('file', 'validation.required');
+        const buffer = await file.toBuffer().catch(() => {
+          throw fieldError('file', 'payments.statement_unreadable');
+        });
+        const result = await confirmation.importStatement(actor, tenantId, buffer).catch((error: unknown) => {
+          if (!(error instanceof StatementFormatError)) throw error;
+          if (error.kind === 'columns') throw fieldError('file', 'payments.statement_columns', { columns: BANK_STATEMENT_COLUMNS.join(', ') });
+          if (error.kind === 'too_many') throw fieldError('file', 'payments.statement_too_many', { max: BANK_STATEMENT_MAX_LINES });
+          throw fieldError('file', 'payments.statement_unreadable');
+        });
+        const other = result.lines.length - result.counts.matched;
+        return { data: result, message: translate(request.lang, 'payments.statement_imported', { matched: result.counts.matched, other }) };
+      },
+    );
+  };
+}
+
+/**
+ * POST /api/payments/stripe/webhook: Stripe's server calls it (no session, no browser headers).
+ * The signature covers the exact bytes, so this route reads its body raw.
+ */
+export function stripeWebhookRoute(webhooks: StripeWebhooks) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.removeContentTypeParser(['application/json']);
+    app.addContentTypeParser(['application/json', '*'], { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_request, body, done) => done(null, body));
+    app.withTypeProvider<ZodTypeProvider>().post(
+      '/payments/stripe/webhook',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Stripe events (signed with the webhook secret): a paid Checkout Session or PaymentIntent settles its invoice',
+          response: { 200: z.object({ received: z.literal(true) }), 400: errorAnswerSchema },
+        },
+      },
+      async (request) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const signature = request.headers['stripe-signature'];
+        try {
+          await webhooks.handle(body, typeof signature === 'string' ? signature : undefined);
+        } catch (error) {
+          // No detail: a forger learns nothing from the answer.
+          if (error instanceof StripeSignatureError) throw new HttpError(400, 'http.bad_request');
+          throw error;
+        }
+        return { received: true as const };
+      },
+    );
+  };
+}

@@ -1,0 +1,292 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { addUser, type Caller } from '../../../test/hosting.ts';
+import { issueInvoice, purchasingTenant } from '../../../test/payments.ts';
+import { StripeGateway } from './stripe-gateway.ts';
+import { StripeProvider } from './stripe.ts';
+
+const SECRET_KEY = 'sk_test_berth';
+const WEBHOOK_SECRET = 'whsec_berth_test_secret';
+
+/** A small stand-in for api.stripe.com speaking the endpoints Berth calls, recording what it was sent. */
+interface StripeRequest {
+  method: string;
+  path: string;
+  form: URLSearchParams;
+  headers: IncomingMessage['headers'];
+}
+let stripe: Server;
+let apiBase: string;
+const received: StripeRequest[] = [];
+
+function startStripe(): Promise<void> {
+  stripe = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const path = (request.url ?? '').split('?')[0] ?? '';
+      received.push({ method: request.method ?? '', path, form: new URLSearchParams(body), headers: request.headers });
+      const send = (status: number, json: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${received.length}` });
+        response.end(JSON.stringify(json));
+      };
+      if (request.headers.authorization !== `Bearer ${SECRET_KEY}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } });
+      if (request.method === 'POST' && path === '/v1/checkout/sessions') {
+        const id = `cs_test_${received.length}`;
+        return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${id}`, payment_status: 'unpaid' });
+      }
+      if (request.method === 'GET' && path === '/v1/payment_methods/pm_card_visa') {
+        return send(200, { id: 'pm_card_visa', object: 'payment_method', type: 'card', card: { brand: 'visa', last4: '4242', exp_month: 8, exp_year: 2031 } });
+      }
+      if (request.method === 'GET' && path === '/v1/payment_methods/pm_sepa') {
+        return send(200, { id: 'pm_sepa', object: 'payment_method', type: 'sepa_debit', sepa_debit: { last4: '3000' } });
+      }
+      return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such resource' } });
+    });
+  });
+  return new Promise((resolve) =>
+    stripe.listen(0, '127.0.0.1', () => {
+      apiBase = `http://127.0.0.1:${(stripe.address() as AddressInfo).port}`;
+      resolve();
+    }),
+  );
+}
+
+let t: TestApp;
+let shop: number;
+let buyer: { user: { id: number; email: string }; call: Caller };
+
+beforeAll(async () => {
+  await startStripe();
+  t = await createTestApp({ env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: apiBase } });
+  shop = await purchasingTenant(t, 'Shop Hosting', 'shop.test');
+  await t.db.updateTable('tenants').set({ public_url: 'https://panel.shop.test' }).where('id', '=', shop).execute();
+  buyer = await addUser(t, shop, 'buyer@shop.test');
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => stripe.close(resolve));
+});
+
+/** The header Stripe sends: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body" with the webhook secret>. */
+const sign = (body: string, at: Date, secret = WEBHOOK_SECRET) => {
+  const timestamp = Math.floor(at.getTime() / 1000);
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+};
+
+const webhook = (body: string, signature: string | undefined) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/payments/stripe/webhook',
+    headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)', ...(signature ? { 'stripe-signature': signature } : {}) },
+    payload: body,
+  });
+
+const sessionCompleted = (id: string, invoice: { id: number; tenant_id: number }, amount: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    id,
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: Math.floor(t.clock.now().getTime() / 1000),
+    data: {
+      object: {
+        id: `cs_${id}`,
+        object: 'checkout.session',
+        payment_status: 'paid',
+        amount_total: amount,
+        currency: 'eur',
+        payment_intent: `pi_${invoice.id}`,
+        metadata: { invoice_id: String(invoice.id), tenant_id: String(invoice.tenant_id) },
+        ...extra,
+      },
+    },
+  });
+
+const invoiceStatus = async (id: number) => (await t.db.selectFrom('invoices').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+const paymentsOf = (id: number) => t.db.selectFrom('payments').select(['provider', 'reference', 'amount']).where('invoice_id', '=', id).execute();
+
+describe('cards as payment methods', () => {
+  it('offers cards once Stripe is configured', async () => {
+    expect((await buyer.call({ method: 'GET', url: '/api/account/payment-methods' })).json<{ available_kinds: string[] }>().available_kinds).toEqual(['bank_transfer', 'card']);
+  });
+
+  it("stores a card by its Stripe id with brand, last4 and expiry read from Stripe", async () => {
+    const response = await buyer.call({ method: 'POST', url: '/api/account/payment-methods', payload: { kind: 'card', stripe_payment_method_id: 'pm_card_visa' } });
+    expect(response.statusCode).toBe(201);
+    expect(response.json<{ data: unknown }>().data).toMatchObject({ kind: 'card', brand: 'visa', last4: '4242', exp_month: 8, exp_year: 2031, is_default: true });
+    const row = await t.db.selectFrom('payment_methods').selectAll().where('user_id', '=', buyer.user.id).executeTakeFirstOrThrow();
+    expect(row.stripe_payment_method_id).toBe('pm_card_visa');
+    expect(received.some((r) => r.method === 'GET' && r.path === '/v1/payment_methods/pm_card_visa')).toBe(true);
+  });
+
+  it('refuses ids Stripe does not know, or that are not cards', async () => {
+    for (const id of ['pm_unknown', 'pm_sepa']) {
+      const response = await buyer.call({ method: 'POST', url: '/api/account/payment-methods', payload: { kind: 'card', stripe_payment_method_id: id } });
+      expect(response.statusCode).toBe(422);
+      expect(Object.keys(response.json<{ errors: object }>().errors)).toEqual(['stripe_payment_method_id']);
+    }
+  });
+});
+
+describe('paying by card', () => {
+  it('opens a Checkout Session for the invoice and answers its URL', async () => {
+    const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 2_500, provider: 'stripe' });
+    const provider = new StripeProvider({ gateway: new StripeGateway({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBase }), fallbackUrl: 'http://localhost:3000' });
+    expect(await provider.enabled()).toBe(true);
+    const start = await t.db.transaction().execute((trx) =>
+      provider.start(trx, { id: invoice.id, tenant_id: shop, user_id: buyer.user.id, number: invoice.number, currency: 'EUR', total: 2_500, payment_reference: invoice.payment_reference, kind: 'credit' }),
+    );
+    expect(start.status).toBe('pending');
+    expect(start.status === 'pending' && start.instructions).toEqual({ kind: 'redirect', url: expect.stringMatching(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_\d+$/) });
+    const call = received.findLast((r) => r.path === '/v1/checkout/sessions')!;
+    expect(call.form.get('mode')).toBe('payment');
+    expect(call.form.get('line_items[0][price_data][unit_amount]')).toBe('2500');
+    expect(call.form.get('line_items[0][price_data][currency]')).toBe('eur');
+    expect(call.form.get('metadata[invoice_id]')).toBe(String(invoice.id));
+    expect(call.form.get('payment_intent_data[metadata][tenant_id]')).toBe(String(shop));
+    expect(call.form.get('customer_email')).toBe('buyer@shop.test');
+    expect(call.form.get('success_url')).toBe(`https://panel.shop.test/account/invoices?invoice=${invoice.id}&payment=success`);
+    expect(call.headers['idempotency-key']).toBe(`berth-invoice-${shop}-${invoice.id}`);
+  });
+
+  it('answers 503 when Stripe cannot be reached', async () => {
+    const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 100, provider: 'stripe' });
+    const provider = new StripeProvider({ gateway: new StripeGateway({ secretKey: 'sk_wrong', webhookSecret: WEBHOOK_SECRET, apiBase }), fallbackUrl: 'http://localhost:3000' });
+    await expect(
+      t.db.transaction().execute((trx) =>
+        provider.start(trx, { id: invoice.id, tenant_id: shop, user_id: buyer.user.id, number: invoice.number, currency: 'EUR', total: 100, payment_reference: invoice.payment_reference, kind: 'credit' }),
+      ),
+    ).rejects.toMatchObject({ status: 503 });
+  });
+});
+
+describe('the Stripe webhook', () => {
+  it('settles the invoice on a signed checkout.session.completed, once per event and per payment', async () => {
+    const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 2_500, provider: 'stripe', kind: 'credit' });
+    const body = sessionCompleted('evt_paid_1', invoice, 2_500);
+    const response = await webhook(body, sign(body, t.clock.now()));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ received: true });
+    expect(await invoiceStatus(invoice.id)).toBe('paid');
+    expect(await paymentsOf(invoice.id)).toEqual([{ provider: 'stripe', reference: `pi_${invoice.id}`, amount: 2_500 }]);
+    expect(await t.db.selectFrom('credit_ledger').select('amount').where('invoice_id', '=', invoice.id).execute()).toEqual([{ amount: 2_500 }]);
+
+    // Stripe retries the same event, and also reports the PaymentIntent: nothing is paid twice.
+    expect((await webhook(body, sign(body, t.clock.now()))).statusCode).toBe(200);
+    const intent = JSON.stringify({
+      id: 'evt_pi_1',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: `pi_${invoice.id}`, object: 'payment_intent', amount_received: 2_500, currency: 'eur', metadata: { invoice_id: String(invoice.id), tenant_id: String(shop) } } },
+    });
+    expect((await webhook(intent, sign(intent, t.clock.now()))).statusCode).toBe(200);
+    expect(await paymentsOf(invoice.id)).toHaveLength(1);
+    expect(await t.db.selectFrom('credit_ledger').select('amount').where('invoice_id', '=', invoice.id).execute()).toHaveLength(1);
+    const events = await t.db.selectFrom('stripe_events').select(['id', 'outcome']).orderBy('id').execute();
+    expect(events).toEqual([
+      { id: 'evt_paid_1', outcome: 'settled' },
+      { id: 'evt_pi_1', outcome: 'already_paid' },
+    ]);
+    expect(await t.db.selectFrom('audit_log').select('target_id').where('action', '=', 'invoice.paid_by_stripe').execute()).toEqual([{ target_id: String(invoice.id) }]);
+  });
+
+  it('settles on payment_intent.succeeded alone', async () => {
+    const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 990, provider: 'stripe' });
+    const body = JSON.stringify({
+      id: 'evt_pi_only',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: 'pi_only', object: 'payment_intent', amount_received: 990, currency: 'eur', metadata: { invoice_id: String(invoice.id), tenant_id: String(shop) } } },
+    });
+    expect((await webhook(body, sign(body, t.clock.now()))).statusCode).toBe(200);
+    expect(await invoiceStatus(invoice.id)).toBe('paid');
+  });
+
+  it('refuses bad signatures with a bare 400 and pays nothing', async () => {
+    const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 1_000, provider: 'stripe' });
+    const body = sessionCompleted('evt_forged', invoice, 1_000);
+    const attempts = [
+      await webhook(body, sign(body, t.clock.now(), 'whsec_someone_else')),
+      await webhook(body, undefined),
+      await webhook(body, 'garbage'),
+      await webhook(body.replace('"amount_total":1000', '"amount_total":1'), sign(body, t.clock.now())),
+      // Signed, but six minutes old or six minutes ahead: outside the five-minute tolerance.
+      await webhook(body, sign(body, new Date(t.clock.now().getTime() - 6 * 60_000))),
+      await webhook(body, sign(body, new Date(t.clock.now().getTime() + 6 * 60_000))),
+    ];
+    for (const response of attempts) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: 'The request could not be read.' });
+    }
+    expect(await invoiceStatus(invoice.id)).toBe('unpaid');
+    expect(await t.db.selectFrom('stripe_events').select('id').where('id', '=', 'evt_forged').execute()).toEqual([]);
+
+    // Four minutes old is still within the tolerance.
+    const late = await webhook(body, sign(body, new Date(t.clock.now().getTime() - 4 * 60_000)));
+    expect(late.statusCode).toBe(200);
+    expect(await invoiceStatus(invoice.id)).toBe('paid');
+  });
+
+  it('does not settle a payment of another amount, or of an invoice of another tenant', async () => {
+    const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 4_000, provider: 'stripe' });
+    const short = sessionCompleted('evt_short', invoice, 3_999);
+    expect((await webhook(short, sign(short, t.clock.now()))).statusCode).toBe(200);
+    const foreign = sessionCompleted('evt_foreign', { id: invoice.id, tenant_id: 1 }, 4_000);
+    expect((await webhook(foreign, sign(foreign, t.clock.now()))).statusCode).toBe(200);
+    const huge = sessionCompleted('evt_huge', { id: 99_999_999_999, tenant_id: shop }, 4_000);
+    expect((await webhook(huge, sign(huge, t.clock.now()))).statusCode).toBe(200);
+    const pending = sessionCompleted('evt_pending', invoice, 4_000, { payment_status: 'unpaid' });
+    expect((await webhook(pending, sign(pending, t.clock.now()))).statusCode).toBe(200);
+    expect(await invoiceStatus(invoice.id)).toBe('unpaid');
+    const outcomes = await t.db.selectFrom('stripe_events').select(['id', 'outcome']).where('id', 'in', ['evt_short', 'evt_foreign', 'evt_huge', 'evt_pending']).orderBy('id').execute();
+    expect(outcomes).toEqual([
+      { id: 'evt_foreign', outcome: 'unknown_invoice' },
+      { id: 'evt_huge', outcome: 'unknown_invoice' },
+      { id: 'evt_pending', outcome: 'ignored' },
+      { id: 'evt_short', outcome: 'amount_mismatch' },
+    ]);
+  });
+
+  it('ignores event types it does not handle', async () => {
+    const body = JSON.stringify({ id: 'evt_other', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1', object: 'customer' } } });
+    expect((await webhook(body, sign(body, t.clock.now()))).statusCode).toBe(200);
+  });
+});
+
+describe('a top-up by card, end to end', () => {
+  it('redirects to Stripe Checkout, and the credit arrives with the signed webhook', async () => {
+    const topUp = await buyer.call({ method: 'POST', url: '/api/credit/top-up', payload: { amount: 3_000, payment: 'stripe' } });
+    expect(topUp.statusCode).toBe(201);
+    const invoice = topUp.json<{ data: { invoice: { id: number; status: string; instructions: { kind: string; url: string } } } }>().data.invoice;
+    expect(invoice.instructions).toEqual({ kind: 'redirect', url: expect.stringMatching(/^https:\/\/checkout\.stripe\.test\//) });
+    const balance = async () => (await buyer.call({ method: 'GET', url: '/api/credit' })).json<{ data: { balance: { amount: number } } }>().data.balance.amount;
+    const before = await balance();
+    const body = sessionCompleted('evt_top_up', { id: invoice.id, tenant_id: shop }, 3_000);
+    expect((await webhook(body, sign(body, t.clock.now()))).statusCode).toBe(200);
+    expect(await balance()).toBe(before + 3_000);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists every payment route', async () => {
+    const response = await t.app.inject({ url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const paths = Object.keys(response.json<{ paths: Record<string, unknown> }>().paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/api/account/payment-methods',
+        '/api/account/payment-methods/{id}/default',
+        '/api/account/payment-methods/{id}',
+        '/api/account/invoices/{id}/pdf',
+        '/api/system/invoices/{id}/pdf',
+        '/api/system/tenants/{id}/bank-account',
+        '/api/system/invoices/{id}/mark-paid',
+        '/api/system/payments/bank-statement',
+        '/api/payments/stripe/webhook',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,77 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { HostingPlansTable, ShopSettingsTable, TldPricesTable } from '../../db/schema.ts';
+import { DEFAULT_PLANS, DEFAULT_TLDS } from './defaults.ts';
+
+export type ShopSettingsRow = Selectable<ShopSettingsTable>;
+export type HostingPlanRow = Selectable<HostingPlansTable>;
+export type TldPriceRow = Selectable<TldPricesTable>;
+
+/**
+ * A tenant's shop settings, creating them with the default catalogue the first time (a new tenant,
+ * tenant 1 after the migration). The settings insert is the guard: concurrent first uses seed once.
+ */
+export async function ensureShop(db: Db, tenantId: number): Promise<ShopSettingsRow> {
+  const existing = await db.selectFrom('shop_settings').selectAll().where('tenant_id', '=', tenantId).executeTakeFirst();
+  if (existing) return existing;
+  const seed = async (trx: Db): Promise<ShopSettingsRow> => {
+    const inserted = await trx
+      .insertInto('shop_settings')
+      .values({ tenant_id: tenantId })
+      .onConflict((oc) => oc.column('tenant_id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) {
+      await trx.insertInto('hosting_plans').values(DEFAULT_PLANS.map((plan) => ({ ...plan, tenant_id: tenantId }))).execute();
+      await trx.insertInto('tld_prices').values(DEFAULT_TLDS.map((tld) => ({ ...tld, tenant_id: tenantId }))).execute();
+      return inserted;
+    }
+    return trx.selectFrom('shop_settings').selectAll().where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+  };
+  return db.isTransaction ? seed(db) : db.transaction().execute(seed);
+}
+
+export const updateShopSettings = (db: Db, tenantId: number, values: Updateable<ShopSettingsTable>) =>
+  db.updateTable('shop_settings').set(values).where('tenant_id', '=', tenantId).returningAll().executeTakeFirstOrThrow();
+
+export const listPlans = (db: Db, tenantId: number, activeOnly: boolean) => {
+  let query = db.selectFrom('hosting_plans').selectAll().where('tenant_id', '=', tenantId);
+  if (activeOnly) query = query.where('active', '=', true);
+  return query.orderBy('monthly_price').orderBy('id').execute();
+};
+
+export const findPlan = (db: Db, tenantId: number, id: number) =>
+  db.selectFrom('hosting_plans').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+
+export const insertPlan = (db: Db, values: Insertable<HostingPlansTable>) =>
+  db.insertInto('hosting_plans').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const updatePlan = (db: Db, tenantId: number, id: number, values: Updateable<HostingPlansTable>) =>
+  db.updateTable('hosting_plans').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+
+export const deletePlan = (db: Db, tenantId: number, id: number) =>
+  db.deleteFrom('hosting_plans').where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+
+export const listTlds = (db: Db, tenantId: number, activeOnly: boolean) => {
+  let query = db.selectFrom('tld_prices').selectAll().where('tenant_id', '=', tenantId);
+  if (activeOnly) query = query.where('active', '=', true);
+  return query.orderBy('tld').execute();
+};
+
+export const findTld = (db: Db, tenantId: number, id: number) =>
+  db.selectFrom('tld_prices').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+
+export const findTldByName = (db: Db, tenantId: number, tld: string) =>
+  db.selectFrom('tld_prices').selectAll().where('tenant_id', '=', tenantId).where('tld', '=', tld).executeTakeFirst();
+
+export const insertTld = (db: Db, values: Insertable<TldPricesTable>) =>
+  db.insertInto('tld_prices').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const updateTld = (db: Db, tenantId: number, id: number, values: Updateable<TldPricesTable>) =>
+  db.updateTable('tld_prices').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+
+export const deleteTld = (db: Db, tenantId: number, id: number) =>
+  db.deleteFrom('tld_prices').where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+
+export const listSubscriptions = (db: Db, userId: number) =>
+  db.selectFrom('hosting_subscriptions').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();

@@ -1,0 +1,172 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  adminCatalogueAnswerSchema,
+  catalogueAnswerSchema,
+  domainCheckAnswerSchema,
+  domainCheckQuerySchema,
+  errorAnswerSchema,
+  hostingPlanAnswerSchema,
+  hostingPlanPatchSchema,
+  hostingPlanPayloadSchema,
+  idParamsSchema,
+  messageAnswerSchema,
+  paymentOptionsAnswerSchema,
+  shopSettingsPayloadSchema,
+  subscriptionsAnswerSchema,
+  tldPriceAnswerSchema,
+  tldPricePatchSchema,
+  tldPricePayloadSchema,
+} from '@berth/contracts';
+import { authedUser, requireUser } from '../../http/context.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { ActorSource } from '../audit/service.ts';
+import type { ShopCatalogue } from './service.ts';
+import { shopTenantOf } from './tenant.ts';
+
+const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
+
+export function shopRoutes(shop: ShopCatalogue, actors: ActorSource) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+
+    api.get(
+      '/shop/products',
+      {
+        preHandler: requireUser,
+        schema: { tags: ['shop'], summary: "The tenant's hosting plans and domain prices per TLD (net, VAT, gross)", response: { 200: catalogueAnswerSchema, ...errors } },
+      },
+      async (request) => ({ data: await shop.catalogue(authedUser(request).user, request.lang) }),
+    );
+
+    api.get(
+      '/shop/domain-check',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop'],
+          summary: 'Whether a domain is free in this panel, with its TLD prices',
+          querystring: domainCheckQuerySchema,
+          response: { 200: domainCheckAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({ data: await shop.domainCheck(authedUser(request).user, request.query.name, request.lang) }),
+    );
+
+    api.get(
+      '/shop/payment-options',
+      { preHandler: requireUser, schema: { tags: ['shop'], summary: 'The ways to pay and whether each is available for this tenant', response: { 200: paymentOptionsAnswerSchema, ...errors } } },
+      async (request) => ({ data: await shop.paymentOptions(authedUser(request).user) }),
+    );
+
+    api.get(
+      '/shop/subscriptions',
+      { preHandler: requireUser, schema: { tags: ['shop'], summary: "The user's hosting plans bought in the shop", response: { 200: subscriptionsAnswerSchema, ...errors } } },
+      async (request) => ({ data: await shop.subscriptions(authedUser(request).user) }),
+    );
+
+    /* ---- administration ---- */
+
+    api.get(
+      '/system/shop/catalogue',
+      {
+        preHandler: requireUser,
+        schema: { tags: ['shop admin'], summary: "Admins: the tenant's shop settings and every product, inactive included", response: { 200: adminCatalogueAnswerSchema, ...errors } },
+      },
+      async (request) => {
+        const { user } = authedUser(request);
+        return { data: await shop.adminCatalogue(user, shopTenantOf(user, request.tenant.id), request.lang) };
+      },
+    );
+
+    api.patch(
+      '/system/shop/settings',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop admin'],
+          summary: 'Admins: currency, VAT rate, partner commission rate and top-up limits',
+          body: shopSettingsPayloadSchema,
+          response: { 200: adminCatalogueAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const actor = await actors.actor(request);
+        const data = await shop.updateSettings(actor, shopTenantOf(actor.user, request.tenant.id), request.body, request.lang);
+        return { data, message: translate(request.lang, 'shop.settings_saved') };
+      },
+    );
+
+    api.post(
+      '/system/shop/plans',
+      {
+        preHandler: requireUser,
+        schema: { tags: ['shop admin'], summary: 'Admins: add a hosting plan (net prices in minor units)', body: hostingPlanPayloadSchema, response: { 201: hostingPlanAnswerSchema, ...errors } },
+      },
+      async (request, reply) => {
+        const actor = await actors.actor(request);
+        const data = await shop.createPlan(actor, shopTenantOf(actor.user, request.tenant.id), request.body, request.lang);
+        return reply.code(201).send({ data, message: translate(request.lang, 'shop.plan_saved') });
+      },
+    );
+
+    api.patch(
+      '/system/shop/plans/:id',
+      {
+        preHandler: requireUser,
+        schema: { tags: ['shop admin'], summary: 'Admins: change a hosting plan', params: idParamsSchema, body: hostingPlanPatchSchema, response: { 200: hostingPlanAnswerSchema, ...errors } },
+      },
+      async (request) => {
+        const actor = await actors.actor(request);
+        const data = await shop.updatePlan(actor, shopTenantOf(actor.user, request.tenant.id), request.params.id, request.body, request.lang);
+        return { data, message: translate(request.lang, 'shop.plan_saved') };
+      },
+    );
+
+    api.delete(
+      '/system/shop/plans/:id',
+      { preHandler: requireUser, schema: { tags: ['shop admin'], summary: 'Admins: delete a hosting plan', params: idParamsSchema, response: { 200: messageAnswerSchema, ...errors } } },
+      async (request) => {
+        const actor = await actors.actor(request);
+        await shop.deletePlan(actor, shopTenantOf(actor.user, request.tenant.id), request.params.id);
+        return { message: translate(request.lang, 'shop.plan_deleted') };
+      },
+    );
+
+    api.post(
+      '/system/shop/tlds',
+      {
+        preHandler: requireUser,
+        schema: { tags: ['shop admin'], summary: 'Admins: sell a TLD (net prices per year in minor units)', body: tldPricePayloadSchema, response: { 201: tldPriceAnswerSchema, ...errors } },
+      },
+      async (request, reply) => {
+        const actor = await actors.actor(request);
+        const data = await shop.createTld(actor, shopTenantOf(actor.user, request.tenant.id), request.body, request.lang);
+        return reply.code(201).send({ data, message: translate(request.lang, 'shop.tld_saved') });
+      },
+    );
+
+    api.patch(
+      '/system/shop/tlds/:id',
+      {
+        preHandler: requireUser,
+        schema: { tags: ['shop admin'], summary: "Admins: change a TLD's prices", params: idParamsSchema, body: tldPricePatchSchema, response: { 200: tldPriceAnswerSchema, ...errors } },
+      },
+      async (request) => {
+        const actor = await actors.actor(request);
+        const data = await shop.updateTld(actor, shopTenantOf(actor.user, request.tenant.id), request.params.id, request.body, request.lang);
+        return { data, message: translate(request.lang, 'shop.tld_saved') };
+      },
+    );
+
+    api.delete(
+      '/system/shop/tlds/:id',
+      { preHandler: requireUser, schema: { tags: ['shop admin'], summary: 'Admins: stop selling a TLD', params: idParamsSchema, response: { 200: messageAnswerSchema, ...errors } } },
+      async (request) => {
+        const actor = await actors.actor(request);
+        await shop.deleteTld(actor, shopTenantOf(actor.user, request.tenant.id), request.params.id);
+        return { message: translate(request.lang, 'shop.tld_deleted') };
+      },
+    );
+  };
+}

@@ -1,0 +1,72 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import {
+  dnsRecordAnswerSchema,
+  dnsZoneAnswerSchema,
+  messageAnswerSchema,
+  soaSchema,
+  type DnsRecord,
+  type DnsRecordPayload,
+} from '@berth/contracts';
+import { type ApiError, apiRequest } from './client.ts';
+
+/* The calls of /host/domain/{id}/dns: a domain's zone, its records and SOA serial. */
+
+export const dnsKeys = {
+  /** Under the `domains` prefix, so anything that refreshes a domain refreshes its zone too. */
+  zone: (domainId: number) => ['domains', domainId, 'dns'] as const,
+};
+
+export type DnsZone = z.output<typeof dnsZoneAnswerSchema>['data'];
+export type DnsRecordAnswer = z.output<typeof dnsRecordAnswerSchema>;
+const deletedAnswerSchema = messageAnswerSchema.extend({ soa: soaSchema });
+export type DnsDeletedAnswer = z.output<typeof deletedAnswerSchema>;
+
+/** GET /api/host/domain/{id}/dns: the SOA and every record (a zone is small and bounded). */
+export function useDnsZone(domainId: number, enabled = true) {
+  return useQuery<DnsZone, ApiError>({
+    queryKey: dnsKeys.zone(domainId),
+    enabled,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(`/host/domain/${domainId}/dns`, { schema: dnsZoneAnswerSchema, signal })).data,
+  });
+}
+
+/** Every change bumps the serial: the answer's SOA goes into the cached zone, then it reloads. */
+function useZoneChanged(domainId: number) {
+  const queryClient = useQueryClient();
+  return (answer: { soa: DnsZone['soa'] }) => {
+    queryClient.setQueryData<DnsZone>(dnsKeys.zone(domainId), (zone) => (zone ? { ...zone, soa: answer.soa } : zone));
+    return queryClient.invalidateQueries({ queryKey: ['domains', domainId] });
+  };
+}
+
+/** POST /api/host/domain/{id}/dns */
+export function useDnsRecordCreate(domainId: number) {
+  const changed = useZoneChanged(domainId);
+  return useMutation<DnsRecordAnswer, ApiError, DnsRecordPayload>({
+    mutationFn: (payload) =>
+      apiRequest(`/host/domain/${domainId}/dns`, { method: 'POST', body: payload, schema: dnsRecordAnswerSchema }),
+    onSuccess: changed,
+  });
+}
+
+/** PATCH /api/host/domain/{id}/dns/{recordId} */
+export function useDnsRecordUpdate(domainId: number) {
+  const changed = useZoneChanged(domainId);
+  return useMutation<DnsRecordAnswer, ApiError, { record: DnsRecord; payload: Partial<DnsRecordPayload> }>({
+    mutationFn: ({ record, payload }) =>
+      apiRequest(`/host/domain/${domainId}/dns/${record.id}`, { method: 'PATCH', body: payload, schema: dnsRecordAnswerSchema }),
+    onSuccess: changed,
+  });
+}
+
+/** DELETE /api/host/domain/{id}/dns/{recordId} */
+export function useDnsRecordDelete(domainId: number) {
+  const changed = useZoneChanged(domainId);
+  return useMutation<DnsDeletedAnswer, ApiError, DnsRecord>({
+    mutationFn: (record) =>
+      apiRequest(`/host/domain/${domainId}/dns/${record.id}`, { method: 'DELETE', schema: deletedAnswerSchema }),
+    onSuccess: changed,
+  });
+}

@@ -1,0 +1,111 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import type { z } from 'zod';
+import {
+  domainAnswerSchema,
+  domainUserAnswerSchema,
+  domainUserListAnswerSchema,
+  messageAnswerSchema,
+  PAGE_SIZE_MAX,
+  type Domain,
+  type DomainUser,
+  type DomainUserCreatePayload,
+  type domainUserPasswordResetPayloadSchema,
+  type domainUserUpdatePayloadSchema,
+} from '@berth/contracts';
+import { type ApiError, apiRequest } from './client.ts';
+
+/* The calls of /host/domain/{id}/users: a domain's mailbox/FTP accounts. */
+
+export const domainUserKeys = {
+  /** Under the `domains` prefix, so anything that refreshes a domain refreshes its pages too. */
+  heading: (domainId: number) => ['domains', domainId, 'heading'] as const,
+  list: (domainId: number) => ['domains', domainId, 'users'] as const,
+};
+
+type DomainUserList = z.output<typeof domainUserListAnswerSchema>;
+export type DomainUserAnswer = z.output<typeof domainUserAnswerSchema>;
+export type DomainUserUpdate = z.output<typeof domainUserUpdatePayloadSchema>;
+export type DomainUserPasswordReset = z.output<typeof domainUserPasswordResetPayloadSchema>;
+
+/**
+ * GET /api/host/domain/{id}: the domain a domain page is about (its name for the heading).
+ * A 404 means the domain does not exist or is someone else's.
+ */
+export function useDomainHeading(domainId: number, enabled = true) {
+  return useQuery<Domain, ApiError>({
+    queryKey: domainUserKeys.heading(domainId),
+    enabled,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(`/host/domain/${domainId}`, { schema: domainAnswerSchema, signal })).data,
+  });
+}
+
+/** GET /api/host/domain/{id}/users, a keyset page at a time (by uid). */
+export function useDomainUsers(domainId: number, enabled = true) {
+  return useInfiniteQuery<DomainUserList, ApiError, InfiniteData<DomainUserList>, readonly unknown[], string | null>({
+    queryKey: domainUserKeys.list(domainId),
+    enabled,
+    initialPageParam: null,
+    queryFn: async ({ pageParam, signal }) => {
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE_MAX) });
+      if (pageParam) query.set('cursor', pageParam);
+      return apiRequest(`/host/domain/${domainId}/users?${query.toString()}`, {
+        schema: domainUserListAnswerSchema,
+        signal,
+      });
+    },
+    getNextPageParam: (page) => page.next_cursor,
+  });
+}
+
+/** Every change reloads the list (an account moves by uid; counts show on the domain). */
+function useRefreshUsers(domainId: number) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: ['domains', domainId] });
+}
+
+/** POST /api/host/domain/{id}/users */
+export function useDomainUserCreate(domainId: number) {
+  const refresh = useRefreshUsers(domainId);
+  return useMutation<DomainUserAnswer, ApiError, DomainUserCreatePayload>({
+    mutationFn: (payload) =>
+      apiRequest(`/host/domain/${domainId}/users`, { method: 'POST', body: payload, schema: domainUserAnswerSchema }),
+    onSuccess: () => refresh(),
+  });
+}
+
+/** PATCH /api/host/domain/{id}/users/{userId}: quota or enabled. */
+export function useDomainUserUpdate(domainId: number) {
+  const refresh = useRefreshUsers(domainId);
+  return useMutation<DomainUserAnswer, ApiError, { account: DomainUser; changes: DomainUserUpdate }>({
+    mutationFn: ({ account, changes }) =>
+      apiRequest(`/host/domain/${domainId}/users/${account.id}`, {
+        method: 'PATCH',
+        body: changes,
+        schema: domainUserAnswerSchema,
+      }),
+    onSuccess: () => refresh(),
+  });
+}
+
+/** POST /api/host/domain/{id}/users/{userId}/password: the owner or an admin sets a new one. */
+export function useDomainUserPasswordReset(domainId: number) {
+  return useMutation<DomainUserAnswer, ApiError, { account: DomainUser; payload: DomainUserPasswordReset }>({
+    mutationFn: ({ account, payload }) =>
+      apiRequest(`/host/domain/${domainId}/users/${account.id}/password`, {
+        method: 'POST',
+        body: payload,
+        schema: domainUserAnswerSchema,
+      }),
+  });
+}
+
+/** DELETE /api/host/domain/{id}/users/{userId} */
+export function useDomainUserDelete(domainId: number) {
+  const refresh = useRefreshUsers(domainId);
+  return useMutation<z.output<typeof messageAnswerSchema>, ApiError, DomainUser>({
+    mutationFn: (account) =>
+      apiRequest(`/host/domain/${domainId}/users/${account.id}`, { method: 'DELETE', schema: messageAnswerSchema }),
+    onSuccess: () => refresh(),
+  });
+}

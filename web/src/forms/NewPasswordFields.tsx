@@ -1,0 +1,48 @@
+import { useTranslation } from 'react-i18next';
+import { get, type FieldErrors, type FieldValues, type Path, type UseFormRegister } from 'react-hook-form';
+import { PasswordField, usePasswordHint } from './PasswordField.tsx';
+
+interface NewPasswordFieldsProps<T extends FieldValues> {
+  register: UseFormRegister<T>;
+  errors: FieldErrors<T>;
+  password: Path<T>;
+  confirmation: Path<T>;
+  /** A new account's first password ("Password"), not a changed one ("New password"). */
+  first?: boolean;
+  autoFocus?: boolean;
+}
+
+/**
+ * A new password with the server's rules under it, and its confirmation: the pair every form
+ * that sets a password asks for (the schema adds the checks: validation.ts withNewPassword).
+ */
+export function NewPasswordFields<T extends FieldValues>({
+  register,
+  errors,
+  password,
+  confirmation,
+  first = false,
+  autoFocus,
+}: NewPasswordFieldsProps<T>) {
+  const { t } = useTranslation();
+  const hint = usePasswordHint();
+  const messageOf = (name: Path<T>) => (get(errors, name) as { message?: string } | undefined)?.message;
+  return (
+    <>
+      <PasswordField
+        label={t(first ? 'fields.password' : 'fields.newPassword')}
+        description={hint}
+        autoComplete="new-password"
+        autoFocus={autoFocus}
+        error={messageOf(password)}
+        {...register(password)}
+      />
+      <PasswordField
+        label={t(first ? 'fields.confirmPassword' : 'fields.confirmNewPassword')}
+        autoComplete="new-password"
+        error={messageOf(confirmation)}
+        {...register(confirmation)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,168 @@
+import { useMemo, useState } from 'react';
+import { Button, NativeSelect, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconList, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { DNS_RECORD_TYPES, type DnsRecord, type DnsRecordType, type Domain } from '@berth/contracts';
+import { useDnsRecordDelete, useDnsZone } from '../../../api/dns.ts';
+import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
+import { FormAlert } from '../../../forms/FormAlert.tsx';
+import { describeError } from '../../../forms/validation.ts';
+import { Section } from '../../PageHeader.tsx';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { DomainPageFrame, useDomainIdParam } from '../domain-users/DomainPageFrame.tsx';
+import { RecordDialog } from './RecordDialog.tsx';
+import { RecordsTable } from './RecordsTable.tsx';
+import { SoaSection } from './SoaSection.tsx';
+import classes from '../domain-users/DomainPages.module.css';
+
+const TYPE_ORDER = new Map<DnsRecordType, number>(DNS_RECORD_TYPES.map((type, index) => [type, index]));
+const byTypeThenName = (a: DnsRecord, b: DnsRecord) =>
+  (TYPE_ORDER.get(a.type) ?? 0) - (TYPE_ORDER.get(b.type) ?? 0) ||
+  a.fqdn.localeCompare(b.fqdn) ||
+  (a.priority ?? 0) - (b.priority ?? 0) ||
+  a.content.localeCompare(b.content);
+
+/** /host/domain/{id}/dns: the domain's zone, its SOA serial and its records. */
+export function DnsPage() {
+  const { t } = useTranslation();
+  const domainId = useDomainIdParam();
+  const [editing, setEditing] = useState<DnsRecord | 'new' | null>(null);
+  // The zone loads alongside the domain rather than after it.
+  useDnsZone(domainId ?? 0, domainId !== null);
+
+  return (
+    <DomainPageFrame
+      domainId={domainId}
+      pageName={t('dns.pageName')}
+      title={(domain) => t('dns.title', { domain })}
+      description={t('dns.description')}
+      actions={() => (
+        <Button
+          leftSection={<IconPlus size={16} aria-hidden />}
+          onClick={() => {
+            setEditing('new');
+          }}
+        >
+          {t('dns.add')}
+        </Button>
+      )}
+    >
+      {(domain) => <Zone domain={domain} editing={editing} onEdit={setEditing} />}
+    </DomainPageFrame>
+  );
+}
+
+interface ZoneProps {
+  domain: Domain;
+  editing: DnsRecord | 'new' | null;
+  onEdit: (record: DnsRecord | 'new' | null) => void;
+}
+
+function Zone({ domain, editing, onEdit }: ZoneProps) {
+  const { t } = useTranslation();
+  const zone = useDnsZone(domain.id);
+  const remove = useDnsRecordDelete(domain.id);
+  const [deleting, setDeleting] = useState<DnsRecord | null>(null);
+  const [filter, setFilter] = useState<DnsRecordType | ''>('');
+
+  const records = useMemo(() => [...(zone.data?.records ?? [])].sort(byTypeThenName), [zone.data]);
+  const counts = useMemo(() => {
+    const map = new Map<DnsRecordType, number>();
+    for (const record of records) map.set(record.type, (map.get(record.type) ?? 0) + 1);
+    return map;
+  }, [records]);
+  const shown = filter ? records.filter((record) => record.type === filter) : records;
+
+  if (zone.isPending) {
+    return (
+      <Stack gap="lg" aria-busy="true">
+        <Skeleton height={140} radius="lg" />
+        <Skeleton height={260} radius="lg" />
+      </Stack>
+    );
+  }
+  if (zone.isError) {
+    return (
+      <FormAlert kind="error">
+        <Stack gap="xs" align="flex-start">
+          <span>{describeError(zone.error, t)}</span>
+          <Button size="xs" variant="default" onClick={() => void zone.refetch()}>
+            {t('app.tryAgain')}
+          </Button>
+        </Stack>
+      </FormAlert>
+    );
+  }
+
+  return (
+    <>
+      <SoaSection zone={zone.data} />
+      <Section
+        id="records"
+        title={t('dns.records.title')}
+        aside={
+          <Text fz="sm" c="dimmed">
+            {t('dns.records.count', { count: records.length })}
+          </Text>
+        }
+      >
+        {records.length === 0 ? (
+          <Stack align="center" gap="xs" ta="center" className={classes.empty}>
+            <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>
+              <IconList size={24} stroke={1.6} />
+            </ThemeIcon>
+            <Text fw={600}>{t('dns.records.emptyTitle')}</Text>
+            <Text fz="sm" c="dimmed" maw={420}>
+              {t('dns.records.empty')}
+            </Text>
+            <Button mt="xs" variant="light" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => onEdit('new')}>
+              {t('dns.add')}
+            </Button>
+          </Stack>
+        ) : (
+          <>
+            <div className={classes.toolbar}>
+              <NativeSelect
+                label={t('dns.records.filter')}
+                value={filter}
+                onChange={(event) => {
+                  const value = event.currentTarget.value;
+                  setFilter(DNS_RECORD_TYPES.find((type) => type === value) ?? '');
+                }}
+                data={[
+                  { value: '', label: t('dns.records.allTypes', { count: records.length }) },
+                  ...DNS_RECORD_TYPES.filter((type) => counts.has(type)).map((type) => ({
+                    value: type,
+                    label: `${type} (${counts.get(type) ?? 0})`,
+                  })),
+                ]}
+              />
+            </div>
+            <RecordsTable records={shown} onEdit={onEdit} onDelete={setDeleting} />
+          </>
+        )}
+      </Section>
+
+      <RecordDialog domainId={domain.id} zone={zone.data.zone} editing={editing} onClose={() => onEdit(null)} />
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={t('dns.delete.title')}
+        confirmLabel={t('dns.delete.confirm')}
+        danger
+        icon={<IconTrash size={16} aria-hidden />}
+        onClose={() => {
+          setDeleting(null);
+        }}
+        onConfirm={async () => {
+          if (!deleting) return;
+          const answer = await remove.mutateAsync(deleting);
+          pushMessage({ type: 'notice', data: answer.message ?? 'dns.delete.done', timeout: NOTICE_TIMEOUT_MS });
+        }}
+      >
+        {deleting
+          ? t('dns.delete.body', { record: `${deleting.fqdn} ${deleting.type} ${deleting.priority ?? ''} ${deleting.content}`.replace(/\s+/g, ' ') })
+          : null}
+      </ConfirmDialog>
+    </>
+  );
+}

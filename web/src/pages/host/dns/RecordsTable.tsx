@@ -1,0 +1,71 @@
+import { ActionIcon, Badge, Group } from '@mantine/core';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { DnsRecord } from '@berth/contracts';
+import { formatDuration } from './formatDuration.ts';
+import classes from '../domain-users/DomainPages.module.css';
+
+interface RecordsTableProps {
+  records: DnsRecord[];
+  onEdit: (record: DnsRecord) => void;
+  onDelete: (record: DnsRecord) => void;
+}
+
+/** One row per record: name, type, value, TTL and priority (MX, SRV), with edit and delete. */
+export function RecordsTable({ records, onEdit, onDelete }: RecordsTableProps) {
+  const { t } = useTranslation();
+  return (
+    <table className={classes.table}>
+      <thead>
+        <tr>
+          <th scope="col">{t('dns.columns.name')}</th>
+          <th scope="col">{t('dns.columns.type')}</th>
+          <th scope="col">{t('dns.columns.value')}</th>
+          <th scope="col">{t('dns.columns.ttl')}</th>
+          <th scope="col">{t('dns.columns.priority')}</th>
+          <th scope="col">
+            <span className={classes.visuallyHidden}>{t('dns.columns.actions')}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {records.map((record) => {
+          const label = `${record.type} ${record.fqdn}`;
+          return (
+            <tr key={record.id} data-testid="dns-record-row">
+              <th scope="row" className={classes.primaryCell}>
+                <span className={classes.mono} title={record.fqdn}>
+                  {record.name}
+                </span>
+              </th>
+              <td data-label={t('dns.columns.type')}>
+                <Badge variant="light" radius="sm" className={classes.typeBadge}>
+                  {record.type}
+                </Badge>
+              </td>
+              <td data-label={t('dns.columns.value')}>
+                <span className={classes.mono}>{record.content}</span>
+              </td>
+              <td data-label={t('dns.columns.ttl')} className={classes.numberCell}>
+                <span title={t('dns.seconds', { count: record.ttl })}>{formatDuration(record.ttl)}</span>
+              </td>
+              <td data-label={t('dns.columns.priority')} className={classes.numberCell}>
+                {record.priority ?? ''}
+              </td>
+              <td className={classes.actionCell}>
+                <Group gap={4} wrap="nowrap" justify="flex-end">
+                  <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('dns.edit', { record: label })} onClick={() => onEdit(record)}>
+                    <IconPencil size={18} aria-hidden />
+                  </ActionIcon>
+                  <ActionIcon variant="subtle" color="red" size="lg" aria-label={t('dns.deleteRecord', { record: label })} onClick={() => onDelete(record)}>
+                    <IconTrash size={18} aria-hidden />
+                  </ActionIcon>
+                </Group>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { ActionIcon, Badge, Menu, Switch } from '@mantine/core';
+import { IconDots, IconGauge, IconKey, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { DomainUser } from '@berth/contracts';
+import { useDomainUserUpdate } from '../../../api/domainUsers.ts';
+import { formatDate, formatDateTime } from '../../../components/formatDate.ts';
+import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
+import { describeError } from '../../../forms/validation.ts';
+import { formatQuota } from './accountForms.ts';
+import classes from './DomainPages.module.css';
+
+interface AccountsTableProps {
+  domainId: number;
+  accounts: DomainUser[];
+  onResetPassword: (account: DomainUser) => void;
+  onEditQuota: (account: DomainUser) => void;
+  onDelete: (account: DomainUser) => void;
+}
+
+/** One row per account: uid, quota, an enabled switch, when it was made, and its actions. */
+export function AccountsTable({ domainId, accounts, onResetPassword, onEditQuota, onDelete }: AccountsTableProps) {
+  const { t } = useTranslation();
+  const update = useDomainUserUpdate(domainId);
+  const [toggling, setToggling] = useState<number | null>(null);
+
+  const toggle = (account: DomainUser, enabled: boolean) => {
+    setToggling(account.id);
+    update.mutate(
+      { account, changes: { enabled } },
+      {
+        onSuccess: (answer) => {
+          pushMessage({ type: 'notice', data: answer.message ?? 'domainUsers.saved', timeout: NOTICE_TIMEOUT_MS });
+        },
+        onError: (error) => {
+          pushMessage({ type: 'error', data: describeError(error, t) });
+        },
+        onSettled: () => {
+          setToggling(null);
+        },
+      },
+    );
+  };
+
+  return (
+    <table className={classes.table}>
+      <thead>
+        <tr>
+          <th scope="col">{t('domainUsers.columns.uid')}</th>
+          <th scope="col">{t('domainUsers.columns.quota')}</th>
+          <th scope="col">{t('domainUsers.columns.status')}</th>
+          <th scope="col">{t('domainUsers.columns.created')}</th>
+          <th scope="col">
+            <span className={classes.visuallyHidden}>{t('domainUsers.columns.actions')}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {accounts.map((account) => (
+          <tr key={account.id} data-testid="domain-user-row">
+            <th scope="row" className={classes.primaryCell}>
+              {account.uid}
+            </th>
+            <td data-label={t('domainUsers.columns.quota')} className={classes.numberCell}>
+              {formatQuota(account.quota_mb)}
+            </td>
+            <td data-label={t('domainUsers.columns.status')}>
+              <div className={classes.statusGroup}>
+                <Switch
+                  checked={account.enabled}
+                  disabled={toggling === account.id}
+                  onChange={(event) => {
+                    toggle(account, event.currentTarget.checked);
+                  }}
+                  aria-label={t('domainUsers.toggle', { uid: account.uid })}
+                />
+                <Badge variant="dot" color={account.enabled ? 'green' : 'gray'} radius="sm" className={classes.badge}>
+                  {account.enabled ? t('domainUsers.enabled') : t('domainUsers.disabled')}
+                </Badge>
+              </div>
+            </td>
+            <td data-label={t('domainUsers.columns.created')} className={classes.dimCell}>
+              <time dateTime={account.created_at} title={formatDateTime(account.created_at)}>
+                {formatDate(account.created_at)}
+              </time>
+            </td>
+            <td className={classes.actionCell}>
+              <Menu position="bottom-end" withinPortal shadow="md" radius="md">
+                <Menu.Target>
+                  <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('domainUsers.actionsFor', { uid: account.uid })}>
+                    <IconDots size={18} aria-hidden />
+                  </ActionIcon>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => onResetPassword(account)}>
+                    {t('domainUsers.actions.resetPassword')}
+                  </Menu.Item>
+                  <Menu.Item leftSection={<IconGauge size={16} aria-hidden />} onClick={() => onEditQuota(account)}>
+                    {t('domainUsers.actions.quota')}
+                  </Menu.Item>
+                  <Menu.Divider />
+                  <Menu.Item color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => onDelete(account)}>
+                    {t('domainUsers.actions.delete')}
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,174 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Anchor, Button, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconInfoCircle, IconMailbox, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { Domain, DomainUser } from '@berth/contracts';
+import { useDomainUserDelete, useDomainUsers } from '../../../api/domainUsers.ts';
+import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
+import { FormAlert } from '../../../forms/FormAlert.tsx';
+import { describeError } from '../../../forms/validation.ts';
+import { Section } from '../../PageHeader.tsx';
+import { AccountCreateDialog } from './AccountCreateDialog.tsx';
+import { AccountsTable } from './AccountsTable.tsx';
+import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { DomainPageFrame, useDomainIdParam } from './DomainPageFrame.tsx';
+import { PasswordResetDialog } from './PasswordResetDialog.tsx';
+import { QuotaDialog } from './QuotaDialog.tsx';
+import classes from './DomainPages.module.css';
+
+/** /host/domain/{id}/users: the domain's mailbox/FTP accounts. */
+export function DomainUsersPage() {
+  const { t } = useTranslation();
+  const domainId = useDomainIdParam();
+  const [creating, setCreating] = useState(false);
+  // The accounts load alongside the domain rather than after it.
+  useDomainUsers(domainId ?? 0, domainId !== null);
+
+  return (
+    <DomainPageFrame
+      domainId={domainId}
+      pageName={t('domainUsers.pageName')}
+      title={(domain) => t('domainUsers.title', { domain })}
+      description={t('domainUsers.description')}
+      actions={() => (
+        <Button
+          leftSection={<IconPlus size={16} aria-hidden />}
+          onClick={() => {
+            setCreating(true);
+          }}
+        >
+          {t('domainUsers.add')}
+        </Button>
+      )}
+    >
+      {(domain) => (
+        <>
+          <Accounts domain={domain} onCreate={() => setCreating(true)} />
+          <AccountCreateDialog
+            opened={creating}
+            onClose={() => {
+              setCreating(false);
+            }}
+            domainId={domain.id}
+            domainText={domain.text}
+          />
+        </>
+      )}
+    </DomainPageFrame>
+  );
+}
+
+/** The accounts section: loading, failure, empty state or the table, and its dialogs. */
+function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }) {
+  const { t } = useTranslation();
+  const users = useDomainUsers(domain.id);
+  const remove = useDomainUserDelete(domain.id);
+  const [resetting, setResetting] = useState<DomainUser | null>(null);
+  const [editingQuota, setEditingQuota] = useState<DomainUser | null>(null);
+  const [deleting, setDeleting] = useState<DomainUser | null>(null);
+  const accounts = users.data?.pages.flatMap((page) => page.data) ?? [];
+
+  return (
+    <Section
+      id="accounts"
+      title={t('domainUsers.listTitle')}
+      aside={
+        users.isSuccess && !users.hasNextPage ? (
+          <Text fz="sm" c="dimmed">
+            {t('domainUsers.count', { count: accounts.length })}
+          </Text>
+        ) : null
+      }
+    >
+      {users.isPending ? (
+        <Stack gap="sm" aria-busy="true">
+          <Skeleton height={44} radius="md" />
+          <Skeleton height={44} radius="md" />
+          <Skeleton height={44} radius="md" />
+        </Stack>
+      ) : users.isError ? (
+        <FormAlert kind="error">
+          <Stack gap="xs" align="flex-start">
+            <span>{describeError(users.error, t)}</span>
+            <Button size="xs" variant="default" onClick={() => void users.refetch()}>
+              {t('app.tryAgain')}
+            </Button>
+          </Stack>
+        </FormAlert>
+      ) : accounts.length === 0 ? (
+        <Stack align="center" gap="xs" ta="center" className={classes.empty}>
+          <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>
+            <IconMailbox size={24} stroke={1.6} />
+          </ThemeIcon>
+          <Text fw={600}>{t('domainUsers.empty.title')}</Text>
+          <Text fz="sm" c="dimmed" maw={420}>
+            {t('domainUsers.empty.body', { domain: domain.text })}
+          </Text>
+          <Button mt="xs" variant="light" leftSection={<IconPlus size={16} aria-hidden />} onClick={onCreate}>
+            {t('domainUsers.add')}
+          </Button>
+        </Stack>
+      ) : (
+        <>
+          <AccountsTable
+            domainId={domain.id}
+            accounts={accounts}
+            onResetPassword={setResetting}
+            onEditQuota={setEditingQuota}
+            onDelete={setDeleting}
+          />
+          {users.hasNextPage ? (
+            <div>
+              <Button variant="default" loading={users.isFetchingNextPage} onClick={() => void users.fetchNextPage()}>
+                {t('domainUsers.more')}
+              </Button>
+            </div>
+          ) : null}
+        </>
+      )}
+
+      <p className={classes.hint}>
+        <IconInfoCircle size={16} aria-hidden />
+        <span>
+          {t('domainUsers.selfService')}{' '}
+          <Anchor component={Link} to="/change-password" fz="sm" fw={600}>
+            {`${window.location.host}/change-password`}
+          </Anchor>
+        </span>
+      </p>
+
+      <PasswordResetDialog
+        domainId={domain.id}
+        account={resetting}
+        onClose={() => {
+          setResetting(null);
+        }}
+      />
+      <QuotaDialog
+        domainId={domain.id}
+        account={editingQuota}
+        onClose={() => {
+          setEditingQuota(null);
+        }}
+      />
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={t('domainUsers.delete.title')}
+        confirmLabel={t('domainUsers.delete.confirm')}
+        danger
+        icon={<IconTrash size={16} aria-hidden />}
+        onClose={() => {
+          setDeleting(null);
+        }}
+        onConfirm={async () => {
+          if (!deleting) return;
+          const answer = await remove.mutateAsync(deleting);
+          pushMessage({ type: 'notice', data: answer.message ?? 'domainUsers.delete.done', timeout: NOTICE_TIMEOUT_MS });
+        }}
+      >
+        {t('domainUsers.delete.body', { uid: deleting?.uid ?? '' })}
+      </ConfirmDialog>
+    </Section>
+  );
+}

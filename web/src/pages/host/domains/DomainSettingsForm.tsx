@@ -1,0 +1,166 @@
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Button, NativeSelect, Stack, Switch, TextInput, Title } from '@mantine/core';
+import { IconDeviceFloppy, IconFolder } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { domainSettingsSchema, PHP_VERSIONS, type Domain, type DomainUpdatePayload } from '@berth/contracts';
+import { useDomainUpdate } from '../../../api/domains.ts';
+import { FormAlert } from '../../../forms/FormAlert.tsx';
+import { formErrorOf, useSchemaResolver } from '../../../forms/validation.ts';
+import { translateServerText } from '../../../i18n/i18n.ts';
+import { ExpiryField, expiryFieldSchema, NotesField, notesFieldSchema } from './DomainFields.tsx';
+import { expiryInputValue } from './expiry.ts';
+import { OwnerPicker } from './OwnerPicker.tsx';
+import domainClasses from './Domains.module.css';
+
+const schema = z.object({
+  owner_id: z.string(),
+  expire_at: expiryFieldSchema,
+  notes: notesFieldSchema,
+  settings: domainSettingsSchema,
+});
+type Values = z.input<typeof schema>;
+const FIELDS = [
+  'owner_id',
+  'expire_at',
+  'notes',
+  'settings.document_root',
+  'settings.php_version',
+  'settings.ssl_redirect',
+  'settings.hsts',
+] as const;
+
+const valuesOf = (domain: Domain): Values => ({
+  owner_id: String(domain.owner.id),
+  expire_at: expiryInputValue(domain.expire_at),
+  notes: domain.notes,
+  settings: domain.settings,
+});
+
+interface DomainSettingsFormProps {
+  domain: Domain;
+  /** Admins also set the owner and the expiry (the server refuses them from customers). */
+  isAdmin: boolean;
+}
+
+/** PATCH /api/host/domain/{id}: owner and expiry (admins), notes and web settings (everyone). */
+export function DomainSettingsForm({ domain, isAdmin }: DomainSettingsFormProps) {
+  const { t } = useTranslation();
+  const update = useDomainUpdate(domain.id);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const resolver = useSchemaResolver(schema);
+  const {
+    control,
+    formState: { errors, isSubmitting, dirtyFields },
+    handleSubmit,
+    register,
+    reset,
+    setError,
+  } = useForm<Values>({ resolver, defaultValues: valuesOf(domain) });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    setDone(null);
+    const payload: DomainUpdatePayload = { notes: values.notes, settings: values.settings };
+    if (isAdmin && dirtyFields.owner_id && values.owner_id) payload.owner_id = Number(values.owner_id);
+    // Sent only when changed: a stored time of day is kept unless the date is edited.
+    if (isAdmin && dirtyFields.expire_at) payload.expire_at = values.expire_at || null;
+    try {
+      const answer = await update.mutateAsync(payload);
+      reset(valuesOf(answer.data));
+      setDone(answer.message ?? t('domains.edit.done', { name: answer.data.text }));
+    } catch (error) {
+      setFormError(formErrorOf(error, FIELDS, setError, t));
+    }
+  });
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <Stack gap="md">
+        {done ? (
+          <FormAlert
+            kind="success"
+            onClose={() => {
+              setDone(null);
+            }}
+          >
+            {translateServerText(done)}
+          </FormAlert>
+        ) : null}
+        {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
+        {isAdmin ? (
+          <>
+            <Controller
+              control={control}
+              name="owner_id"
+              render={({ field }) => (
+                <OwnerPicker
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  current={domain.owner}
+                  description={t('domains.fields.ownerHintEdit')}
+                  error={errors.owner_id?.message}
+                />
+              )}
+            />
+            <ExpiryField error={errors.expire_at?.message} {...register('expire_at')} />
+          </>
+        ) : null}
+        <NotesField error={errors.notes?.message} {...register('notes')} />
+
+        <Title order={3} fz="md" mt="xs">
+          {t('domains.settings.title')}
+        </Title>
+        <TextInput
+          label={t('domains.settings.documentRoot')}
+          description={t('domains.settings.documentRootHint')}
+          leftSection={<IconFolder size={16} aria-hidden />}
+          autoComplete="off"
+          spellCheck={false}
+          error={errors.settings?.document_root?.message}
+          {...register('settings.document_root')}
+        />
+        <NativeSelect
+          label={t('domains.settings.php')}
+          data={PHP_VERSIONS.map((version) => ({
+            value: version,
+            label: version === 'off' ? t('domains.settings.phpOff') : `PHP ${version}`,
+          }))}
+          error={errors.settings?.php_version?.message}
+          {...register('settings.php_version')}
+        />
+        <div className={domainClasses.switches}>
+          {(['ssl_redirect', 'hsts'] as const).map((setting) => (
+            <Controller
+              key={setting}
+              control={control}
+              name={`settings.${setting}`}
+              render={({ field }) => (
+                <Switch
+                  label={t(`domains.settings.${setting}`)}
+                  description={t(`domains.settings.${setting}Hint`)}
+                  checked={field.value}
+                  onChange={(event) => {
+                    field.onChange(event.currentTarget.checked);
+                  }}
+                  onBlur={field.onBlur}
+                  name={field.name}
+                  ref={field.ref}
+                  error={errors.settings?.[setting]?.message}
+                />
+              )}
+            />
+          ))}
+        </div>
+        <div className={domainClasses.formActions}>
+          <Button type="submit" loading={isSubmitting} leftSection={<IconDeviceFloppy size={16} aria-hidden />}>
+            {t('domains.edit.submit')}
+          </Button>
+        </div>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,143 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Group, NativeSelect, NumberInput, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { CURRENCIES, shopSettingsPayloadSchema, type ShopSettings } from '@berth/contracts';
+import { useShopSettingsUpdate } from '../../../api/catalogue.ts';
+import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
+import { FormAlert } from '../../../forms/FormAlert.tsx';
+import partnerClasses from '../Partner.module.css';
+import { type Amount, check, errorsOfFailure, type FieldErrors, toMajor, toMinor } from './draft.ts';
+import { MoneyField } from './MoneyField.tsx';
+
+interface Draft {
+  currency: string;
+  vat_rate: Amount;
+  commission_rate: Amount;
+  top_up_min: Amount;
+  top_up_max: Amount;
+}
+
+const draftOf = (settings: ShopSettings): Draft => ({
+  currency: settings.currency,
+  vat_rate: settings.vat_rate,
+  commission_rate: settings.commission_rate,
+  top_up_min: toMajor(settings.top_up_min, settings.currency),
+  top_up_max: toMajor(settings.top_up_max, settings.currency),
+});
+
+const percent = (value: Amount): number => (value === '' ? NaN : Number(value));
+
+/** Currency, VAT rate, partner commission and credit top-up limits of the tenant's shop. */
+export function SettingsForm({ settings }: { settings: ShopSettings }) {
+  const { t } = useTranslation();
+  const save = useShopSettingsUpdate();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((current) => ({ ...current, [key]: value }));
+    setErrors(({ [key]: _cleared, ...rest }) => rest);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const checked = check(
+      shopSettingsPayloadSchema,
+      {
+        currency: draft.currency,
+        vat_rate: percent(draft.vat_rate),
+        commission_rate: percent(draft.commission_rate),
+        top_up_min: toMinor(draft.top_up_min, draft.currency),
+        top_up_max: toMinor(draft.top_up_max, draft.currency),
+      },
+      t,
+    );
+    if (checked.errors) {
+      setErrors(checked.errors);
+      return;
+    }
+    try {
+      const answer = await save.mutateAsync(checked.data);
+      setDraft(draftOf(answer.data.settings));
+      pushMessage({ type: 'notice', data: answer.message ?? t('catalogue.settings.saved'), timeout: NOTICE_TIMEOUT_MS });
+    } catch (error) {
+      const failure = errorsOfFailure(error, t);
+      setErrors(failure.fields);
+      setFormError(failure.form);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate data-testid="shop-settings">
+      <Stack gap="md">
+        {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
+        <div className={partnerClasses.formGrid}>
+          <NativeSelect
+            label={t('catalogue.settings.currency')}
+            description={t('catalogue.settings.currencyHint')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            value={draft.currency}
+            data={[...CURRENCIES]}
+            onChange={(event) => {
+              set('currency', event.currentTarget.value);
+            }}
+            error={errors.currency}
+          />
+          <NumberInput
+            label={t('catalogue.settings.vatRate')}
+            value={draft.vat_rate}
+            onChange={(value) => {
+              set('vat_rate', value);
+            }}
+            decimalScale={2}
+            allowNegative={false}
+            rightSection={<span aria-hidden>%</span>}
+            error={errors.vat_rate}
+            required
+          />
+          <NumberInput
+            label={t('catalogue.settings.commissionRate')}
+            description={t('catalogue.settings.commissionHint')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            value={draft.commission_rate}
+            onChange={(value) => {
+              set('commission_rate', value);
+            }}
+            decimalScale={2}
+            allowNegative={false}
+            rightSection={<span aria-hidden>%</span>}
+            error={errors.commission_rate}
+            required
+          />
+          <MoneyField
+            label={t('catalogue.settings.topUpMin')}
+            value={draft.top_up_min}
+            onChange={(value) => {
+              set('top_up_min', value);
+            }}
+            currency={draft.currency}
+            error={errors.top_up_min}
+            required
+          />
+          <MoneyField
+            label={t('catalogue.settings.topUpMax')}
+            value={draft.top_up_max}
+            onChange={(value) => {
+              set('top_up_max', value);
+            }}
+            currency={draft.currency}
+            error={errors.top_up_max}
+            required
+          />
+        </div>
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending}>
+            {t('catalogue.settings.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

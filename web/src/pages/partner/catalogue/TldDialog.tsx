@@ -1,0 +1,155 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { tldPricePayloadSchema, type ShopSettings, type TldPrice } from '@berth/contracts';
+import { useTldSave } from '../../../api/catalogue.ts';
+import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
+import { FormAlert } from '../../../forms/FormAlert.tsx';
+import { ShopModal } from '../../shop/ShopModal.tsx';
+import partnerClasses from '../Partner.module.css';
+import { type Amount, check, errorsOfFailure, type FieldErrors, toMajor, toMinor } from './draft.ts';
+import { MoneyField } from './MoneyField.tsx';
+
+interface TldDialogProps {
+  /** The TLD to edit, 'new' for a new one, null when closed. */
+  tld: TldPrice | 'new' | null;
+  settings: ShopSettings;
+  onClose: () => void;
+}
+
+/** Sells a new domain ending or changes its yearly prices (net; the gross is shown under each). */
+export function TldDialog({ tld, settings, onClose }: TldDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <ShopModal
+      opened={tld !== null}
+      onClose={onClose}
+      size="lg"
+      title={tld === 'new' ? t('catalogue.tlds.createTitle') : t('catalogue.tlds.editTitle', { tld: tld?.tld ?? '' })}
+    >
+      {tld !== null ? <TldForm key={tld === 'new' ? 'new' : tld.id} tld={tld === 'new' ? null : tld} settings={settings} onDone={onClose} /> : null}
+    </ShopModal>
+  );
+}
+
+const PRICES = ['register_price', 'renew_price', 'transfer_price'] as const;
+
+interface Draft {
+  tld: string;
+  register_price: Amount;
+  renew_price: Amount;
+  transfer_price: Amount;
+  active: boolean;
+}
+
+function draftOf(tld: TldPrice | null, currency: string): Draft {
+  if (!tld) return { tld: '', register_price: '', renew_price: '', transfer_price: '', active: true };
+  return {
+    tld: tld.tld,
+    register_price: toMajor(tld.register.net.amount, currency),
+    renew_price: toMajor(tld.renew.net.amount, currency),
+    transfer_price: toMajor(tld.transfer.net.amount, currency),
+    active: tld.active,
+  };
+}
+
+function TldForm({ tld, settings, onDone }: { tld: TldPrice | null; settings: ShopSettings; onDone: () => void }) {
+  const { t } = useTranslation();
+  const save = useTldSave();
+  const { currency, vat_rate: vatRate } = settings;
+  const [draft, setDraft] = useState<Draft>(() => draftOf(tld, currency));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((current) => ({ ...current, [key]: value }));
+    setErrors(({ [key]: _cleared, ...rest }) => rest);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const checked = check(
+      tldPricePayloadSchema,
+      {
+        ...draft,
+        // People write ".com"; the API takes the ending without its dot.
+        tld: draft.tld.trim().replace(/^\./, ''),
+        register_price: toMinor(draft.register_price, currency),
+        renew_price: toMinor(draft.renew_price, currency),
+        transfer_price: toMinor(draft.transfer_price, currency),
+      },
+      t,
+    );
+    if (checked.errors) {
+      setErrors(checked.errors);
+      return;
+    }
+    try {
+      const answer = await save.mutateAsync({ id: tld?.id ?? null, payload: checked.data });
+      pushMessage({ type: 'notice', data: answer.message ?? t('catalogue.tlds.saved'), timeout: NOTICE_TIMEOUT_MS });
+      onDone();
+    } catch (error) {
+      const failure = errorsOfFailure(error, t);
+      setErrors(failure.fields);
+      setFormError(failure.form);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <Stack gap="md">
+        {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
+        <div className={partnerClasses.formGrid}>
+          <TextInput
+            data-autofocus={tld ? undefined : true}
+            className={partnerClasses.wide}
+            label={t('catalogue.tlds.tld')}
+            description={tld ? t('catalogue.tlds.tldFixed') : t('catalogue.tlds.tldHint')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            value={draft.tld}
+            onChange={(event) => {
+              set('tld', event.currentTarget.value);
+            }}
+            readOnly={tld !== null}
+            error={errors.tld}
+            spellCheck={false}
+            autoComplete="off"
+            required
+          />
+          {PRICES.map((key, index) => (
+            <MoneyField
+              key={key}
+              autoFocus={tld !== null && index === 0}
+              label={t(`catalogue.tlds.${key}`)}
+              value={draft[key]}
+              onChange={(value) => {
+                set(key, value);
+              }}
+              currency={currency}
+              vatRate={vatRate}
+              error={errors[key]}
+              required
+            />
+          ))}
+          <Checkbox
+            className={partnerClasses.wide}
+            label={t('catalogue.tlds.activeOption')}
+            checked={draft.active}
+            onChange={(event) => {
+              set('active', event.currentTarget.checked);
+            }}
+          />
+        </div>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone} disabled={save.isPending}>
+            {t('app.cancel')}
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {tld ? t('catalogue.save') : t('catalogue.tlds.createSubmit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

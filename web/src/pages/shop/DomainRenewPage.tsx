@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { IconShoppingCartPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { DOMAIN_PERIODS, type Domain } from '@berth/contracts';
+import { useCartAdd, useCatalogue } from '../../api/shop.ts';
+import { formatDate } from '../../components/formatDate.ts';
+import { FormAlert } from '../../forms/FormAlert.tsx';
+import { describeError } from '../../forms/validation.ts';
+import { translateServerText } from '../../i18n/i18n.ts';
+import { DomainPageFrame, useDomainIdParam } from '../host/domain-users/DomainPageFrame.tsx';
+import { Section } from '../PageHeader.tsx';
+import classes from '../Pages.module.css';
+import { PeriodSelect } from './PeriodSelect.tsx';
+
+/** /host/domain/{id}/renew: pick a period and put the renewal in the cart. */
+export function DomainRenewPage() {
+  const { t } = useTranslation();
+  const domainId = useDomainIdParam();
+  return (
+    <DomainPageFrame
+      domainId={domainId}
+      pageName={t('shop.renew.title')}
+      title={(domain) => t('shop.renew.heading', { domain })}
+      description={t('shop.renew.description')}
+    >
+      {(domain) => <RenewForm domain={domain} />}
+    </DomainPageFrame>
+  );
+}
+
+/** The TLD as the catalogue lists it: the longest sold suffix of the name ("co.uk" before "uk"). */
+function tldOf(name: string, sold: readonly string[]): string | undefined {
+  return [...sold].sort((a, b) => b.length - a.length).find((tld) => name.endsWith(`.${tld}`));
+}
+
+function RenewForm({ domain }: { domain: Domain }) {
+  const { t } = useTranslation();
+  const catalogue = useCatalogue();
+  const add = useCartAdd();
+  const [months, setMonths] = useState<number>(12);
+
+  const tld = catalogue.data ? tldOf(domain.name, catalogue.data.tlds.map((item) => item.tld)) : undefined;
+  const price = catalogue.data?.tlds.find((item) => item.tld === tld)?.renew;
+  const years = months / 12;
+
+  return (
+    <Section id="renewal" title={t('shop.renew.section')}>
+      <dl className={classes.facts}>
+        <div className={classes.fact}>
+          <dt>{t('shop.renew.expires')}</dt>
+          <dd>{domain.expire_at ? formatDate(domain.expire_at) : t('shop.renew.noExpiry')}</dd>
+        </div>
+        <div className={classes.fact}>
+          <dt>{t('shop.renew.pricePerYear')}</dt>
+          <dd>
+            {catalogue.isPending ? <Skeleton height={16} width={80} /> : price ? price.gross.formatted : t('shop.renew.notSold')}
+          </dd>
+        </div>
+      </dl>
+      {add.isSuccess ? (
+        <FormAlert kind="success" onClose={() => add.reset()}>
+          <Group gap="xs" wrap="wrap">
+            <span>{translateServerText(add.data.message ?? t('shop.added'))}</span>
+            <Link to="/shop/cart">{t('shop.goToCart')}</Link>
+          </Group>
+        </FormAlert>
+      ) : null}
+      {add.isError ? <FormAlert kind="error">{describeError(add.error, t)}</FormAlert> : null}
+      {catalogue.isError ? <FormAlert kind="error">{describeError(catalogue.error, t)}</FormAlert> : null}
+      <Stack gap="md" className={classes.formNarrow}>
+        <PeriodSelect
+          visibleLabel
+          label={t('shop.renew.period')}
+          periods={DOMAIN_PERIODS}
+          value={months}
+          onChange={setMonths}
+        />
+        {price ? (
+          <Text fz="sm" c="dimmed">
+            {t('shop.renew.estimate', { years, price: price.gross.formatted })}
+          </Text>
+        ) : null}
+        <Group>
+          <Button
+            leftSection={<IconShoppingCartPlus size={16} aria-hidden />}
+            loading={add.isPending}
+            disabled={!price}
+            onClick={() => {
+              add.mutate({ kind: 'domain_renew', domain_id: domain.id, period_months: months });
+            }}
+          >
+            {t('shop.renew.add')}
+          </Button>
+        </Group>
+      </Stack>
+    </Section>
+  );
+}

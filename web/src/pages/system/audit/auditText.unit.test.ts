@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { TFunction } from 'i18next';
+import type { AuditEntryView } from '@berth/contracts';
+import en from '../../../i18n/areas/audit/en.json';
+// The server's list of actions, as text: the web must label every one of them.
+import auditService from '../../../../../server/src/modules/audit/service.ts?raw';
+import { actionFilterLabel, actionLabel, AUDIT_ACTIONS, entryDetails, targetName } from './auditText.ts';
+
+/** A t() that reads the English audit texts, as the app's i18n does (nested keys, {{values}}). */
+const t = ((key: string, values: Record<string, string> = {}) => {
+  const found = key
+    .replace(/^audit\./, '')
+    .split('.')
+    .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), en);
+  if (typeof found !== 'string') throw new Error(`no English text for ${key}`);
+  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+}) as unknown as TFunction;
+
+const entry = (data: Record<string, unknown>): AuditEntryView => ({
+  id: '1',
+  created_at: '2026-11-01T09:00:00.000Z',
+  action: 'domain.created',
+  ip: '127.0.0.1',
+  tenant_id: 1,
+  user: null,
+  impersonator: null,
+  target: { type: 'domain', id: '7' },
+  data,
+});
+
+describe('audit action labels', () => {
+  it('name only actions the server records, each with an English label', () => {
+    const union = /export type AuditAction =([^;]+);/.exec(auditService)?.[1] ?? '';
+    const recorded = new Set([...union.matchAll(/'([^']+)'/g)].map((match) => match[1]));
+    expect(recorded.size).toBeGreaterThan(40);
+    // An action added since shows as its code until it gets a label here.
+    for (const action of Object.values(AUDIT_ACTIONS).flat()) {
+      expect(recorded, action).toContain(action);
+      expect(actionLabel(action, t)).not.toBe(action);
+    }
+  });
+
+  it('show an unknown code as it is, and areas as "All: …"', () => {
+    expect(actionLabel('domain.created', t)).toBe('Domain created');
+    expect(actionLabel('backup.restored', t)).toBe('backup.restored');
+    expect(actionFilterLabel('dns.', t)).toBe('All: DNS');
+    expect(actionFilterLabel('tenant.logo_removed', t)).toBe('Logo removed');
+  });
+});
+
+describe('audit objects', () => {
+  it('are named by what the entry recorded; ids and the name are left out of the details', () => {
+    const domain = entry({ name: 'example.com', owner_id: 3, changed: 'notes' });
+    expect(targetName(domain)).toBe('example.com');
+    expect(entryDetails(domain)).toEqual(['changed: notes']);
+    expect(targetName(entry({ customer_email: 'a@example.com' }))).toBe('a@example.com');
+    expect(targetName(entry({}))).toBeNull();
+  });
+});

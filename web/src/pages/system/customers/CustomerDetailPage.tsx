@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { Avatar, Button, Skeleton, Stack, Text } from '@mantine/core';
+import { IconArrowLeft, IconLogin2, IconTrash } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { Customer } from '@berth/contracts';
+import { useCustomer, useImpersonate } from '../../../api/customers.ts';
+import { usePageTitle } from '../../../components/usePageTitle.ts';
+import { FormAlert } from '../../../forms/FormAlert.tsx';
+import { describeError } from '../../../forms/validation.ts';
+import { translateServerText } from '../../../i18n/i18n.ts';
+import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
+import { NotFoundPage } from '../../NotFoundPage.tsx';
+import { PageHeader, Section } from '../../PageHeader.tsx';
+import { CustomerAccess } from './CustomerAccess.tsx';
+import { CustomerContactForm } from './CustomerContactForm.tsx';
+import { DeleteCustomerDialog } from './DeleteCustomerDialog.tsx';
+import classes from '../../Pages.module.css';
+import customerClasses from './Customers.module.css';
+
+/** /system/customers/{id}: status, lock and 2FA, contact data, "log in as" and deletion. */
+export function CustomerDetailPage() {
+  const { t } = useTranslation();
+  const id = Number(useParams().id);
+  const valid = Number.isInteger(id) && id > 0 && id <= 2_147_483_647;
+  const customer = useCustomer(id, valid);
+  const name = customer.data ? customer.data.contact.display_name.trim() || customer.data.email : undefined;
+  usePageTitle(name ?? t('customers.title'));
+
+  if (!valid || customer.error?.status === 404) return <NotFoundPage />;
+
+  return (
+    <div className={classes.page}>
+      <Button
+        component={Link}
+        to="/system/customers"
+        variant="subtle"
+        size="compact-sm"
+        leftSection={<IconArrowLeft size={14} aria-hidden />}
+        className={customerClasses.back}
+      >
+        {t('customers.backToList')}
+      </Button>
+      {customer.isPending ? (
+        <Stack gap="lg" aria-busy="true">
+          <Skeleton height={56} radius="md" width="60%" />
+          <Skeleton height={180} radius="lg" />
+          <Skeleton height={260} radius="lg" />
+        </Stack>
+      ) : customer.isError ? (
+        <FormAlert kind="error">
+          <Stack gap="xs" align="flex-start">
+            <span>{describeError(customer.error, t)}</span>
+            <Button size="xs" variant="default" onClick={() => void customer.refetch()}>
+              {t('app.tryAgain')}
+            </Button>
+          </Stack>
+        </FormAlert>
+      ) : (
+        <CustomerDetail customer={customer.data} name={name ?? customer.data.email} />
+      )}
+    </div>
+  );
+}
+
+function CustomerDetail({ customer, name }: { customer: Customer; name: string }) {
+  const { t } = useTranslation();
+  const { user } = useSignedInUser();
+  const impersonate = useImpersonate(user);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  return (
+    <>
+      <PageHeader
+        title={name}
+        description={
+          <span className={customerClasses.identity}>
+            <Avatar name={name} color="harbor" variant="filled" size={28} radius="xl" alt="" />
+            <span className={customerClasses.identityText}>{customer.email}</span>
+          </span>
+        }
+        actions={
+          <Button
+            leftSection={<IconLogin2 size={16} aria-hidden />}
+            loading={impersonate.isPending}
+            disabled={customer.locked}
+            onClick={() => {
+              setNotice(null);
+              impersonate.mutate(customer.id);
+            }}
+          >
+            {t('customers.impersonate.action')}
+          </Button>
+        }
+      />
+      {customer.locked ? <FormAlert kind="info">{t('customers.impersonate.lockedHint')}</FormAlert> : null}
+      {impersonate.isError ? (
+        <FormAlert kind="error" onClose={() => impersonate.reset()}>
+          {describeError(impersonate.error, t)}
+        </FormAlert>
+      ) : null}
+      {notice ? (
+        <FormAlert
+          kind="success"
+          onClose={() => {
+            setNotice(null);
+          }}
+        >
+          {translateServerText(notice)}
+        </FormAlert>
+      ) : null}
+
+      <CustomerAccess
+        customer={customer}
+        onDone={(message) => {
+          setNotice(message ?? t('customers.access.done'));
+        }}
+      />
+      <CustomerContactForm key={customer.id} customer={customer} />
+
+      <Section id="delete" title={t('customers.delete.title')}>
+        <div className={customerClasses.dangerRow}>
+          <Text fz="sm" className={customerClasses.dangerText}>
+            {t('customers.delete.description', { count: customer.domains })}
+          </Text>
+          <Button
+            color="red"
+            variant="light"
+            leftSection={<IconTrash size={16} aria-hidden />}
+            onClick={() => {
+              setDeleting(true);
+            }}
+          >
+            {t('customers.delete.action')}
+          </Button>
+        </div>
+      </Section>
+      <DeleteCustomerDialog
+        customer={customer}
+        opened={deleting}
+        onClose={() => {
+          setDeleting(false);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { Route, Routes } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { NotFoundPage } from '../../NotFoundPage.tsx';
+import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
+import { CustomerCreatePage } from './CustomerCreatePage.tsx';
+import { CustomerDetailPage } from './CustomerDetailPage.tsx';
+import { CustomerListPage } from './CustomerListPage.tsx';
+import { NotAllowed } from '../tenants/NotAllowed.tsx';
+
+/**
+ * /system/customers/*: the list, /create and /{id}. Host admins manage their tenant's customers,
+ * super admins everyone's; a customer is told so instead of being sent 403s.
+ */
+export function CustomerRoutes() {
+  const { t } = useTranslation();
+  const { user } = useSignedInUser();
+  if (user.role === 'customer') return <NotAllowed title={t('customers.title')} body={t('customers.noAccess')} />;
+  return (
+    <Routes>
+      <Route index element={<CustomerListPage />} />
+      <Route path="create" element={<CustomerCreatePage />} />
+      <Route path=":id" element={<CustomerDetailPage />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}
