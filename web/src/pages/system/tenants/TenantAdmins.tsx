@@ -161,7 +161,10 @@ function AssignAdmin({ tenant, pending, onAssign }: { tenant: TenantDetail; pend
         // The server already matched the search (prefix of e-mail or name).
         filter={({ options: all }) => all}
         nothingFoundMessage={candidates.isFetching ? t('app.loading') : t('tenants.admins.noCandidates')}
-        comboboxProps={{ withinPortal: true }}
+        // Hidden while detached, the list vanished for good on phones: at the end of a short page
+        // the list changes the page's height as it fills, the page moves the field out of view,
+        // and the list did not come back when the field did.
+        comboboxProps={{ withinPortal: true, hideDetached: false }}
         error={candidates.isError ? describeError(candidates.error, t) : undefined}
       />
       <Button type="submit" leftSection={<IconUserPlus size={16} aria-hidden />} disabled={!picked} loading={pending}>
