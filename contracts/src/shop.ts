@@ -12,7 +12,8 @@ import { idSchema, pageOf, pageQuerySchema, timestampInputSchema } from './hosti
  *   GET    /shop/products                      catalogueAnswerSchema
  *   GET    /shop/domain-check?name=            domainCheckAnswerSchema
  *   GET    /shop/payment-options               paymentOptionsAnswerSchema
- *   POST   /shop/checkout                      checkoutPayloadSchema -> checkoutAnswerSchema (201; 200 on a repeated key)
+ *   POST   /shop/checkout                      checkoutPayloadSchema -> checkoutAnswerSchema (201; 200 on a repeated key);
+ *                                               with `item`, that one product instead of the cart
  *   GET    /shop/subscriptions                 subscriptionsAnswerSchema
  *   GET    /cart                               shopCartAnswerSchema
  *   POST   /cart/items                         cartAddPayloadSchema -> shopCartAnswerSchema
@@ -41,6 +42,9 @@ import { idSchema, pageOf, pageQuerySchema, timestampInputSchema } from './hosti
  */
 
 /* ---- money ---- */
+
+/** VAT of a net amount in minor units at a rate in basis points (2100 = 21 %), rounded half away from zero: the server's invoices and the web's totals agree. */
+export const vatOf = (net: number, rateBp: number): number => Math.sign(net) * Math.round((Math.abs(net) * rateBp) / 10_000);
 
 export const CURRENCIES = ['EUR', 'CZK', 'USD', 'GBP'] as const;
 export const currencySchema = z.enum(CURRENCIES);
@@ -355,6 +359,8 @@ export const checkoutPayloadSchema = z.object({
   payment: paymentProviderSchema,
   payment_method_id: idSchema.nullable().optional(),
   idempotency_key: idempotencyKeySchema.optional(),
+  /** "Buy now": order this one product instead of the cart, which stays as it is (no promo code). */
+  item: cartAddPayloadSchema.optional(),
 });
 export type CheckoutPayload = z.infer<typeof checkoutPayloadSchema>;
 

@@ -150,3 +150,35 @@ test('a domain renewal goes into the cart for the chosen period', async ({ page,
   await expect(cartCount(page)).toHaveCount(0);
   await reviewScreen(page, testInfo, 'shop-cart-empty', SHELL_PAGE);
 });
+
+test('a domain renewal paid at once from credit, the cart left alone', async ({ page, accounts, berth }, testInfo) => {
+  test.slow();
+  const admin = await superAdmin(accounts, berth.admin);
+  const customer = await accounts.customer('renew-now');
+  const domain = await accounts.domain(customer, `e2e-${uniqueToken()}.eu`);
+  await giveCredit(admin, customer.id, 50_00);
+  await signInPage(page, customer);
+  const expiry = async () =>
+    ((await (await page.request.get(`/api/host/domain/${domain.id}`)).json()) as { data: { expire_at: string | null } }).data.expire_at;
+  const before = await expiry();
+
+  await page.goto(`/host/domain/${domain.id}/renew`);
+  await page.getByLabel('Renew for').selectOption({ label: '2 years' });
+  const now = page.getByRole('main');
+  await expect(now.getByRole('heading', { name: 'Or renew now' })).toBeVisible();
+  await expect(now.getByText('Your balance: €50.00')).toBeVisible();
+  await reviewScreen(page, testInfo, 'domain-renew-now', SHELL_PAGE);
+  // 2 × €7.90 = €15.80 net + 21 % VAT = €19.12.
+  await now.getByRole('button', { name: 'Pay now · €19.12' }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Your order is complete' })).toBeVisible();
+  await expect(page.getByRole('main')).toContainText('€19.12');
+  await reviewScreen(page, testInfo, 'domain-renew-paid', SHELL_PAGE);
+  const after = await expiry();
+  expect(after).not.toBeNull();
+  const added = new Date(after ?? 0).getTime() - new Date(before ?? Date.now()).getTime();
+  expect(Math.round(added / (365.25 * 24 * 3_600_000))).toBe(2);
+  const balance = (await (await page.request.get('/api/credit')).json()) as { data: { balance: { formatted: string } } };
+  expect(balance.data.balance.formatted).toBe('€30.88');
+  await expect(cartCount(page)).toHaveCount(0);
+});

@@ -72,13 +72,14 @@ export function lineTitle(kind: ProductKind, language: string, names: { plan?: s
  * and the totals. `lock` (checkout) locks the rows in the caller's transaction.
  */
 export async function priceCart(db: Db, user: UserRow, now: Date, options: { lock?: boolean } = {}): Promise<PricedCart> {
+  const [rows, promo] = await Promise.all([options.lock ? lockCartItems(db, user.id) : listCartItems(db, user.id), findCartPromo(db, user.id)]);
+  return priceRows(db, user, now, rows, promo ?? null);
+}
+
+/** Rows (the cart's, or one "buy now" item) priced from the tenant's current catalogue, with a promo's discounts. */
+export async function priceRows(db: Db, user: UserRow, now: Date, rows: CartItemRow[], promo: PromoRow | null): Promise<PricedCart> {
   const settings = await ensureShop(db, user.tenant_id);
-  const [rows, plans, tlds, promo] = await Promise.all([
-    options.lock ? lockCartItems(db, user.id) : listCartItems(db, user.id),
-    listPlans(db, user.tenant_id, false),
-    listTlds(db, user.tenant_id, false),
-    findCartPromo(db, user.id),
-  ]);
+  const [plans, tlds] = await Promise.all([listPlans(db, user.tenant_id, false), listTlds(db, user.tenant_id, false)]);
   const taken = await takenNames(
     db,
     rows.filter((row) => row.product_type === 'domain_register' || row.product_type === 'domain_transfer').flatMap((row) => (row.domain_name ? [row.domain_name] : [])),
@@ -117,5 +118,5 @@ export async function priceCart(db: Db, user: UserRow, now: Date, options: { loc
   const discount = lines.reduce((sum, line) => sum + line.discount, 0);
   const net = subtotal - discount;
   const vat = vatOf(net, settings.vat_rate_bp);
-  return { settings, lines, promo: promo ?? null, promoProblem: problem, totals: { subtotal, discount, net, vat, gross: net + vat } };
+  return { settings, lines, promo, promoProblem: problem, totals: { subtotal, discount, net, vat, gross: net + vat } };
 }

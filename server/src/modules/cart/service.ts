@@ -4,15 +4,14 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import { findDomainByName, findVisibleDomain } from '../domains/queries.ts';
-import { toStoredDomainName } from '../domains/names.ts';
 import { findPromoByCode, hasRedeemed, setCartPromo, clearCartPromo } from '../promo/queries.ts';
 import { promoProblem, qualifies } from '../promo/rules.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
-import { ensureShop, findPlan, findTldByName, listTlds } from '../shop/queries.ts';
+import { findPlan, findTldByName } from '../shop/queries.ts';
 import type { UserRow } from '../users/queries.ts';
 import { presentCart } from './present.ts';
-import { lineTitle, netFor, periodsFor, priceCart, tldOf } from './pricing.ts';
+import { resolveItem } from './items.ts';
+import { netFor, periodsFor, priceCart } from './pricing.ts';
 import { countCartItems, deleteCartItem, findCartItem, insertCartItem, updateCartItemPeriod } from './queries.ts';
 
 /** More rows than anyone buys at once; keeps a cart (and its checkout) bounded. */
@@ -36,55 +35,11 @@ export class CartService {
   async add(actor: Actor, input: CartAddPayload, language: string): Promise<ShopCart> {
     const { db } = this.deps;
     const user = actor.user;
-    const settings = await ensureShop(db, user.tenant_id);
-    if (!periodsFor(input.kind).includes(input.period_months)) throw fieldError('period_months', 'cart.period_invalid');
     if ((await countCartItems(db, user.id)) >= CART_MAX_ROWS) throw new HttpError(422, 'cart.full');
-
-    let values: { plan_id: number | null; domain_id: number | null; domain_name: string | null; tld: string | null; title: string; net: number | undefined };
-    if (input.kind === 'hosting') {
-      const plan = await findPlan(db, user.tenant_id, input.plan_id);
-      if (!plan || !plan.active) throw fieldError('plan_id', 'shop.plan_unknown');
-      values = { plan_id: plan.id, domain_id: null, domain_name: null, tld: null, title: lineTitle('hosting', user.language, { plan: plan.title }), net: netFor('hosting', input.period_months, plan, undefined) };
-    } else {
-      const tlds = await listTlds(db, user.tenant_id, true);
-      let name: string;
-      let domainId: number | null = null;
-      if (input.kind === 'domain_renew') {
-        const domain = await findVisibleDomain(db, user, input.domain_id);
-        if (!domain) throw new HttpError(404, 'http.not_found');
-        name = domain.name;
-        domainId = domain.id;
-      } else {
-        const stored = toStoredDomainName(input.name);
-        if (!stored) throw fieldError('name', 'domain.invalid_name');
-        name = stored;
-      }
-      const field = input.kind === 'domain_renew' ? 'domain_id' : 'name';
-      const sold = tldOf(name, tlds);
-      if (!sold) throw fieldError(field, 'shop.tld_unsupported', { tld: name.split('.').slice(1).join('.') });
-      if (input.kind !== 'domain_renew') {
-        if (!sold.registrable) throw fieldError('name', 'shop.not_registrable');
-        if (await findDomainByName(db, name)) throw fieldError('name', 'domain.taken');
-      }
-      const tld = tlds.find((t) => t.tld === sold.tld);
-      values = { plan_id: null, domain_id: domainId, domain_name: name, tld: sold.tld, title: lineTitle(input.kind, user.language, { domain: name }), net: netFor(input.kind, input.period_months, undefined, tld) };
-    }
+    const values = await resolveItem(db, user, input, this.deps.clock.now());
     let row;
     try {
-      row = await insertCartItem(db, {
-        tenant_id: user.tenant_id,
-        user_id: user.id,
-        product_type: input.kind,
-        title: values.title,
-        plan_id: values.plan_id,
-        domain_id: values.domain_id,
-        domain_name: values.domain_name,
-        tld: values.tld,
-        period_months: input.period_months,
-        price_minor: values.net ?? 0,
-        currency: settings.currency,
-        created_at: this.deps.clock.now(),
-      });
+      row = await insertCartItem(db, values);
     } catch (error) {
       if (isUniqueViolation(error, 'cart_items_user_domain')) throw fieldError(input.kind === 'domain_renew' ? 'domain_id' : 'name', 'cart.duplicate');
       throw error;

@@ -1,11 +1,12 @@
-import type { CheckoutResult, PaymentProviderName } from '@berth/contracts';
+import type { CartAddPayload, CheckoutResult, PaymentProviderName } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import { priceCart } from '../cart/pricing.ts';
-import { emptyCart } from '../cart/queries.ts';
+import { resolveItem } from '../cart/items.ts';
+import { priceCart, priceRows, type PricedCart } from '../cart/pricing.ts';
+import { emptyCart, type CartItemRow } from '../cart/queries.ts';
 import { createInvoice, invoiceToPay, type InvoiceReader } from '../invoices/service.ts';
 import { setInvoiceInstructions, findInvoiceByOrder } from '../invoices/queries.ts';
 import { settleInTransaction } from '../invoices/settlement.ts';
@@ -18,6 +19,8 @@ export interface CheckoutInput {
   payment: PaymentProviderName;
   paymentMethodId: number | null;
   idempotencyKey: string | undefined;
+  /** "Buy now": this product instead of the cart; the cart is left alone. */
+  item?: CartAddPayload | undefined;
 }
 
 /**
@@ -48,7 +51,7 @@ export class CheckoutService {
     try {
       outcome = await db.transaction().execute(async (trx) => {
         const now = clock.now();
-        const cart = await priceCart(trx, user, now, { lock: true });
+        const cart = input.item ? await this.itemAsCart(trx, actor, input.item, now) : await priceCart(trx, user, now, { lock: true });
         const order = await insertOrder(trx, {
           tenant_id: user.tenant_id,
           user_id: user.id,
@@ -117,7 +120,7 @@ export class CheckoutService {
         } else {
           await setInvoiceInstructions(trx, invoice.id, start.instructions as unknown as Record<string, unknown>);
         }
-        await emptyCart(trx, user.id);
+        if (!input.item) await emptyCart(trx, user.id);
         return { orderId: order.id, invoiceId: invoice.id, paid, number: invoice.number, gross: cart.totals.gross, promo: promo?.code ?? null };
       });
     } catch (error) {
@@ -128,7 +131,7 @@ export class CheckoutService {
       }
       throw error;
     }
-    this.deps.realtime.cartUpdated(user.id);
+    if (!input.item) this.deps.realtime.cartUpdated(user.id);
     await this.deps.audit.recordAction(actor, 'order.created', user.tenant_id, { type: 'order', id: outcome.orderId }, {
       invoice: outcome.number,
       payment: input.payment,
@@ -141,6 +144,13 @@ export class CheckoutService {
     }
     const invoice = await this.deps.invoices.getInvoiceForUser(user, outcome.invoiceId, language);
     return { result: { order_id: outcome.orderId, status: outcome.paid ? 'paid' : 'pending', invoice }, created: true };
+  }
+
+  /** One product priced like a cart row of its own (never stored in the cart). */
+  private async itemAsCart(trx: Db, actor: Actor, item: CartAddPayload, now: Date): Promise<PricedCart> {
+    const values = await resolveItem(trx, actor.user, item, now);
+    const row: CartItemRow = { id: 0, plan_id: null, domain_id: null, domain_name: null, tld: null, period_months: 12, currency: '', ...values, created_at: now };
+    return priceRows(trx, actor.user, now, [row], null);
   }
 
   /** The order an earlier request with this key made, as the checkout answered it. */

@@ -1,4 +1,4 @@
-import type { Money, Price } from '@berth/contracts';
+import { vatOf, type Money, type Price } from '@berth/contracts';
 
 // Building a NumberFormat costs more than the rest of presenting a price: one per language and currency.
 const formats = new Map<string, Intl.NumberFormat>();
@@ -21,7 +21,7 @@ export const money = (amount: number, currency: string, language: string): Money
 });
 
 /** VAT on a net amount, rounded half away from zero to the minor unit; rates in basis points (2100 = 21 %). */
-export const vatOf = (net: number, rateBp: number): number => Math.sign(net) * Math.round((Math.abs(net) * rateBp) / 10_000);
+export { vatOf };
 
 export const price = (net: number, rateBp: number, currency: string, language: string): Price => {
   const vat = vatOf(net, rateBp);

@@ -50,7 +50,7 @@ export function CartPage() {
           </Stack>
           <Section id="summary" title={t('shop.cart.summary')}>
             <CartTotals totals={cart.data.totals} vatRate={cart.data.vat_rate} promo={cart.data.promo} />
-            <CheckoutPanel cart={cart.data} onDone={setResult} />
+            <CheckoutPanel total={cart.data.totals.gross.formatted} blocked={cart.data.rows.some((row) => !row.available)} onDone={setResult} />
           </Section>
         </div>
       )}

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { Button, Group, Radio, Skeleton, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { CheckoutResult, PaymentProviderName, ShopCart } from '@berth/contracts';
+import type { CartAddPayload, CheckoutResult, PaymentProviderName } from '@berth/contracts';
 import { useCreditSummary } from '../../api/credit.ts';
 import { useCheckout, usePaymentOptions } from '../../api/shop.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
@@ -11,7 +11,12 @@ import { translateServerText } from '../../i18n/i18n.ts';
 import shopClasses from './Shop.module.css';
 
 interface CheckoutPanelProps {
-  cart: ShopCart;
+  /** The amount due, formatted (on the button). */
+  total: string;
+  /** A row of the cart is no longer sold: nothing can be ordered until it is removed. */
+  blocked?: boolean;
+  /** "Buy now": this one product instead of the cart. */
+  item?: CartAddPayload;
   onDone: (result: CheckoutResult) => void;
 }
 
@@ -20,7 +25,7 @@ interface CheckoutPanelProps {
  * retry after a lost answer sends the same key, so the server makes one order. A definite answer
  * (or another way to pay) ends the attempt.
  */
-export function CheckoutPanel({ cart, onDone }: CheckoutPanelProps) {
+export function CheckoutPanel({ total, blocked = false, item, onDone }: CheckoutPanelProps) {
   const { t } = useTranslation();
   const options = usePaymentOptions();
   const credit = useCreditSummary();
@@ -30,13 +35,12 @@ export function CheckoutPanel({ cart, onDone }: CheckoutPanelProps) {
 
   const enabled = (options.data ?? []).filter((option) => option.enabled).map((option) => option.id);
   const payment = chosen !== null && enabled.includes(chosen) ? chosen : (enabled[0] ?? null);
-  const blocked = cart.rows.some((row) => !row.available);
 
   const submit = () => {
     if (payment === null || checkout.isPending) return;
     attemptKey.current ??= crypto.randomUUID();
     checkout.mutate(
-      { payment, idempotency_key: attemptKey.current },
+      { payment, idempotency_key: attemptKey.current, ...(item ? { item } : {}) },
       {
         onSuccess: (answer) => {
           attemptKey.current = null;
@@ -109,7 +113,7 @@ export function CheckoutPanel({ cart, onDone }: CheckoutPanelProps) {
         loading={checkout.isPending}
         onClick={submit}
       >
-        {t('shop.checkout.submit', { total: cart.totals.gross.formatted })}
+        {t(item ? 'shop.checkout.payNow' : 'shop.checkout.submit', { total })}
       </Button>
     </Stack>
   );

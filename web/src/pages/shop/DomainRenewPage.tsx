@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconShoppingCartPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { DOMAIN_PERIODS, type Domain } from '@berth/contracts';
+import { DOMAIN_PERIODS, vatOf, type CheckoutResult, type Domain } from '@berth/contracts';
 import { useCartAdd, useCatalogue } from '../../api/shop.ts';
 import { formatDate } from '../../components/formatDate.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
@@ -12,12 +12,17 @@ import { translateServerText } from '../../i18n/i18n.ts';
 import { DomainPageFrame, useDomainIdParam } from '../host/domain-users/DomainPageFrame.tsx';
 import { Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
+import { CheckoutPanel } from './CheckoutPanel.tsx';
+import { CheckoutResultView } from './CheckoutResultView.tsx';
+import { formatMoney } from './money.ts';
 import { PeriodSelect } from './PeriodSelect.tsx';
 
-/** /host/domain/{id}/renew: pick a period and put the renewal in the cart. */
+/** /host/domain/{id}/renew: pick a period, then put the renewal in the cart or pay for it at once. */
 export function DomainRenewPage() {
   const { t } = useTranslation();
   const domainId = useDomainIdParam();
+  const [result, setResult] = useState<CheckoutResult | null>(null);
+  if (result) return <CheckoutResultView result={result} />;
   return (
     <DomainPageFrame
       domainId={domainId}
@@ -25,7 +30,7 @@ export function DomainRenewPage() {
       title={(domain) => t('shop.renew.heading', { domain })}
       description={t('shop.renew.description')}
     >
-      {(domain) => <RenewForm domain={domain} />}
+      {(domain) => <RenewForm domain={domain} onPaid={setResult} />}
     </DomainPageFrame>
   );
 }
@@ -35,7 +40,7 @@ function tldOf(name: string, sold: readonly string[]): string | undefined {
   return [...sold].sort((a, b) => b.length - a.length).find((tld) => name.endsWith(`.${tld}`));
 }
 
-function RenewForm({ domain }: { domain: Domain }) {
+function RenewForm({ domain, onPaid }: { domain: Domain; onPaid: (result: CheckoutResult) => void }) {
   const { t } = useTranslation();
   const catalogue = useCatalogue();
   const add = useCartAdd();
@@ -44,6 +49,9 @@ function RenewForm({ domain }: { domain: Domain }) {
   const tld = catalogue.data ? tldOf(domain.name, catalogue.data.tlds.map((item) => item.tld)) : undefined;
   const price = catalogue.data?.tlds.find((item) => item.tld === tld)?.renew;
   const years = months / 12;
+  // What the invoice will say: VAT on the period's net, rounded as the server rounds it.
+  const net = price ? price.net.amount * years : 0;
+  const due = catalogue.data && price ? formatMoney(net + vatOf(net, Math.round(catalogue.data.vat_rate * 100)), catalogue.data.currency) : '';
 
   return (
     <Section id="renewal" title={t('shop.renew.section')}>
@@ -95,6 +103,17 @@ function RenewForm({ domain }: { domain: Domain }) {
           </Button>
         </Group>
       </Stack>
+      {price ? (
+        <Stack gap="sm" className={classes.formNarrow}>
+          <Text fw={600} fz="sm" component="h3">
+            {t('shop.renew.nowHeading')}
+          </Text>
+          <Text fz="sm" c="dimmed">
+            {t('shop.renew.nowHint')}
+          </Text>
+          <CheckoutPanel key={months} total={due} item={{ kind: 'domain_renew', domain_id: domain.id, period_months: months }} onDone={onPaid} />
+        </Stack>
+      ) : null}
     </Section>
   );
 }
