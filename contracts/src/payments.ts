@@ -15,6 +15,8 @@ import { idSchema } from './hosting.ts';
  *   POST   /account/payment-methods               paymentMethodPayloadSchema -> paymentMethodAnswerSchema (201)
  *   PATCH  /account/payment-methods/{id}/default  paymentMethodAnswerSchema
  *   DELETE /account/payment-methods/{id}          messageAnswerSchema (the next one becomes default)
+ *   POST   /account/payment-methods/card-setup    cardSetupAnswerSchema (a Stripe Checkout page in setup mode)
+ *   POST   /account/payment-methods/card-setup/{sessionId}  paymentMethodAnswerSchema (201 saved; 200 already saved)
  *   the invoice's buyer:
  *   GET    /account/invoices/{id}/pdf             application/pdf
  *   host admins (their tenant) and super admins:
@@ -145,6 +147,19 @@ export const paymentMethodPayloadSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type PaymentMethodPayload = z.input<typeof paymentMethodPayloadSchema>;
+
+/**
+ * Adding a card without Stripe.js: POST .../card-setup answers the URL of a Stripe-hosted Checkout
+ * page in setup mode; Stripe sends the browser back to
+ * `/account/payment-methods?card_setup=<session id>`, and POST .../card-setup/{sessionId} saves
+ * the card (once per session, however often it is sent).
+ */
+export const CARD_SETUP_QUERY_PARAM = 'card_setup';
+export const cardSetupAnswerSchema = z.object({ data: z.object({ url: z.string() }) });
+export type CardSetupAnswer = z.infer<typeof cardSetupAnswerSchema>;
+/** A Checkout Session id as Stripe writes them (`cs_test_...`, `cs_live_...`). */
+export const checkoutSessionIdSchema = z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/, { error: 'validation.invalid' });
+export const cardSetupParamsSchema = z.object({ sessionId: checkoutSessionIdSchema });
 
 /* ---- the tenant's bank account (/api/system/tenants/{id}/bank-account) ---- */
 

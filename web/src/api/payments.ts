@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   bankStatementAnswerSchema,
+  cardSetupAnswerSchema,
   markPaidAnswerSchema,
   messageAnswerSchema,
   paymentMethodAnswerSchema,
   paymentMethodListAnswerSchema,
   type BankStatementAnswer,
+  type CardSetupAnswer,
   type PaymentMethodListAnswer,
   type PaymentMethodPayload,
 } from '@berth/contracts';
@@ -43,6 +45,28 @@ export function usePaymentMethodAdd() {
   return useMutation<PaymentMethodAnswer, ApiError, PaymentMethodPayload>({
     mutationFn: (payload) =>
       apiRequest('/account/payment-methods', { method: 'POST', body: payload, schema: paymentMethodAnswerSchema }),
+    onSuccess: () => {
+      void refresh();
+    },
+  });
+}
+
+/**
+ * POST /api/account/payment-methods/card-setup: the URL of Stripe's hosted page where a card is
+ * entered (setup mode); the caller sends the browser there.
+ */
+export function useCardSetupStart() {
+  return useMutation<CardSetupAnswer, ApiError, void>({
+    mutationFn: () => apiRequest('/account/payment-methods/card-setup', { method: 'POST', schema: cardSetupAnswerSchema }),
+  });
+}
+
+/** POST /api/account/payment-methods/card-setup/{sessionId}: saves the card after the return from Stripe. */
+export function useCardSetupComplete() {
+  const refresh = useRefreshMethods();
+  return useMutation<PaymentMethodAnswer, ApiError, string>({
+    mutationFn: (sessionId) =>
+      apiRequest(`/account/payment-methods/card-setup/${encodeURIComponent(sessionId)}`, { method: 'POST', schema: paymentMethodAnswerSchema }),
     onSuccess: () => {
       void refresh();
     },

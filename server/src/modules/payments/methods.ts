@@ -10,6 +10,8 @@ import type { UserRow } from '../users/queries.ts';
 import {
   deletePaymentMethod,
   findPaymentMethod,
+  findPaymentMethodByStripeId,
+  findShopCurrency,
   insertPaymentMethod,
   listPaymentMethods,
   lockPaymentMethods,
@@ -21,6 +23,12 @@ import type { StripeGateway } from './stripe-gateway.ts';
 export type PaymentMethodInput =
   | { kind: 'bank_transfer'; account_name: string; iban: string; bic?: string | null | undefined; make_default?: boolean | undefined }
   | { kind: 'card'; stripe_payment_method_id: string; make_default?: boolean | undefined };
+
+/** Where the browser comes back from Stripe's card setup page (`{CHECKOUT_SESSION_ID}` is filled in by Stripe). */
+export const cardSetupReturnUrls = (baseUrl: string) => ({
+  successUrl: `${baseUrl}/account/payment-methods?card_setup={CHECKOUT_SESSION_ID}`,
+  cancelUrl: `${baseUrl}/account/payment-methods`,
+});
 
 export function presentPaymentMethod(row: PaymentMethodRow): PaymentMethod {
   const base = { id: row.id, is_default: row.is_default, created_at: iso(row.created_at) };
@@ -35,7 +43,7 @@ export function presentPaymentMethod(row: PaymentMethodRow): PaymentMethod {
  * Exactly one is the default while any exist: every change locks the user's rows first.
  */
 export class PaymentMethods {
-  private readonly deps: { db: Db; clock: Clock; audit: AuditService; stripe: StripeGateway | null };
+  private readonly deps: { db: Db; clock: Clock; audit: AuditService; stripe: StripeGateway | null; fallbackUrl: string };
 
   constructor(deps: PaymentMethods['deps']) {
     this.deps = deps;
@@ -76,6 +84,56 @@ export class PaymentMethods {
       default: row.is_default,
     });
     return presentPaymentMethod(row);
+  }
+
+  /**
+   * Opens a Stripe Checkout page in setup mode where the user enters a card; Stripe sends the
+   * browser back to `origin` (the panel's address the request came to; else the tenant's public
+   * URL) with the session id, and completeCardSetup saves the card.
+   */
+  async startCardSetup(actor: Actor, origin: string | null): Promise<{ url: string }> {
+    const user = actor.user;
+    await this.assertAllowed(user);
+    const stripe = this.deps.stripe;
+    if (!stripe) throw fieldError('kind', 'payments.card_unavailable');
+    const [currency, tenant] = await Promise.all([findShopCurrency(this.deps.db, user.tenant_id), origin ? undefined : findTenantById(this.deps.db, user.tenant_id)]);
+    const baseUrl = (origin ?? tenant?.public_url ?? this.deps.fallbackUrl).replace(/\/+$/, '');
+    const session = await stripe.createCardSetupSession({ userId: user.id, tenantId: user.tenant_id, currency, ...cardSetupReturnUrls(baseUrl) }).catch(() => {
+      throw new HttpError(503, 'payments.gateway_unavailable');
+    });
+    return { url: session.url };
+  }
+
+  /**
+   * Saves the card of a finished setup session (the browser's return from Stripe). Only the user
+   * who opened the session may; the same session saves one method however often it is sent.
+   */
+  async completeCardSetup(actor: Actor, sessionId: string): Promise<{ method: PaymentMethod; created: boolean }> {
+    const user = actor.user;
+    await this.assertAllowed(user);
+    const stripe = this.deps.stripe;
+    if (!stripe) throw fieldError('kind', 'payments.card_unavailable');
+    const session = await stripe.retrieveCardSetupSession(sessionId).catch(() => {
+      throw new HttpError(503, 'payments.gateway_unavailable');
+    });
+    // Someone else's session is answered like one that does not exist.
+    if (!session || session.userId !== String(user.id) || session.tenantId !== String(user.tenant_id)) throw new HttpError(404, 'http.not_found');
+    if (!session.complete || !session.paymentMethodId) throw fieldError('session_id', 'payments.card_setup_incomplete');
+    const paymentMethodId = session.paymentMethodId;
+    const saved = async () => {
+      const row = await findPaymentMethodByStripeId(this.deps.db, user.id, paymentMethodId);
+      return row ? { method: presentPaymentMethod(row), created: false } : undefined;
+    };
+    const existing = await saved();
+    if (existing) return existing;
+    try {
+      return { method: await this.add(actor, { kind: 'card', stripe_payment_method_id: paymentMethodId }), created: true };
+    } catch (error) {
+      // The same return sent twice at once: the other request saved it.
+      const raced = await saved();
+      if (raced) return raced;
+      throw error;
+    }
   }
 
   async makeDefault(actor: Actor, id: number): Promise<PaymentMethod> {

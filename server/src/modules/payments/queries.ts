@@ -28,6 +28,13 @@ export const listPaymentMethods = (db: Db, userId: number) =>
 export const findPaymentMethod = (db: Db, userId: number, id: number) =>
   db.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
 
+export const findPaymentMethodByStripeId = (db: Db, userId: number, stripePaymentMethodId: string) =>
+  db.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).where('stripe_payment_method_id', '=', stripePaymentMethodId).executeTakeFirst();
+
+/** The currency the tenant's shop sells in (EUR, the shop's default, before its settings exist). */
+export const findShopCurrency = async (db: Db, tenantId: number): Promise<string> =>
+  (await db.selectFrom('shop_settings').select('currency').where('tenant_id', '=', tenantId).executeTakeFirst())?.currency ?? 'EUR';
+
 /** Key space of the per-user lock on payment methods (the two-int advisory lock form). */
 const PAYMENT_METHODS_LOCK = 727_275;
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -6,6 +6,8 @@ import {
   BANK_STATEMENT_MAX_BYTES,
   bankStatementAnswerSchema,
   bankStatementQuerySchema,
+  cardSetupAnswerSchema,
+  cardSetupParamsSchema,
   errorAnswerSchema,
   idParamsSchema,
   markPaidAnswerSchema,
@@ -38,6 +40,15 @@ const sendPdf = (reply: FastifyReply, file: { pdf: Buffer; number: string }) =>
     .header('cache-control', 'private, no-store')
     .send(file.pdf);
 
+/**
+ * The panel's address as this request reached it, for Stripe to send the browser back to; null
+ * when the Host header names none of the tenant's hosts (the tenant's public URL is used then).
+ */
+const requestOrigin = (request: FastifyRequest): string | null => {
+  const hostname = request.hostname.toLowerCase();
+  return request.tenant.hosts.includes(hostname) ? `${request.protocol}://${request.host}` : null;
+};
+
 /** /account/payment-methods: the signed-in user's saved ways to pay. */
 export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -64,6 +75,36 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
       async (request, reply) => {
         const method = await methods.add(await actors.actor(request), request.body);
         return reply.code(201).send({ data: method, message: translate(request.lang, 'payments.method_added') });
+      },
+    );
+
+    api.post(
+      '/account/payment-methods/card-setup',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Add a card: answers the URL of a Stripe Checkout page (setup mode) that returns to /account/payment-methods?card_setup={session id}',
+          response: { 200: cardSetupAnswerSchema, ...errors, 503: errorAnswerSchema },
+        },
+      },
+      async (request) => ({ data: await methods.startCardSetup(await actors.actor(request), requestOrigin(request)) }),
+    );
+
+    api.post(
+      '/account/payment-methods/card-setup/:sessionId',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "Save the card of your finished Stripe setup session (201; 200 when it was already saved; 404 someone else's; 422 not finished)",
+          params: cardSetupParamsSchema,
+          response: { 200: paymentMethodAnswerSchema, 201: paymentMethodAnswerSchema, ...errors, 503: errorAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const result = await methods.completeCardSetup(await actors.actor(request), request.params.sessionId);
+        return reply.code(result.created ? 201 : 200).send({ data: result.method, message: translate(request.lang, 'payments.card_saved') });
       },
     );
 

@@ -17,6 +17,21 @@ export interface CardDetails {
   exp_year: number;
 }
 
+/** A Checkout Session in setup mode, as far as saving its card needs it. */
+export interface CardSetupSession {
+  id: string;
+  /** From the metadata Berth set when it opened the session (text from Stripe: compare, never trust). */
+  userId: string | null;
+  tenantId: string | null;
+  /** The customer finished the page and Stripe confirmed the SetupIntent. */
+  complete: boolean;
+  /** The card's PaymentMethod id (`pm_...`) once the SetupIntent has one. */
+  paymentMethodId: string | null;
+}
+
+/** Marks Berth's card setup sessions in their metadata (invoice sessions carry `invoice_id`). */
+export const CARD_SETUP_PURPOSE = 'card_setup';
+
 export class StripeSignatureError extends Error {}
 
 /** The few calls Berth makes to Stripe, through the official client pointed at `apiBase`. */
@@ -66,6 +81,48 @@ export class StripeGateway {
     );
     if (!session.url) throw new Error('Stripe answered a Checkout Session without a URL');
     return { id: session.id, url: session.url };
+  }
+
+  /**
+   * A hosted Checkout page in setup mode: the customer enters a card at Stripe, which keeps it as
+   * a PaymentMethod; nothing is charged. Each call opens a new session.
+   */
+  async createCardSetupSession(input: { userId: number; tenantId: number; currency: string; successUrl: string; cancelUrl: string }): Promise<{ id: string; url: string }> {
+    const metadata = { purpose: CARD_SETUP_PURPOSE, user_id: String(input.userId), tenant_id: String(input.tenantId) };
+    const session = await this.client.checkout.sessions.create({
+      mode: 'setup',
+      // This client's API version (2026-10-28) names the list of accepted kinds allowed_payment_method_types.
+      allowed_payment_method_types: ['card'],
+      currency: input.currency.toLowerCase(),
+      client_reference_id: String(input.userId),
+      metadata,
+      setup_intent_data: { metadata },
+      success_url: input.successUrl,
+      cancel_url: input.cancelUrl,
+    });
+    if (!session.url) throw new Error('Stripe answered a Checkout Session without a URL');
+    return { id: session.id, url: session.url };
+  }
+
+  /** A setup-mode Checkout Session with its SetupIntent, or null when Stripe knows no such setup session. */
+  async retrieveCardSetupSession(sessionId: string): Promise<CardSetupSession | null> {
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await this.client.checkout.sessions.retrieve(sessionId, { expand: ['setup_intent'] });
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return null;
+      throw error;
+    }
+    if (session.mode !== 'setup') return null;
+    const intent = typeof session.setup_intent === 'object' ? session.setup_intent : null;
+    const method = intent?.payment_method ?? null;
+    return {
+      id: session.id,
+      userId: session.metadata?.user_id ?? null,
+      tenantId: session.metadata?.tenant_id ?? null,
+      complete: session.status === 'complete' && intent?.status === 'succeeded',
+      paymentMethodId: typeof method === 'string' ? method : (method?.id ?? null),
+    };
   }
 
   /** A card PaymentMethod's identifying details, or null when it is not a card Stripe knows. */

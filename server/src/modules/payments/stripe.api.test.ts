@@ -15,6 +15,7 @@ const WEBHOOK_SECRET = 'whsec_berth_test_secret';
 interface StripeRequest {
   method: string;
   path: string;
+  query: URLSearchParams;
   form: URLSearchParams;
   headers: IncomingMessage['headers'];
 }
@@ -22,13 +23,33 @@ let stripe: Server;
 let apiBase: string;
 const received: StripeRequest[] = [];
 
+/** Setup-mode Checkout Sessions the fake opened; a test finishes one as the customer would at Stripe. */
+interface SetupSession {
+  id: string;
+  status: 'open' | 'complete' | 'expired';
+  metadata: Record<string, string>;
+  intent: { id: string; status: string; payment_method: string | null };
+}
+const setupSessions = new Map<string, SetupSession>();
+const finishSetup = (id: string, paymentMethod: string) => {
+  const session = setupSessions.get(id)!;
+  session.status = 'complete';
+  session.intent = { ...session.intent, status: 'succeeded', payment_method: paymentMethod };
+};
+const cards: Record<string, { brand: string; last4: string; exp_month: number; exp_year: number }> = {
+  pm_card_visa: { brand: 'visa', last4: '4242', exp_month: 8, exp_year: 2031 },
+  pm_card_mastercard: { brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2030 },
+  pm_card_amex: { brand: 'amex', last4: '8431', exp_month: 12, exp_year: 2029 },
+};
+
 function startStripe(): Promise<void> {
   stripe = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
-      const path = (request.url ?? '').split('?')[0] ?? '';
-      received.push({ method: request.method ?? '', path, form: new URLSearchParams(body), headers: request.headers });
+      const [path = '', query = ''] = (request.url ?? '').split('?');
+      const form = new URLSearchParams(body);
+      received.push({ method: request.method ?? '', path, query: new URLSearchParams(query), form, headers: request.headers });
       const send = (status: number, json: unknown) => {
         response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${received.length}` });
         response.end(JSON.stringify(json));
@@ -36,10 +57,22 @@ function startStripe(): Promise<void> {
       if (request.headers.authorization !== `Bearer ${SECRET_KEY}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } });
       if (request.method === 'POST' && path === '/v1/checkout/sessions') {
         const id = `cs_test_${received.length}`;
+        if (form.get('mode') === 'setup') {
+          const metadata = Object.fromEntries([...form].flatMap(([key, value]) => (/^metadata\[(\w+)\]$/.exec(key) ? [[key.slice(9, -1), value]] : [])));
+          setupSessions.set(id, { id, status: 'open', metadata, intent: { id: `seti_${received.length}`, status: 'requires_payment_method', payment_method: null } });
+          return send(200, { id, object: 'checkout.session', mode: 'setup', status: 'open', url: `https://checkout.stripe.test/c/setup/${id}`, metadata });
+        }
         return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${id}`, payment_status: 'unpaid' });
       }
-      if (request.method === 'GET' && path === '/v1/payment_methods/pm_card_visa') {
-        return send(200, { id: 'pm_card_visa', object: 'payment_method', type: 'card', card: { brand: 'visa', last4: '4242', exp_month: 8, exp_year: 2031 } });
+      const session = request.method === 'GET' ? setupSessions.get(/^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)?.[1] ?? '') : undefined;
+      if (session) {
+        const expanded = new URLSearchParams(query).getAll('expand[0]').includes('setup_intent');
+        const intent = { object: 'setup_intent', ...session.intent, metadata: session.metadata };
+        return send(200, { id: session.id, object: 'checkout.session', mode: 'setup', status: session.status, metadata: session.metadata, setup_intent: expanded ? intent : intent.id });
+      }
+      const card = request.method === 'GET' ? cards[/^\/v1\/payment_methods\/([^/]+)$/.exec(path)?.[1] ?? ''] : undefined;
+      if (card) {
+        return send(200, { id: path.split('/').pop(), object: 'payment_method', type: 'card', card });
       }
       if (request.method === 'GET' && path === '/v1/payment_methods/pm_sepa') {
         return send(200, { id: 'pm_sepa', object: 'payment_method', type: 'sepa_debit', sepa_debit: { last4: '3000' } });
@@ -127,6 +160,114 @@ describe('cards as payment methods', () => {
       const response = await buyer.call({ method: 'POST', url: '/api/account/payment-methods', payload: { kind: 'card', stripe_payment_method_id: id } });
       expect(response.statusCode).toBe(422);
       expect(Object.keys(response.json<{ errors: object }>().errors)).toEqual(['stripe_payment_method_id']);
+    }
+  });
+});
+
+describe('adding a card through Stripe Checkout in setup mode', () => {
+  let cardShop: number;
+  let holder: { user: { id: number; email: string }; call: Caller };
+  beforeAll(async () => {
+    // A shop of its own, selling in CZK, so the other tests keep their euro shop.
+    cardShop = await purchasingTenant(t, 'Card Hosting', 'cards.test');
+    await t.db.updateTable('tenants').set({ public_url: 'https://panel.cards.test/' }).where('id', '=', cardShop).execute();
+    await t.db.insertInto('shop_settings').values({ tenant_id: cardShop, currency: 'CZK' }).execute();
+    holder = await addUser(t, cardShop, 'holder@cards.test');
+  });
+
+  const startSetup = async (caller: Caller, host?: string) => {
+    const response = await caller({ method: 'POST', url: '/api/account/payment-methods/card-setup', ...(host ? { headers: { host } } : {}) });
+    expect(response.statusCode).toBe(200);
+    const url = response.json<{ data: { url: string } }>().data.url;
+    const id = /\/(cs_test_\d+)$/.exec(url)?.[1];
+    if (!id) throw new Error(`no session id in ${url}`);
+    return { url, id, call: received.findLast((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')! };
+  };
+  const complete = (caller: Caller, id: string) => caller({ method: 'POST', url: `/api/account/payment-methods/card-setup/${id}` });
+  const holderCards = () => t.db.selectFrom('payment_methods').select(['stripe_payment_method_id', 'card_brand', 'card_last4', 'card_exp_month', 'card_exp_year', 'is_default']).where('user_id', '=', holder.user.id).orderBy('id').execute();
+
+  it("opens a setup session in the shop's currency that returns to the panel's address the request came to", async () => {
+    const { url, id, call } = await startSetup(holder.call, 'cards.test');
+    expect(url).toBe(`https://checkout.stripe.test/c/setup/${id}`);
+    expect(call.form.get('mode')).toBe('setup');
+    expect(call.form.get('allowed_payment_method_types[0]')).toBe('card');
+    expect(call.form.get('currency')).toBe('czk');
+    expect(call.form.get('client_reference_id')).toBe(String(holder.user.id));
+    expect(call.form.get('metadata[user_id]')).toBe(String(holder.user.id));
+    expect(call.form.get('metadata[tenant_id]')).toBe(String(cardShop));
+    expect(call.form.get('setup_intent_data[metadata][user_id]')).toBe(String(holder.user.id));
+    expect(call.form.get('success_url')).toBe('http://cards.test/account/payment-methods?card_setup={CHECKOUT_SESSION_ID}');
+    expect(call.form.get('cancel_url')).toBe('http://cards.test/account/payment-methods');
+    expect(call.form.has('line_items[0][quantity]')).toBe(false);
+    // Nothing is saved until the customer comes back from Stripe.
+    expect(await holderCards()).toEqual([]);
+  });
+
+  it("falls back to the tenant's public URL when the Host header is none of the tenant's hosts", async () => {
+    const { call } = await startSetup(holder.call, 'elsewhere.test');
+    expect(call.form.get('success_url')).toBe('https://panel.cards.test/account/payment-methods?card_setup={CHECKOUT_SESSION_ID}');
+    expect(call.form.get('cancel_url')).toBe('https://panel.cards.test/account/payment-methods');
+  });
+
+  it('saves the card of a finished session with brand, last4 and expiry from Stripe, once however often it is sent', async () => {
+    const { id } = await startSetup(holder.call, 'cards.test');
+    finishSetup(id, 'pm_card_mastercard');
+    const first = await complete(holder.call, id);
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toEqual({
+      data: { id: expect.any(Number), kind: 'card', brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2030, is_default: true, created_at: expect.any(String) },
+      message: 'Your card has been saved.',
+    });
+    const lookup = received.findLast((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${id}`)!;
+    expect(lookup.query.getAll('expand[0]')).toEqual(['setup_intent']);
+
+    const again = await complete(holder.call, id);
+    expect(again.statusCode).toBe(200);
+    expect(again.json<{ data: { id: number } }>().data.id).toBe(first.json<{ data: { id: number } }>().data.id);
+    expect(await holderCards()).toEqual([{ stripe_payment_method_id: 'pm_card_mastercard', card_brand: 'mastercard', card_last4: '4444', card_exp_month: 3, card_exp_year: 2030, is_default: true }]);
+    const listed = (await holder.call({ method: 'GET', url: '/api/account/payment-methods' })).json<{ data: { kind: string; last4: string }[] }>().data;
+    expect(listed.map((m) => `${m.kind} ${m.last4}`)).toEqual(['card 4444']);
+    expect(await t.db.selectFrom('audit_log').select('action').where('user_id', '=', holder.user.id).where('action', '=', 'payment_method.added').execute()).toHaveLength(1);
+  });
+
+  it("answers 404 for another user's session, or one Stripe does not know, and saves nothing", async () => {
+    const { id } = await startSetup(holder.call, 'cards.test');
+    finishSetup(id, 'pm_card_amex');
+    const stranger = await addUser(t, cardShop, 'stranger@cards.test');
+    const foreign = await complete(stranger.call, id);
+    expect(foreign.statusCode).toBe(404);
+    expect(await t.db.selectFrom('payment_methods').select('id').where('user_id', '=', stranger.user.id).execute()).toEqual([]);
+    expect((await complete(holder.call, 'cs_test_unknown')).statusCode).toBe(404);
+    expect(await holderCards()).not.toContainEqual(expect.objectContaining({ stripe_payment_method_id: 'pm_card_amex' }));
+    // Not a session id at all: refused before Stripe is asked.
+    const malformed = await complete(holder.call, 'pm_card_amex');
+    expect(malformed.statusCode).toBe(422);
+    expect(Object.keys(malformed.json<{ errors: object }>().errors)).toEqual(['sessionId']);
+  });
+
+  it('answers 422 while the session is not finished', async () => {
+    const { id } = await startSetup(holder.call, 'cards.test');
+    const response = await complete(holder.call, id);
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({
+      message: 'The card was not confirmed at the payment provider. Please add it again.',
+      errors: { session_id: ['The card was not confirmed at the payment provider. Please add it again.'] },
+    });
+    expect(await holderCards()).toHaveLength(1);
+  });
+
+  it('answers 422 on kind when Stripe is not configured', async () => {
+    const plain = await createTestApp();
+    try {
+      const tenant = await purchasingTenant(plain, 'Plain Hosting', 'plain.test');
+      const user = await addUser(plain, tenant, 'user@plain.test');
+      for (const url of ['/api/account/payment-methods/card-setup', '/api/account/payment-methods/card-setup/cs_test_1']) {
+        const response = await user.call({ method: 'POST', url });
+        expect(response.statusCode).toBe(422);
+        expect(response.json()).toEqual({ message: 'Card payments are not available here.', errors: { kind: ['Card payments are not available here.'] } });
+      }
+    } finally {
+      await plain.close();
     }
   });
 });
@@ -279,6 +420,8 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining([
         '/api/account/payment-methods',
         '/api/account/payment-methods/{id}/default',
+        '/api/account/payment-methods/card-setup',
+        '/api/account/payment-methods/card-setup/{sessionId}',
         '/api/account/payment-methods/{id}',
         '/api/account/invoices/{id}/pdf',
         '/api/system/invoices/{id}/pdf',

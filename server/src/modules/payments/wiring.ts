@@ -28,7 +28,7 @@ export function createPayments(deps: { db: Db; clock: Clock; audit: AuditService
   /** Registers the routes under /api; `settlement` is the invoices module's. */
   const routes = (settlement: InvoiceSettlement, actors: ActorSource) => async (api: FastifyInstance) => {
     const confirmation = new PaymentConfirmation({ db, audit, settlement });
-    await api.register(paymentMethodRoutes(new PaymentMethods({ db, clock, audit, stripe: gateway }), actors));
+    await api.register(paymentMethodRoutes(new PaymentMethods({ db, clock, audit, stripe: gateway, fallbackUrl: deps.fallbackUrl }), actors));
     await api.register(
       paymentAdminRoutes({
         pdfs: new InvoicePdfs({ db, clock, bankTransfer, confirmation }),

@@ -1,11 +1,19 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
 import { Badge, Button, Checkbox, Group, Skeleton, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { IconBuildingBank, IconCreditCard, IconStar, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { formatIban, paymentMethodPayloadSchema, type PaymentMethod } from '@berth/contracts';
+import { CARD_SETUP_QUERY_PARAM, formatIban, paymentMethodPayloadSchema, type PaymentMethod } from '@berth/contracts';
 import { type z } from 'zod';
-import { usePaymentMethodAdd, usePaymentMethodDefault, usePaymentMethodRemove, usePaymentMethods } from '../../api/payments.ts';
+import {
+  useCardSetupComplete,
+  useCardSetupStart,
+  usePaymentMethodAdd,
+  usePaymentMethodDefault,
+  usePaymentMethodRemove,
+  usePaymentMethods,
+} from '../../api/payments.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
@@ -16,11 +24,38 @@ import classes from '../Pages.module.css';
 import accountClasses from '../account/Account.module.css';
 import { LoadFailed } from './LoadFailed.tsx';
 
-/** /account/payment-methods: saved ways to pay; add a bank account, choose the default, remove. */
+/**
+ * Back from Stripe's card setup page (`?card_setup=<session id>`): saves the card once, then drops
+ * the parameter so a reload or the back button does not send it again.
+ */
+function useCardSetupReturn() {
+  const [params, setParams] = useSearchParams();
+  const complete = useCardSetupComplete();
+  const sent = useRef<string | null>(null);
+  const sessionId = params.get(CARD_SETUP_QUERY_PARAM);
+  const { mutate } = complete;
+  useEffect(() => {
+    if (!sessionId || sent.current === sessionId) return;
+    sent.current = sessionId;
+    mutate(sessionId);
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete(CARD_SETUP_QUERY_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [sessionId, mutate, setParams]);
+  return complete;
+}
+
+/** /account/payment-methods: saved ways to pay; add a bank account or a card, choose the default, remove. */
 export function PaymentMethodsPage() {
   const { t } = useTranslation();
   usePageTitle(t('payments.methods.title'));
   const methods = usePaymentMethods();
+  const cardSetup = useCardSetupReturn();
   const makeDefault = usePaymentMethodDefault();
   const remove = usePaymentMethodRemove();
   const [removing, setRemoving] = useState<PaymentMethod | null>(null);
@@ -35,6 +70,17 @@ export function PaymentMethodsPage() {
       ) : (
         <>
           <Section id="saved-methods" title={t('payments.methods.saved')}>
+            {cardSetup.isPending ? <FormAlert kind="info">{t('payments.methods.cardSaving')}</FormAlert> : null}
+            {cardSetup.isSuccess ? (
+              <FormAlert kind="success" onClose={() => cardSetup.reset()}>
+                {translateServerText(cardSetup.data.message ?? t('payments.methods.cardAdded'))}
+              </FormAlert>
+            ) : null}
+            {cardSetup.isError ? (
+              <FormAlert kind="error" onClose={() => cardSetup.reset()}>
+                {describeError(cardSetup.error, t)}
+              </FormAlert>
+            ) : null}
             {done ? (
               <FormAlert
                 kind="success"
@@ -134,10 +180,8 @@ export function PaymentMethodsPage() {
               </table>
             )}
           </Section>
+          {methods.data?.available_kinds.includes('card') ? <AddCard /> : null}
           <AddBankAccount />
-          {methods.data?.available_kinds.includes('card') ? (
-            <FormAlert kind="info">{t('payments.methods.cardsAtCheckout')}</FormAlert>
-          ) : null}
         </>
       )}
       <ConfirmDialog
@@ -164,6 +208,38 @@ export function PaymentMethodsPage() {
         })}
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** Cards are entered on Stripe's own page (Stripe.js cannot run here); Stripe sends the browser back. */
+function AddCard() {
+  const { t } = useTranslation();
+  const start = useCardSetupStart();
+  const [leaving, setLeaving] = useState(false);
+  return (
+    <Section id="add-card" title={t('payments.methods.addCard')} description={t('payments.methods.addCardHint')}>
+      {start.isError ? (
+        <FormAlert kind="error" onClose={() => start.reset()}>
+          {describeError(start.error, t)}
+        </FormAlert>
+      ) : null}
+      <Group>
+        <Button
+          leftSection={<IconCreditCard size={16} aria-hidden />}
+          loading={start.isPending || leaving}
+          onClick={() => {
+            start.mutate(undefined, {
+              onSuccess: (answer) => {
+                setLeaving(true);
+                window.location.assign(answer.data.url);
+              },
+            });
+          }}
+        >
+          {t('payments.methods.addCardSubmit')}
+        </Button>
+      </Group>
+    </Section>
   );
 }
 
