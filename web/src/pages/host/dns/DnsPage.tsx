@@ -1,14 +1,13 @@
 import { useMemo, useState } from 'react';
 import { Button, NativeSelect, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconList, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconList, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DNS_RECORD_TYPES, type DnsRecord, type DnsRecordType, type Domain } from '@berth/contracts';
 import { useDnsRecordDelete, useDnsZone } from '../../../api/dns.ts';
-import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { describeError } from '../../../forms/validation.ts';
 import { Section } from '../../PageHeader.tsx';
-import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { DeleteDialog } from '../../../components/DeleteDialog.tsx';
 import { DomainPageFrame, useDomainIdParam } from '../domain-users/DomainPageFrame.tsx';
 import { RecordDialog } from './RecordDialog.tsx';
 import { RecordsTable } from './RecordsTable.tsx';
@@ -144,25 +143,20 @@ function Zone({ domain, editing, onEdit }: ZoneProps) {
       </Section>
 
       <RecordDialog domainId={domain.id} zone={zone.data.zone} editing={editing} onClose={() => onEdit(null)} />
-      <ConfirmDialog
-        opened={deleting !== null}
+      <DeleteDialog
+        target={deleting}
         title={t('dns.delete.title')}
         confirmLabel={t('dns.delete.confirm')}
-        danger
-        icon={<IconTrash size={16} aria-hidden />}
+        remove={(record) => remove.mutateAsync(record)}
+        done="dns.delete.done"
         onClose={() => {
           setDeleting(null);
-        }}
-        onConfirm={async () => {
-          if (!deleting) return;
-          const answer = await remove.mutateAsync(deleting);
-          pushMessage({ type: 'notice', data: answer.message ?? 'dns.delete.done', timeout: NOTICE_TIMEOUT_MS });
         }}
       >
         {deleting
           ? t('dns.delete.body', { record: `${deleting.fqdn} ${deleting.type} ${deleting.priority ?? ''} ${deleting.content}`.replace(/\s+/g, ' ') })
           : null}
-      </ConfirmDialog>
+      </DeleteDialog>
     </>
   );
 }

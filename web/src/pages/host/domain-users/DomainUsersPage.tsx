@@ -1,17 +1,16 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconInfoCircle, IconMailbox, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconInfoCircle, IconMailbox, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Domain, DomainUser } from '@berth/contracts';
 import { useDomainUserDelete, useDomainUsers } from '../../../api/domainUsers.ts';
-import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { describeError } from '../../../forms/validation.ts';
 import { Section } from '../../PageHeader.tsx';
 import { AccountCreateDialog } from './AccountCreateDialog.tsx';
 import { AccountsTable } from './AccountsTable.tsx';
-import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { DeleteDialog } from '../../../components/DeleteDialog.tsx';
 import { DomainPageFrame, useDomainIdParam } from './DomainPageFrame.tsx';
 import { PasswordResetDialog } from './PasswordResetDialog.tsx';
 import { QuotaDialog } from './QuotaDialog.tsx';
@@ -152,23 +151,18 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
           setEditingQuota(null);
         }}
       />
-      <ConfirmDialog
-        opened={deleting !== null}
+      <DeleteDialog
+        target={deleting}
         title={t('domainUsers.delete.title')}
         confirmLabel={t('domainUsers.delete.confirm')}
-        danger
-        icon={<IconTrash size={16} aria-hidden />}
+        remove={(account) => remove.mutateAsync(account)}
+        done="domainUsers.delete.done"
         onClose={() => {
           setDeleting(null);
         }}
-        onConfirm={async () => {
-          if (!deleting) return;
-          const answer = await remove.mutateAsync(deleting);
-          pushMessage({ type: 'notice', data: answer.message ?? 'domainUsers.delete.done', timeout: NOTICE_TIMEOUT_MS });
-        }}
       >
         {t('domainUsers.delete.body', { uid: deleting?.uid ?? '' })}
-      </ConfirmDialog>
+      </DeleteDialog>
     </Section>
   );
 }

@@ -1,14 +1,14 @@
-import { useState, type FormEvent } from 'react';
-import { Button, Checkbox, Group, Stack, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Stack, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { hostingPlanPayloadSchema, type HostingPlan, type ShopSettings } from '@berth/contracts';
 import { usePlanSave } from '../../../api/catalogue.ts';
-import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
+import { DialogActions } from '../../../components/DialogActions.tsx';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { ShopModal } from '../../shop/ShopModal.tsx';
+import { AppModal } from '../../../components/AppModal.tsx';
 import partnerClasses from '../Partner.module.css';
-import { type Amount, check, errorsOfFailure, type FieldErrors, toMajor, toMinor } from './draft.ts';
+import { type Amount, toMajor, toMinor } from './draft.ts';
 import { MoneyField } from './MoneyField.tsx';
+import { useDraft } from './useDraft.ts';
 
 interface PlanDialogProps {
   /** The plan to edit, 'new' for a new one, null when closed. */
@@ -21,14 +21,14 @@ interface PlanDialogProps {
 export function PlanDialog({ plan, settings, onClose }: PlanDialogProps) {
   const { t } = useTranslation();
   return (
-    <ShopModal
+    <AppModal
       opened={plan !== null}
       onClose={onClose}
       size="lg"
       title={plan === 'new' ? t('catalogue.plans.createTitle') : t('catalogue.plans.editTitle', { name: plan?.title ?? '' })}
     >
       {plan !== null ? <PlanForm key={plan === 'new' ? 'new' : plan.id} plan={plan === 'new' ? null : plan} settings={settings} onDone={onClose} /> : null}
-    </ShopModal>
+    </AppModal>
   );
 }
 
@@ -55,37 +55,14 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
   const { t } = useTranslation();
   const save = usePlanSave();
   const { currency, vat_rate: vatRate } = settings;
-  const [draft, setDraft] = useState<Draft>(() => draftOf(plan, currency));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setDraft((current) => ({ ...current, [key]: value }));
-    setErrors(({ [key]: _cleared, ...rest }) => rest);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const checked = check(
-      hostingPlanPayloadSchema,
-      { ...draft, monthly_price: toMinor(draft.monthly_price, currency), yearly_price: toMinor(draft.yearly_price, currency) },
-      t,
-    );
-    if (checked.errors) {
-      setErrors(checked.errors);
-      return;
-    }
-    try {
-      const answer = await save.mutateAsync({ id: plan?.id ?? null, payload: checked.data });
-      pushMessage({ type: 'notice', data: answer.message ?? t('catalogue.plans.saved'), timeout: NOTICE_TIMEOUT_MS });
-      onDone();
-    } catch (error) {
-      const failure = errorsOfFailure(error, t);
-      setErrors(failure.fields);
-      setFormError(failure.form);
-    }
-  };
+  const { draft, set, errors, formError, submitWith } = useDraft<Draft>(() => draftOf(plan, currency));
+  const submit = submitWith({
+    schema: hostingPlanPayloadSchema,
+    payload: () => ({ ...draft, monthly_price: toMinor(draft.monthly_price, currency), yearly_price: toMinor(draft.yearly_price, currency) }),
+    send: (payload) => save.mutateAsync({ id: plan?.id ?? null, payload }),
+    saved: t('catalogue.plans.saved'),
+    onSaved: onDone,
+  });
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
@@ -146,14 +123,7 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
             }}
           />
         </div>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone} disabled={save.isPending}>
-            {t('app.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {plan ? t('catalogue.save') : t('catalogue.plans.createSubmit')}
-          </Button>
-        </Group>
+        <DialogActions submitLabel={plan ? t('catalogue.save') : t('catalogue.plans.createSubmit')} busy={save.isPending} onCancel={onDone} />
       </Stack>
     </form>
   );

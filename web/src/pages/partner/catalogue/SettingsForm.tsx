@@ -1,13 +1,12 @@
-import { useState, type FormEvent } from 'react';
 import { Button, Group, NativeSelect, NumberInput, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CURRENCIES, shopSettingsPayloadSchema, type ShopSettings } from '@berth/contracts';
 import { useShopSettingsUpdate } from '../../../api/catalogue.ts';
-import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import partnerClasses from '../Partner.module.css';
-import { type Amount, check, errorsOfFailure, type FieldErrors, toMajor, toMinor } from './draft.ts';
+import { type Amount, toMajor, toMinor } from './draft.ts';
 import { MoneyField } from './MoneyField.tsx';
+import { useDraft } from './useDraft.ts';
 
 interface Draft {
   currency: string;
@@ -31,43 +30,22 @@ const percent = (value: Amount): number => (value === '' ? NaN : Number(value));
 export function SettingsForm({ settings }: { settings: ShopSettings }) {
   const { t } = useTranslation();
   const save = useShopSettingsUpdate();
-  const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setDraft((current) => ({ ...current, [key]: value }));
-    setErrors(({ [key]: _cleared, ...rest }) => rest);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const checked = check(
-      shopSettingsPayloadSchema,
-      {
-        currency: draft.currency,
-        vat_rate: percent(draft.vat_rate),
-        commission_rate: percent(draft.commission_rate),
-        top_up_min: toMinor(draft.top_up_min, draft.currency),
-        top_up_max: toMinor(draft.top_up_max, draft.currency),
-      },
-      t,
-    );
-    if (checked.errors) {
-      setErrors(checked.errors);
-      return;
-    }
-    try {
-      const answer = await save.mutateAsync(checked.data);
+  const { draft, setDraft, set, errors, formError, submitWith } = useDraft<Draft>(() => draftOf(settings));
+  const submit = submitWith({
+    schema: shopSettingsPayloadSchema,
+    payload: () => ({
+      currency: draft.currency,
+      vat_rate: percent(draft.vat_rate),
+      commission_rate: percent(draft.commission_rate),
+      top_up_min: toMinor(draft.top_up_min, draft.currency),
+      top_up_max: toMinor(draft.top_up_max, draft.currency),
+    }),
+    send: (payload) => save.mutateAsync(payload),
+    saved: t('catalogue.settings.saved'),
+    onSaved: (answer) => {
       setDraft(draftOf(answer.data.settings));
-      pushMessage({ type: 'notice', data: answer.message ?? t('catalogue.settings.saved'), timeout: NOTICE_TIMEOUT_MS });
-    } catch (error) {
-      const failure = errorsOfFailure(error, t);
-      setErrors(failure.fields);
-      setFormError(failure.form);
-    }
-  };
+    },
+  });
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate data-testid="shop-settings">

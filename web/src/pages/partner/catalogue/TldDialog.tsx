@@ -1,14 +1,14 @@
-import { useState, type FormEvent } from 'react';
-import { Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
+import { Checkbox, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { tldPricePayloadSchema, type ShopSettings, type TldPrice } from '@berth/contracts';
 import { useTldSave } from '../../../api/catalogue.ts';
-import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
+import { DialogActions } from '../../../components/DialogActions.tsx';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { ShopModal } from '../../shop/ShopModal.tsx';
+import { AppModal } from '../../../components/AppModal.tsx';
 import partnerClasses from '../Partner.module.css';
-import { type Amount, check, errorsOfFailure, type FieldErrors, toMajor, toMinor } from './draft.ts';
+import { type Amount, toMajor, toMinor } from './draft.ts';
 import { MoneyField } from './MoneyField.tsx';
+import { useDraft } from './useDraft.ts';
 
 interface TldDialogProps {
   /** The TLD to edit, 'new' for a new one, null when closed. */
@@ -21,14 +21,14 @@ interface TldDialogProps {
 export function TldDialog({ tld, settings, onClose }: TldDialogProps) {
   const { t } = useTranslation();
   return (
-    <ShopModal
+    <AppModal
       opened={tld !== null}
       onClose={onClose}
       size="lg"
       title={tld === 'new' ? t('catalogue.tlds.createTitle') : t('catalogue.tlds.editTitle', { tld: tld?.tld ?? '' })}
     >
       {tld !== null ? <TldForm key={tld === 'new' ? 'new' : tld.id} tld={tld === 'new' ? null : tld} settings={settings} onDone={onClose} /> : null}
-    </ShopModal>
+    </AppModal>
   );
 }
 
@@ -57,44 +57,21 @@ function TldForm({ tld, settings, onDone }: { tld: TldPrice | null; settings: Sh
   const { t } = useTranslation();
   const save = useTldSave();
   const { currency, vat_rate: vatRate } = settings;
-  const [draft, setDraft] = useState<Draft>(() => draftOf(tld, currency));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-
-  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
-    setDraft((current) => ({ ...current, [key]: value }));
-    setErrors(({ [key]: _cleared, ...rest }) => rest);
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const checked = check(
-      tldPricePayloadSchema,
-      {
-        ...draft,
-        // People write ".com"; the API takes the ending without its dot.
-        tld: draft.tld.trim().replace(/^\./, ''),
-        register_price: toMinor(draft.register_price, currency),
-        renew_price: toMinor(draft.renew_price, currency),
-        transfer_price: toMinor(draft.transfer_price, currency),
-      },
-      t,
-    );
-    if (checked.errors) {
-      setErrors(checked.errors);
-      return;
-    }
-    try {
-      const answer = await save.mutateAsync({ id: tld?.id ?? null, payload: checked.data });
-      pushMessage({ type: 'notice', data: answer.message ?? t('catalogue.tlds.saved'), timeout: NOTICE_TIMEOUT_MS });
-      onDone();
-    } catch (error) {
-      const failure = errorsOfFailure(error, t);
-      setErrors(failure.fields);
-      setFormError(failure.form);
-    }
-  };
+  const { draft, set, errors, formError, submitWith } = useDraft<Draft>(() => draftOf(tld, currency));
+  const submit = submitWith({
+    schema: tldPricePayloadSchema,
+    payload: () => ({
+      ...draft,
+      // People write ".com"; the API takes the ending without its dot.
+      tld: draft.tld.trim().replace(/^\./, ''),
+      register_price: toMinor(draft.register_price, currency),
+      renew_price: toMinor(draft.renew_price, currency),
+      transfer_price: toMinor(draft.transfer_price, currency),
+    }),
+    send: (payload) => save.mutateAsync({ id: tld?.id ?? null, payload }),
+    saved: t('catalogue.tlds.saved'),
+    onSaved: onDone,
+  });
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
@@ -141,14 +118,7 @@ function TldForm({ tld, settings, onDone }: { tld: TldPrice | null; settings: Sh
             }}
           />
         </div>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone} disabled={save.isPending}>
-            {t('app.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {tld ? t('catalogue.save') : t('catalogue.tlds.createSubmit')}
-          </Button>
-        </Group>
+        <DialogActions submitLabel={tld ? t('catalogue.save') : t('catalogue.tlds.createSubmit')} busy={save.isPending} onCancel={onDone} />
       </Stack>
     </form>
   );
