@@ -1,4 +1,4 @@
-import { Button, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import {
   IconAlertCircle,
   IconAlertTriangle,
@@ -18,6 +18,8 @@ import { describeError } from '../../forms/validation.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import notificationClasses from './Notifications.module.css';
+import { EmptyState, LoadingRows } from '../../components/ListStates.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 const ICONS = {
   error: IconAlertCircle,
@@ -80,30 +82,13 @@ export function NotificationsPage() {
         }
       >
         {notifications.isPending ? (
-          <Stack gap="sm" aria-busy="true">
-            <Skeleton height={60} radius="md" />
-            <Skeleton height={60} radius="md" />
-            <Skeleton height={60} radius="md" />
-          </Stack>
+          <LoadingRows height={60} />
         ) : notifications.isError ? (
-          <FormAlert kind="error">
-            <Stack gap="xs" align="flex-start">
-              <span>{describeError(notifications.error, t)}</span>
-              <Button size="xs" variant="default" onClick={() => void notifications.refetch()}>
-                {t('app.tryAgain')}
-              </Button>
-            </Stack>
-          </FormAlert>
+          <LoadFailed error={notifications.error} onRetry={() => void notifications.refetch()} />
         ) : items.length === 0 ? (
-          <Stack align="center" gap="xs" py="xl" ta="center">
-            <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>
-              <IconBellOff size={24} stroke={1.6} />
-            </ThemeIcon>
-            <Text fw={600}>{t('notifications.emptyTitle')}</Text>
-            <Text fz="sm" c="dimmed" maw={420}>
-              {t('notifications.empty')}
-            </Text>
-          </Stack>
+          <EmptyState icon={<IconBellOff size={24} stroke={1.6} />} title={t('notifications.emptyTitle')}>
+            {t('notifications.empty')}
+          </EmptyState>
         ) : (
           <>
             <ul className={notificationClasses.list} aria-label={t('notifications.listTitle')}>

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Anchor, Button, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Text } from '@mantine/core';
 import { IconInbox, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { OutboxMail } from '@berth/contracts';
@@ -7,12 +7,13 @@ import { useOutbox } from '../../api/account.ts';
 import { formatDateTime, formatRelative } from '../../components/formatDate.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
-import { describeError } from '../../forms/validation.ts';
 import { useSignedInUser } from '../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import { OutboxMailModal } from './OutboxMailModal.tsx';
 import classes from '../Pages.module.css';
 import outboxClasses from './Outbox.module.css';
+import { EmptyState, LoadingRows } from '../../components/ListStates.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /**
  * /system/outbox: without SMTP_URL the server keeps every mail here instead of sending it, so
@@ -72,23 +73,13 @@ export function OutboxPage() {
         }
       >
         {outbox.isPending ? (
-          <Stack gap="sm" aria-busy="true">
-            <Skeleton height={48} radius="md" />
-            <Skeleton height={48} radius="md" />
-            <Skeleton height={48} radius="md" />
-          </Stack>
+          <LoadingRows height={48} />
         ) : outbox.isError ? (
-          <FormAlert kind="error">{describeError(outbox.error, t)}</FormAlert>
+          <LoadFailed error={outbox.error} onRetry={() => void outbox.refetch()} />
         ) : mails.length === 0 ? (
-          <Stack align="center" gap="xs" py="xl" ta="center">
-            <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>
-              <IconInbox size={24} stroke={1.6} />
-            </ThemeIcon>
-            <Text fw={600}>{t('outbox.emptyTitle')}</Text>
-            <Text fz="sm" c="dimmed">
-              {t('outbox.empty')}
-            </Text>
-          </Stack>
+          <EmptyState icon={<IconInbox size={24} stroke={1.6} />} title={t('outbox.emptyTitle')}>
+            {t('outbox.empty')}
+          </EmptyState>
         ) : (
           <table className={outboxClasses.table}>
             <thead>

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Button, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconInfoCircle, IconMailbox, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Domain, DomainUser } from '@berth/contracts';
 import { useDomainUserDelete, useDomainUsers } from '../../../api/domainUsers.ts';
-import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { describeError } from '../../../forms/validation.ts';
 import { Section } from '../../PageHeader.tsx';
 import { AccountCreateDialog } from './AccountCreateDialog.tsx';
 import { AccountsTable } from './AccountsTable.tsx';
@@ -15,6 +13,8 @@ import { DomainPageFrame, useDomainIdParam } from './DomainPageFrame.tsx';
 import { PasswordResetDialog } from './PasswordResetDialog.tsx';
 import { QuotaDialog } from './QuotaDialog.tsx';
 import classes from './DomainPages.module.css';
+import { LoadingRows } from '../../../components/ListStates.tsx';
+import { LoadFailed } from '../../../components/LoadFailed.tsx';
 
 /** /host/domain/{id}/users: the domain's mailbox/FTP accounts. */
 export function DomainUsersPage() {
@@ -81,20 +81,9 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
       }
     >
       {users.isPending ? (
-        <Stack gap="sm" aria-busy="true">
-          <Skeleton height={44} radius="md" />
-          <Skeleton height={44} radius="md" />
-          <Skeleton height={44} radius="md" />
-        </Stack>
+        <LoadingRows height={44} />
       ) : users.isError ? (
-        <FormAlert kind="error">
-          <Stack gap="xs" align="flex-start">
-            <span>{describeError(users.error, t)}</span>
-            <Button size="xs" variant="default" onClick={() => void users.refetch()}>
-              {t('app.tryAgain')}
-            </Button>
-          </Stack>
-        </FormAlert>
+        <LoadFailed error={users.error} onRetry={() => void users.refetch()} />
       ) : accounts.length === 0 ? (
         <Stack align="center" gap="xs" ta="center" className={classes.empty}>
           <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Button, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconHistory } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { type AuditFilter, useAuditPage } from '../../../api/audit.ts';
 import { usePageTitle } from '../../../components/usePageTitle.ts';
-import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { describeError } from '../../../forms/validation.ts';
 import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { NotAllowed } from '../tenants/NotAllowed.tsx';
@@ -14,6 +12,8 @@ import { AuditFilters } from './AuditFilters.tsx';
 import { AuditTable } from './AuditTable.tsx';
 import classes from '../../Pages.module.css';
 import auditClasses from './Audit.module.css';
+import { LoadingRows } from '../../../components/ListStates.tsx';
+import { LoadFailed } from '../../../components/LoadFailed.tsx';
 
 const FILTER_KEYS = ['action', 'user_id', 'target_type', 'target_id', 'tenant_id', 'from', 'to'] as const;
 
@@ -67,20 +67,9 @@ function AuditLog({ superAdmin }: { superAdmin: boolean }) {
       <Section id="audit-entries" title={t('audit.entries')}>
         <AuditFilters filter={filter} superAdmin={superAdmin} userName={userNames[filter.user_id]} onChange={changeFilter} />
         {page.isPending ? (
-          <Stack gap="sm" aria-busy="true" data-testid="audit-loading">
-            {[0, 1, 2, 3].map((row) => (
-              <Skeleton key={row} height={44} radius="md" />
-            ))}
-          </Stack>
+          <LoadingRows height={44} rows={4} testId="audit-loading" />
         ) : page.isError ? (
-          <FormAlert kind="error">
-            <Stack gap="xs" align="flex-start">
-              <span>{describeError(page.error, t)}</span>
-              <Button size="xs" variant="default" onClick={() => void page.refetch()}>
-                {t('app.tryAgain')}
-              </Button>
-            </Stack>
-          </FormAlert>
+          <LoadFailed error={page.error} onRetry={() => void page.refetch()} />
         ) : entries.length === 0 ? (
           <Stack align="center" gap="xs" py="xl" ta="center">
             <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>

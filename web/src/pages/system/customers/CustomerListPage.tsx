@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Anchor, Button, Skeleton, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { Anchor, Button, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -8,12 +8,12 @@ import type { Customer } from '@berth/contracts';
 import { useCustomerList } from '../../../api/customers.ts';
 import { formatDate } from '../../../components/formatDate.ts';
 import { usePageTitle } from '../../../components/usePageTitle.ts';
-import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { describeError } from '../../../forms/validation.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { CustomerStatus } from './CustomerStatus.tsx';
 import classes from '../../Pages.module.css';
 import customerClasses from './Customers.module.css';
+import { EmptyState, LoadingRows } from '../../../components/ListStates.tsx';
+import { LoadFailed } from '../../../components/LoadFailed.tsx';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -65,30 +65,13 @@ export function CustomerListPage() {
           className={customerClasses.search}
         />
         {customers.isPending ? (
-          <Stack gap="sm" aria-busy="true">
-            <Skeleton height={52} radius="md" />
-            <Skeleton height={52} radius="md" />
-            <Skeleton height={52} radius="md" />
-          </Stack>
+          <LoadingRows height={52} />
         ) : customers.isError ? (
-          <FormAlert kind="error">
-            <Stack gap="xs" align="flex-start">
-              <span>{describeError(customers.error, t)}</span>
-              <Button size="xs" variant="default" onClick={() => void customers.refetch()}>
-                {t('app.tryAgain')}
-              </Button>
-            </Stack>
-          </FormAlert>
+          <LoadFailed error={customers.error} onRetry={() => void customers.refetch()} />
         ) : rows.length === 0 ? (
-          <Stack align="center" gap="xs" py="xl" ta="center">
-            <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>
-              <IconUsers size={24} stroke={1.6} />
-            </ThemeIcon>
-            <Text fw={600}>{q ? t('customers.list.noMatchTitle') : t('customers.list.emptyTitle')}</Text>
-            <Text fz="sm" c="dimmed">
-              {q ? t('customers.list.noMatch', { q }) : t('customers.list.empty')}
-            </Text>
-          </Stack>
+          <EmptyState icon={<IconUsers size={24} stroke={1.6} />} title={q ? t('customers.list.noMatchTitle') : t('customers.list.emptyTitle')}>
+            {q ? t('customers.list.noMatch', { q }) : t('customers.list.empty')}
+          </EmptyState>
         ) : (
           <>
             <table className={customerClasses.table} aria-busy={customers.isFetching || undefined}>

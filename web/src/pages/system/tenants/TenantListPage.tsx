@@ -1,17 +1,17 @@
 import { Link } from 'react-router';
-import { Anchor, Badge, Button, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Badge, Button, Text } from '@mantine/core';
 import { IconBuildingStore, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TenantDetail } from '@berth/contracts';
 import { useTenantList } from '../../../api/tenants.ts';
 import { formatDate } from '../../../components/formatDate.ts';
 import { usePageTitle } from '../../../components/usePageTitle.ts';
-import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { describeError } from '../../../forms/validation.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { ShopBadge } from './ShopBadge.tsx';
 import classes from '../../Pages.module.css';
 import tenantClasses from './Tenants.module.css';
+import { EmptyState, LoadingRows } from '../../../components/ListStates.tsx';
+import { LoadFailed } from '../../../components/LoadFailed.tsx';
 
 /** /system/tenants: every brand the panel runs, with its host names, shop and host admins. */
 export function TenantListPage() {
@@ -44,27 +44,11 @@ export function TenantListPage() {
         }
       >
         {list.isPending ? (
-          <Stack gap="sm" aria-busy="true">
-            <Skeleton height={52} radius="md" />
-            <Skeleton height={52} radius="md" />
-            <Skeleton height={52} radius="md" />
-          </Stack>
+          <LoadingRows height={52} />
         ) : list.isError ? (
-          <FormAlert kind="error">
-            <Stack gap="xs" align="flex-start">
-              <span>{describeError(list.error, t)}</span>
-              <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-                {t('app.tryAgain')}
-              </Button>
-            </Stack>
-          </FormAlert>
+          <LoadFailed error={list.error} onRetry={() => void list.refetch()} />
         ) : tenants.length === 0 ? (
-          <Stack align="center" gap="xs" py="xl" ta="center">
-            <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>
-              <IconBuildingStore size={24} stroke={1.6} />
-            </ThemeIcon>
-            <Text fw={600}>{t('tenants.list.empty')}</Text>
-          </Stack>
+          <EmptyState icon={<IconBuildingStore size={24} stroke={1.6} />} title={t('tenants.list.empty')} />
         ) : (
           <>
             <table className={tenantClasses.table}>

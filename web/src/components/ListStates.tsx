@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import { Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+
+/** Grey rows standing in for a list while it loads. */
+export function LoadingRows({ height, rows = 3, testId }: { height: number; rows?: number; testId?: string }) {
+  return (
+    <Stack gap="sm" aria-busy="true" data-testid={testId}>
+      {Array.from({ length: rows }, (_, row) => (
+        <Skeleton key={row} height={height} radius="md" />
+      ))}
+    </Stack>
+  );
+}
+
+/** A list with nothing in it: an icon, what that means and, where it helps, what to do. */
+export function EmptyState({ icon, title, children }: { icon: ReactNode; title: string; children?: ReactNode }) {
+  return (
+    <Stack align="center" gap="xs" py="xl" ta="center">
+      <ThemeIcon size={48} radius="xl" variant="light" color="gray" aria-hidden>
+        {icon}
+      </ThemeIcon>
+      <Text fw={600}>{title}</Text>
+      {children ? (
+        <Text fz="sm" c="dimmed" maw={420}>
+          {children}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
