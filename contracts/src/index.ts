@@ -10,3 +10,4 @@ export * from './hosting.ts';
 export * from './notifications.ts';
 export * from './shop.ts';
 export * from './payments.ts';
+export * from './credit-admin.ts';

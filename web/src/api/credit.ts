@@ -102,3 +102,31 @@ export function useCreditAdjustment() {
     },
   });
 }
+
+/* Admins: another user's credit (super admins any user, host admins their tenant's; else 404). */
+
+export const userCreditKeys = {
+  // Under creditKeys.all, so that an adjustment refreshes it too.
+  ledger: (userId: number, filter: CreditFilter) => [...creditKeys.all, 'user', userId, filter] as const,
+};
+
+/** Where the browser downloads a user's filtered ledger as CSV. */
+export const userCreditExportUrl = (userId: number, filter: CreditFilter): string =>
+  `/api/system/credit/${userId}/export.csv${creditSearch(filter)}`;
+
+/** GET /api/system/credit/{userId}: the user's balance and keyset pages of their ledger, newest first. */
+export function useUserCreditLedger(userId: number, filter: CreditFilter, enabled = true) {
+  return useInfiniteQuery<CreditPage, ApiError, InfiniteData<CreditPage>, ReturnType<typeof userCreditKeys.ledger>, string | null>({
+    queryKey: userCreditKeys.ledger(userId, filter),
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(
+        `/system/credit/${userId}${creditSearch(filter, { limit: String(PAGE_SIZE), ...(pageParam ? { cursor: pageParam } : {}) })}`,
+        { schema: creditAnswerSchema, signal },
+      ),
+    initialPageParam: null,
+    getNextPageParam: (last) => last.next_cursor,
+    // A new filter keeps the rows on screen until its answer; another user's never show.
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] === userId ? previous : undefined),
+    enabled,
+  });
+}

@@ -1,11 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   creditAdjustmentAnswerSchema,
   creditAdjustmentPayloadSchema,
   creditAnswerSchema,
+  creditExportQuerySchema,
   creditQuerySchema,
+  creditUserParamsSchema,
   errorAnswerSchema,
   topUpAnswerSchema,
   topUpPayloadSchema,
@@ -16,6 +18,9 @@ import type { ActorSource } from '../audit/service.ts';
 import type { CreditService } from './service.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
+
+const sendCsv = (reply: FastifyReply, csv: string, filename: string) =>
+  reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
 
 export function creditRoutes(credit: CreditService, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -42,17 +47,46 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
         schema: {
           tags: ['credit'],
           summary: 'The ledger as CSV, with the same filters',
-          querystring: creditQuerySchema.omit({ cursor: true, limit: true }),
+          querystring: creditExportQuerySchema,
           response: { 200: z.string(), ...errors },
         },
       },
-      async (request, reply) => {
-        const csv = await credit.exportCsv(authedUser(request).user, request.query, request.lang);
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="credit.csv"')
-          .send(csv);
+      async (request, reply) => sendCsv(reply, await credit.exportCsv(authedUser(request).user, request.query, request.lang), 'credit.csv'),
+    );
+
+    api.get(
+      '/system/credit/:userId',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['credit'],
+          summary: "Admins: a user's credit balance and ledger (super admins: any user; host admins: their tenant's), filters and keyset pages as /credit",
+          params: creditUserParamsSchema,
+          querystring: creditQuerySchema,
+          response: { 200: creditAnswerSchema, ...errors },
+        },
       },
+      async (request) => credit.viewFor(authedUser(request).user, request.params.userId, request.query, request.lang),
+    );
+
+    api.get(
+      '/system/credit/:userId/export.csv',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['credit'],
+          summary: "Admins: a user's ledger as CSV, with the same filters",
+          params: creditUserParamsSchema,
+          querystring: creditExportQuerySchema,
+          response: { 200: z.string(), ...errors },
+        },
+      },
+      async (request, reply) =>
+        sendCsv(
+          reply,
+          await credit.exportCsvFor(authedUser(request).user, request.params.userId, request.query, request.lang),
+          `credit-${request.params.userId}.csv`,
+        ),
     );
 
     api.post(

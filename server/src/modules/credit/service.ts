@@ -1,4 +1,4 @@
-import type { CreditAdjustmentPayload, CreditAnswer, CreditEntry, CreditQuery, Invoice, TopUpPayload } from '@berth/contracts';
+import type { CreditAdjustmentPayload, CreditAnswer, CreditEntry, CreditExportQuery, CreditQuery, Invoice, TopUpPayload } from '@berth/contracts';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
 import { decodeCursor, encodeCursor, pageOfRows } from '../../db/keyset.ts';
@@ -49,14 +49,39 @@ export class CreditService {
     this.deps = deps;
   }
 
-  async view(user: UserRow, query: CreditQuery, language: string): Promise<CreditAnswer> {
+  /**
+   * The user an admin may see and change the credit of: super admins any user, host admins the
+   * users of their tenant but no super admin. Customers get 403; anyone else is 404 (existence
+   * never shows).
+   */
+  async administeredUser(viewer: UserRow, userId: number): Promise<UserRow> {
+    assertAdmin(viewer);
+    const target = await findUserById(this.deps.db, userId);
+    if (!target || !administers(viewer, target.tenant_id) || (viewer.role !== 'super_admin' && target.role === 'super_admin')) {
+      throw new HttpError(404, 'http.not_found');
+    }
+    return target;
+  }
+
+  /** GET /api/system/credit/{userId}: an admin reads a user's balance and ledger (not audited). */
+  async viewFor(viewer: UserRow, userId: number, query: CreditQuery, language: string): Promise<CreditAnswer> {
+    return this.view(await this.administeredUser(viewer, userId), query, language);
+  }
+
+  /** GET /api/system/credit/{userId}/export.csv */
+  async exportCsvFor(viewer: UserRow, userId: number, query: CreditExportQuery, language: string): Promise<string> {
+    return this.exportCsv(await this.administeredUser(viewer, userId), query, language);
+  }
+
+  /** The balance and ledger of `owner` (the signed-in user, or a user an admin was allowed to see). */
+  async view(owner: UserRow, query: CreditQuery, language: string): Promise<CreditAnswer> {
     const { db } = this.deps;
-    const settings = await ensureShop(db, user.tenant_id);
+    const settings = await ensureShop(db, owner.tenant_id);
     const before = query.cursor ? decodeCursor(query.cursor, 'credit', entryCursor) : undefined;
     const [account, rows] = await Promise.all([
-      balanceOf(db, user.id),
+      balanceOf(db, owner.id),
       listEntries(db, {
-        userId: user.id,
+        userId: owner.id,
         ...rangeOf(query),
         type: query.type,
         before: before ? { createdAt: new Date(before[0]), id: before[1] } : undefined,
@@ -75,8 +100,9 @@ export class CreditService {
     };
   }
 
-  async exportCsv(user: UserRow, query: Omit<CreditQuery, 'cursor' | 'limit'>, language: string): Promise<string> {
-    const rows = await listEntries(this.deps.db, { userId: user.id, ...rangeOf(query), type: query.type, limit: CREDIT_EXPORT_MAX });
+  /** The ledger of `owner` as CSV, with the same filters as view. */
+  async exportCsv(owner: UserRow, query: CreditExportQuery, language: string): Promise<string> {
+    const rows = await listEntries(this.deps.db, { userId: owner.id, ...rangeOf(query), type: query.type, limit: CREDIT_EXPORT_MAX });
     const lines = [['date', 'type', 'description', 'amount', 'currency', 'amount_formatted', 'invoice_id'].join(',')];
     for (const row of rows) {
       const amount = Number(row.amount);
@@ -143,11 +169,7 @@ export class CreditService {
   /** An admin credits or debits a user of a tenant they administer (never below zero). */
   async adjust(actor: Actor, input: CreditAdjustmentPayload, language: string): Promise<{ user_id: number; balance: ReturnType<typeof money>; entry: CreditEntry }> {
     const { db, clock } = this.deps;
-    assertAdmin(actor.user);
-    const target = await findUserById(db, input.user_id);
-    if (!target || !administers(actor.user, target.tenant_id) || (actor.user.role !== 'super_admin' && target.role === 'super_admin')) {
-      throw new HttpError(404, 'http.not_found');
-    }
+    const target = await this.administeredUser(actor.user, input.user_id);
     const settings = await ensureShop(db, target.tenant_id);
     const now = clock.now();
     const result = await db.transaction().execute((trx) =>

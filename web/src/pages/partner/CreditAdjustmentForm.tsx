@@ -13,14 +13,40 @@ import partnerClasses from './Partner.module.css';
 
 type Field = 'user_id' | 'amount' | 'description';
 
+/** The user an adjustment is preset to (an admin's view of one customer's credit). */
+export interface AdjustedUser {
+  id: number;
+  /** The name and e-mail address shown in place of the customer search. */
+  label: string;
+}
+
 /** Admins credit (or debit, with a minus) a customer of their tenant, with a reason for the ledger. */
 export function CreditAdjustmentForm() {
   const { t } = useTranslation();
+  return (
+    <Section id="adjustment" title={t('partner.adjust.title')} description={t('partner.adjust.description')}>
+      <CreditAdjustmentFields />
+    </Section>
+  );
+}
+
+interface CreditAdjustmentFieldsProps {
+  /** Preset and fixed: no customer search. */
+  user?: AdjustedUser | undefined;
+  /** Called with the server's message once adjusted (instead of the form's own success notice). */
+  onDone?: ((message: string) => void) | undefined;
+  /** Shows a cancel button (e.g. in a dialog). */
+  onCancel?: (() => void) | undefined;
+}
+
+/** The adjustment form itself, for the partner page's section or a dialog. */
+export function CreditAdjustmentFields({ user, onDone, onCancel }: CreditAdjustmentFieldsProps) {
+  const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [query] = useDebouncedValue(search, 250);
-  const customers = useOwnerSearch(query, true);
+  const customers = useOwnerSearch(query, user === undefined);
   const adjust = useCreditAdjustment();
-  const [userId, setUserId] = useState<string | null>(null);
+  const [userId, setUserId] = useState<string | null>(user ? String(user.id) : null);
   const [amount, setAmount] = useState<string | number>('');
   const [description, setDescription] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -36,9 +62,10 @@ export function CreditAdjustmentForm() {
     adjust.mutate(
       { user_id: Number(userId), amount: Math.round(Number(amount) * 100), description: description.trim() },
       {
-        onSuccess: () => {
+        onSuccess: (answer) => {
           setAmount('');
           setDescription('');
+          onDone?.(answer.message ? translateServerText(answer.message) : t('partner.adjust.done', { balance: answer.data.balance.formatted }));
         },
         onError: (error) => {
           const next: Partial<Record<Field, string>> = {};
@@ -59,8 +86,8 @@ export function CreditAdjustmentForm() {
   const hasFieldError = adjust.isError && Object.keys(adjust.error.fieldErrors).length > 0;
 
   return (
-    <Section id="adjustment" title={t('partner.adjust.title')} description={t('partner.adjust.description')}>
-      {adjust.isSuccess ? (
+    <>
+      {adjust.isSuccess && !onDone ? (
         <FormAlert kind="success" onClose={() => adjust.reset()}>
           {adjust.data.message
             ? translateServerText(adjust.data.message)
@@ -70,22 +97,26 @@ export function CreditAdjustmentForm() {
       {adjust.isError && !hasFieldError ? <FormAlert kind="error">{describeError(adjust.error, t)}</FormAlert> : null}
       <form onSubmit={submit} noValidate>
         <div className={partnerClasses.formGrid}>
-          <Select
-            className={partnerClasses.wide}
-            label={t('partner.adjust.customer')}
-            placeholder={t('partner.adjust.customerPlaceholder')}
-            searchable
-            clearable
-            data={options}
-            value={userId}
-            onChange={setUserId}
-            searchValue={search}
-            onSearchChange={setSearch}
-            nothingFoundMessage={t('partner.adjust.noCustomer')}
-            error={errors.user_id}
-            comboboxProps={{ withinPortal: true }}
-            required
-          />
+          {user ? (
+            <TextInput className={partnerClasses.wide} label={t('partner.adjust.customer')} value={user.label} error={errors.user_id} readOnly />
+          ) : (
+            <Select
+              className={partnerClasses.wide}
+              label={t('partner.adjust.customer')}
+              placeholder={t('partner.adjust.customerPlaceholder')}
+              searchable
+              clearable
+              data={options}
+              value={userId}
+              onChange={setUserId}
+              searchValue={search}
+              onSearchChange={setSearch}
+              nothingFoundMessage={t('partner.adjust.noCustomer')}
+              error={errors.user_id}
+              comboboxProps={{ withinPortal: true }}
+              required
+            />
+          )}
           <NumberInput
             label={t('partner.adjust.amount')}
             description={t('partner.adjust.amountHint')}
@@ -106,12 +137,22 @@ export function CreditAdjustmentForm() {
             required
           />
         </div>
-        <Group mt="md">
-          <Button type="submit" variant="default" loading={adjust.isPending} leftSection={<IconAdjustments size={16} aria-hidden />}>
+        <Group mt="md" justify={onCancel ? 'flex-end' : 'flex-start'}>
+          {onCancel ? (
+            <Button variant="default" onClick={onCancel}>
+              {t('app.cancel')}
+            </Button>
+          ) : null}
+          <Button
+            type="submit"
+            variant={onCancel ? 'filled' : 'default'}
+            loading={adjust.isPending}
+            leftSection={<IconAdjustments size={16} aria-hidden />}
+          >
             {t('partner.adjust.submit')}
           </Button>
         </Group>
       </form>
-    </Section>
+    </>
   );
 }

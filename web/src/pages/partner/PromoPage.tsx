@@ -10,7 +10,7 @@ import { usePageTitle } from '../../components/usePageTitle.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import accountClasses from '../account/Account.module.css';
-import { LoadFailed } from '../shop/LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { kindLabel } from '../shop/periods.ts';
 import { PromoDialog } from './PromoDialog.tsx';
 

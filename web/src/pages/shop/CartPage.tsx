@@ -14,7 +14,7 @@ import accountClasses from '../account/Account.module.css';
 import { CartTotals } from './CartTotals.tsx';
 import { CheckoutPanel } from './CheckoutPanel.tsx';
 import { CheckoutResultView } from './CheckoutResultView.tsx';
-import { LoadFailed } from './LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { PeriodSelect } from './PeriodSelect.tsx';
 import { PromoCodeForm } from './PromoCodeForm.tsx';
 import { kindLabel } from './periods.ts';

@@ -12,7 +12,7 @@ import { translateServerText } from '../../i18n/i18n.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import accountClasses from '../account/Account.module.css';
-import { LoadFailed } from './LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import shopClasses from './Shop.module.css';
 
 /** /shop: domain search with the TLD's price, the TLD price list and the hosting plans. */

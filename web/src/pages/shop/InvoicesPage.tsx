@@ -14,7 +14,7 @@ import accountClasses from '../account/Account.module.css';
 import { PaymentInstructions } from './BankTransferInstructions.tsx';
 import { CartTotals } from './CartTotals.tsx';
 import { InvoiceStatusBadge } from './InvoiceStatusBadge.tsx';
-import { LoadFailed } from './LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { kindLabel, periodLabel } from './periods.ts';
 import shopClasses from './Shop.module.css';
 

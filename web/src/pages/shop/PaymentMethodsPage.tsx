@@ -22,7 +22,7 @@ import { translateServerText } from '../../i18n/i18n.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import accountClasses from '../account/Account.module.css';
-import { LoadFailed } from './LoadFailed.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /**
  * Back from Stripe's card setup page (`?card_setup=<session id>`): saves the card once, then drops

@@ -8,8 +8,9 @@ import { usePageTitle } from '../../../components/usePageTitle.ts';
 import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import classes from '../../Pages.module.css';
-import { LoadFailed } from '../../shop/LoadFailed.tsx';
+import { LoadFailed } from '../../../components/LoadFailed.tsx';
 import { NotAllowed } from '../../system/tenants/NotAllowed.tsx';
+import { BankAccountSection } from './BankAccountSection.tsx';
 import { PlanDialog } from './PlanDialog.tsx';
 import { PlansTable } from './PlansTable.tsx';
 import { SettingsForm } from './SettingsForm.tsx';
@@ -18,7 +19,8 @@ import { TldsTable } from './TldsTable.tsx';
 
 /**
  * /system/partner/catalogue: what the tenant sells and for how much. Host admins set their
- * tenant's prices (net) and VAT rate; every price is shown with and without VAT.
+ * tenant's prices (net) and VAT rate; every price is shown with and without VAT. The tenant's
+ * bank account decides whether customers may pay by bank transfer.
  */
 export function CataloguePage() {
   const { t } = useTranslation();
@@ -51,6 +53,8 @@ function CatalogueAdmin() {
 
 function Catalogue({ data }: { data: AdminCatalogue }) {
   const { t } = useTranslation();
+  // The shop managed here is the tenant of this host (a host admin's own, as the server decides).
+  const { tenant } = useSignedInUser();
   const [plan, setPlan] = useState<HostingPlan | 'new' | null>(null);
   const [tld, setTld] = useState<TldPrice | 'new' | null>(null);
   const { settings } = data;
@@ -60,6 +64,7 @@ function Catalogue({ data }: { data: AdminCatalogue }) {
         {/* Re-mounted after a save elsewhere changes the settings, so the form shows what is stored. */}
         <SettingsForm key={JSON.stringify(settings)} settings={settings} />
       </Section>
+      <BankAccountSection tenantId={tenant.id} />
       <Section
         id="hosting-plans"
         title={t('catalogue.plans.title')}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Avatar, Button, Skeleton, Stack, Text } from '@mantine/core';
-import { IconArrowLeft, IconLogin2, IconTrash } from '@tabler/icons-react';
+import { IconArrowLeft, IconCoins, IconLogin2, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '@berth/contracts';
 import { useCustomer, useImpersonate } from '../../../api/customers.ts';
@@ -18,7 +18,7 @@ import { DeleteCustomerDialog } from './DeleteCustomerDialog.tsx';
 import classes from '../../Pages.module.css';
 import customerClasses from './Customers.module.css';
 
-/** /system/customers/{id}: status, lock and 2FA, contact data, "log in as" and deletion. */
+/** /system/customers/{id}: status, lock and 2FA, contact data, the credit link, "log in as" and deletion. */
 export function CustomerDetailPage() {
   const { t } = useTranslation();
   const id = Number(useParams().id);
@@ -81,17 +81,22 @@ function CustomerDetail({ customer, name }: { customer: Customer; name: string }
           </span>
         }
         actions={
-          <Button
-            leftSection={<IconLogin2 size={16} aria-hidden />}
-            loading={impersonate.isPending}
-            disabled={customer.locked}
-            onClick={() => {
-              setNotice(null);
-              impersonate.mutate(customer.id);
-            }}
-          >
-            {t('customers.impersonate.action')}
-          </Button>
+          <>
+            <Button component={Link} to={`/system/customers/${customer.id}/credit`} variant="default" leftSection={<IconCoins size={16} aria-hidden />}>
+              {t('customers.credit.action')}
+            </Button>
+            <Button
+              leftSection={<IconLogin2 size={16} aria-hidden />}
+              loading={impersonate.isPending}
+              disabled={customer.locked}
+              onClick={() => {
+                setNotice(null);
+                impersonate.mutate(customer.id);
+              }}
+            >
+              {t('customers.impersonate.action')}
+            </Button>
+          </>
         }
       />
       {customer.locked ? <FormAlert kind="info">{t('customers.impersonate.lockedHint')}</FormAlert> : null}

@@ -3,12 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { NotFoundPage } from '../../NotFoundPage.tsx';
 import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
 import { CustomerCreatePage } from './CustomerCreatePage.tsx';
+import { CustomerCreditPage } from './CustomerCreditPage.tsx';
 import { CustomerDetailPage } from './CustomerDetailPage.tsx';
 import { CustomerListPage } from './CustomerListPage.tsx';
 import { NotAllowed } from '../tenants/NotAllowed.tsx';
 
 /**
- * /system/customers/*: the list, /create and /{id}. Host admins manage their tenant's customers,
+ * /system/customers/*: the list, /create, /{id} and /{id}/credit. Host admins manage their tenant's customers,
  * super admins everyone's; a customer is told so instead of being sent 403s.
  */
 export function CustomerRoutes() {
@@ -20,6 +21,7 @@ export function CustomerRoutes() {
       <Route index element={<CustomerListPage />} />
       <Route path="create" element={<CustomerCreatePage />} />
       <Route path=":id" element={<CustomerDetailPage />} />
+      <Route path=":id/credit" element={<CustomerCreditPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

@@ -9,6 +9,7 @@ import { usePageTitle } from '../../../components/usePageTitle.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { describeError } from '../../../forms/validation.ts';
 import { NotFoundPage } from '../../NotFoundPage.tsx';
+import { BankAccountSection } from '../../partner/catalogue/BankAccountSection.tsx';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { BackToTenants } from './TenantCreatePage.tsx';
 import { TenantAdmins } from './TenantAdmins.tsx';
@@ -16,7 +17,7 @@ import { TenantForm } from './TenantForm.tsx';
 import { TenantLogos } from './TenantLogos.tsx';
 import classes from '../../Pages.module.css';
 
-/** /system/tenants/{id}: settings, logos and host admins of one tenant. */
+/** /system/tenants/{id}: settings, logos, host admins and bank account of one tenant. */
 export function TenantEditPage() {
   const parsed = idSchema.safeParse(useParams().id);
   if (!parsed.success) return <NotFoundPage />;
@@ -60,6 +61,7 @@ function TenantEditor({ id }: { id: number }) {
           </Section>
           <TenantLogos tenant={tenant.data} />
           <TenantAdmins tenant={tenant.data} />
+          <BankAccountSection tenantId={tenant.data.id} />
         </>
       )}
     </div>
