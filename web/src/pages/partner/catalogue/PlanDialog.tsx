@@ -4,9 +4,9 @@ import { hostingPlanPayloadSchema, type HostingPlan, type ShopSettings } from '@
 import { usePlanSave } from '../../../api/catalogue.ts';
 import { DialogActions } from '../../../components/DialogActions.tsx';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { AppModal } from '../../../components/AppModal.tsx';
 import partnerClasses from '../Partner.module.css';
 import { type Amount, toMajor, toMinor } from './draft.ts';
+import { EditDialog } from './EditDialog.tsx';
 import { MoneyField } from './MoneyField.tsx';
 import { useDraft } from './useDraft.ts';
 
@@ -21,14 +21,9 @@ interface PlanDialogProps {
 export function PlanDialog({ plan, settings, onClose }: PlanDialogProps) {
   const { t } = useTranslation();
   return (
-    <AppModal
-      opened={plan !== null}
-      onClose={onClose}
-      size="lg"
-      title={plan === 'new' ? t('catalogue.plans.createTitle') : t('catalogue.plans.editTitle', { name: plan?.title ?? '' })}
-    >
-      {plan !== null ? <PlanForm key={plan === 'new' ? 'new' : plan.id} plan={plan === 'new' ? null : plan} settings={settings} onDone={onClose} /> : null}
-    </AppModal>
+    <EditDialog editing={plan} title={(row) => (row ? t('catalogue.plans.editTitle', { name: row.title }) : t('catalogue.plans.createTitle'))} onClose={onClose}>
+      {(row) => <PlanForm plan={row} settings={settings} onDone={onClose} />}
+    </EditDialog>
   );
 }
 

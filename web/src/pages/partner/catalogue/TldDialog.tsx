@@ -4,9 +4,9 @@ import { tldPricePayloadSchema, type ShopSettings, type TldPrice } from '@berth/
 import { useTldSave } from '../../../api/catalogue.ts';
 import { DialogActions } from '../../../components/DialogActions.tsx';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { AppModal } from '../../../components/AppModal.tsx';
 import partnerClasses from '../Partner.module.css';
 import { type Amount, toMajor, toMinor } from './draft.ts';
+import { EditDialog } from './EditDialog.tsx';
 import { MoneyField } from './MoneyField.tsx';
 import { useDraft } from './useDraft.ts';
 
@@ -21,14 +21,9 @@ interface TldDialogProps {
 export function TldDialog({ tld, settings, onClose }: TldDialogProps) {
   const { t } = useTranslation();
   return (
-    <AppModal
-      opened={tld !== null}
-      onClose={onClose}
-      size="lg"
-      title={tld === 'new' ? t('catalogue.tlds.createTitle') : t('catalogue.tlds.editTitle', { tld: tld?.tld ?? '' })}
-    >
-      {tld !== null ? <TldForm key={tld === 'new' ? 'new' : tld.id} tld={tld === 'new' ? null : tld} settings={settings} onDone={onClose} /> : null}
-    </AppModal>
+    <EditDialog editing={tld} title={(row) => (row ? t('catalogue.tlds.editTitle', { tld: row.tld }) : t('catalogue.tlds.createTitle'))} onClose={onClose}>
+      {(row) => <TldForm tld={row} settings={settings} onDone={onClose} />}
+    </EditDialog>
   );
 }
 

@@ -1,21 +1,16 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { Anchor, Avatar, Button, Skeleton, Stack, Text } from '@mantine/core';
-import { IconAdjustments, IconArrowLeft } from '@tabler/icons-react';
+import { Anchor, Avatar, Button, Text } from '@mantine/core';
+import { IconAdjustments } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '@berth/contracts';
 import { userCreditExportUrl, useUserCreditLedger, type CreditFilter } from '../../../api/credit.ts';
-import { useCustomer } from '../../../api/customers.ts';
 import { invoicePdfUrl } from '../../../api/invoices.ts';
 import { AppModal } from '../../../components/AppModal.tsx';
-import { usePageTitle } from '../../../components/usePageTitle.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { describeError } from '../../../forms/validation.ts';
-import { NotFoundPage } from '../../NotFoundPage.tsx';
 import { PageHeader } from '../../PageHeader.tsx';
 import { CreditAdjustmentFields } from '../../partner/CreditAdjustmentForm.tsx';
 import { CreditBalance, CreditLedger, EMPTY_CREDIT_FILTER } from '../../partner/CreditLedger.tsx';
-import classes from '../../Pages.module.css';
+import { CustomerFrame, useCustomerIdParam } from './CustomerFrame.tsx';
 import customerClasses from './Customers.module.css';
 
 /**
@@ -24,46 +19,18 @@ import customerClasses from './Customers.module.css';
  */
 export function CustomerCreditPage() {
   const { t } = useTranslation();
-  const id = Number(useParams().id);
-  const valid = Number.isInteger(id) && id > 0 && id <= 2_147_483_647;
-  const customer = useCustomer(id, valid);
+  const { id, valid } = useCustomerIdParam();
   const [filter, setFilter] = useState<CreditFilter>(EMPTY_CREDIT_FILTER);
   const ledger = useUserCreditLedger(id, filter, valid);
-  const name = customer.data ? customer.data.contact.display_name.trim() || customer.data.email : undefined;
-  usePageTitle(name ? t('customers.credit.title', { name }) : t('customers.credit.fallbackTitle'));
-
-  if (!valid || customer.error?.status === 404 || ledger.error?.status === 404) return <NotFoundPage />;
-
   return (
-    <div className={classes.page}>
-      <Button
-        component={Link}
-        to={`/system/customers/${id}`}
-        variant="subtle"
-        size="compact-sm"
-        leftSection={<IconArrowLeft size={14} aria-hidden />}
-        className={customerClasses.back}
-      >
-        {t('customers.credit.backToCustomer')}
-      </Button>
-      {customer.isPending ? (
-        <Stack gap="lg" aria-busy="true">
-          <Skeleton height={56} radius="md" width="60%" />
-          <Skeleton height={120} radius="lg" />
-          <Skeleton height={260} radius="lg" />
-        </Stack>
-      ) : customer.isError ? (
-        <FormAlert kind="error">
-          <Stack gap="xs" align="flex-start">
-            <span>{describeError(customer.error, t)}</span>
-            <Button size="xs" variant="default" onClick={() => void customer.refetch()}>
-              {t('app.tryAgain')}
-            </Button>
-          </Stack>
-        </FormAlert>
-      ) : (
+    <CustomerFrame
+      back={{ to: `/system/customers/${id}`, label: t('customers.credit.backToCustomer') }}
+      title={(name) => (name ? t('customers.credit.title', { name }) : t('customers.credit.fallbackTitle'))}
+      notFound={ledger.error?.status === 404}
+    >
+      {(customer, name) => (
         <>
-          <CreditHeader customer={customer.data} name={name ?? customer.data.email} />
+          <CreditHeader customer={customer} name={name} />
           <CreditBalance ledger={ledger} />
           <CreditLedger
             ledger={ledger}
@@ -78,7 +45,7 @@ export function CustomerCreditPage() {
           />
         </>
       )}
-    </div>
+    </CustomerFrame>
   );
 }
 

@@ -1,65 +1,28 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { Avatar, Button, Skeleton, Stack, Text } from '@mantine/core';
-import { IconArrowLeft, IconCoins, IconLogin2, IconTrash } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { Avatar, Button, Text } from '@mantine/core';
+import { IconCoins, IconLogin2, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '@berth/contracts';
-import { useCustomer, useImpersonate } from '../../../api/customers.ts';
-import { usePageTitle } from '../../../components/usePageTitle.ts';
+import { useImpersonate } from '../../../api/customers.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { describeError } from '../../../forms/validation.ts';
 import { translateServerText } from '../../../i18n/i18n.ts';
 import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
-import { NotFoundPage } from '../../NotFoundPage.tsx';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { CustomerAccess } from './CustomerAccess.tsx';
 import { CustomerContactForm } from './CustomerContactForm.tsx';
+import { CustomerFrame } from './CustomerFrame.tsx';
 import { DeleteCustomerDialog } from './DeleteCustomerDialog.tsx';
-import classes from '../../Pages.module.css';
 import customerClasses from './Customers.module.css';
 
 /** /system/customers/{id}: status, lock and 2FA, contact data, the credit link, "log in as" and deletion. */
 export function CustomerDetailPage() {
   const { t } = useTranslation();
-  const id = Number(useParams().id);
-  const valid = Number.isInteger(id) && id > 0 && id <= 2_147_483_647;
-  const customer = useCustomer(id, valid);
-  const name = customer.data ? customer.data.contact.display_name.trim() || customer.data.email : undefined;
-  usePageTitle(name ?? t('customers.title'));
-
-  if (!valid || customer.error?.status === 404) return <NotFoundPage />;
-
   return (
-    <div className={classes.page}>
-      <Button
-        component={Link}
-        to="/system/customers"
-        variant="subtle"
-        size="compact-sm"
-        leftSection={<IconArrowLeft size={14} aria-hidden />}
-        className={customerClasses.back}
-      >
-        {t('customers.backToList')}
-      </Button>
-      {customer.isPending ? (
-        <Stack gap="lg" aria-busy="true">
-          <Skeleton height={56} radius="md" width="60%" />
-          <Skeleton height={180} radius="lg" />
-          <Skeleton height={260} radius="lg" />
-        </Stack>
-      ) : customer.isError ? (
-        <FormAlert kind="error">
-          <Stack gap="xs" align="flex-start">
-            <span>{describeError(customer.error, t)}</span>
-            <Button size="xs" variant="default" onClick={() => void customer.refetch()}>
-              {t('app.tryAgain')}
-            </Button>
-          </Stack>
-        </FormAlert>
-      ) : (
-        <CustomerDetail customer={customer.data} name={name ?? customer.data.email} />
-      )}
-    </div>
+    <CustomerFrame back={{ to: '/system/customers', label: t('customers.backToList') }} title={(name) => name ?? t('customers.title')}>
+      {(customer, name) => <CustomerDetail customer={customer} name={name} />}
+    </CustomerFrame>
   );
 }
 
