@@ -22,21 +22,43 @@ const GOAL_P99_MS = 50;
 const log = (text: string) => process.stdout.write(`${text}\n`);
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-const WORDS = ['harbor', 'anchor', 'lighthouse', 'tide', 'coral', 'pier', 'compass', 'reef', 'sail', 'keel', 'marina', 'cove', 'buoy', 'dune', 'gull'];
+const WORDS = [
+  'harbor',
+  'anchor',
+  'lighthouse',
+  'tide',
+  'coral',
+  'pier',
+  'compass',
+  'reef',
+  'sail',
+  'keel',
+  'marina',
+  'cove',
+  'buoy',
+  'dune',
+  'gull',
+];
 const SUFFIXES = ['studio', 'shop', 'labs', 'media', 'cloud', 'works', 'garden', 'travel', 'bakery', 'design'];
 const TLDS = ['com', 'net', 'org', 'cz', 'de', 'eu', 'io'];
 
 /** The share (0..1) of all CPUs' time spent on anything but idling during the next `ms`. */
 async function busyShareOfCpu(ms: number): Promise<number> {
   const total = () =>
-    os.cpus().reduce((sum, cpu) => ({ idle: sum.idle + cpu.times.idle, all: sum.all + Object.values(cpu.times).reduce((a, b) => a + b, 0) }), { idle: 0, all: 0 });
+    os
+      .cpus()
+      .reduce((sum, cpu) => ({ idle: sum.idle + cpu.times.idle, all: sum.all + Object.values(cpu.times).reduce((a, b) => a + b, 0) }), {
+        idle: 0,
+        all: 0,
+      });
   const before = total();
   await new Promise((resolve) => setTimeout(resolve, ms));
   const after = total();
   return after.all === before.all ? 0 : 1 - (after.idle - before.idle) / (after.all - before.all);
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 const database = await createBenchDatabase();
 const handle = await openDatabase({ databaseUrl: database.url, dataDir: '' });
@@ -47,10 +69,19 @@ try {
   const db = handle.db;
   const started = performance.now();
   await migrateToLatest(db);
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: database.url, BERTH_ADMIN_PASSWORD: 'bench-password-0123456789' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: database.url,
+    BERTH_ADMIN_PASSWORD: 'bench-password-0123456789',
+  });
   const { app, services } = await buildApp({ config, db, logger: pino({ level: 'silent' }), webDistDir: '/nonexistent' });
   closeApp = () => app.close();
-  await ensureOperator(db, services.hasher, services.clock, { adminEmail: 'root@localhost', adminPassword: 'bench-password-0123456789', publicUrl: undefined });
+  await ensureOperator(db, services.hasher, services.clock, {
+    adminEmail: 'root@localhost',
+    adminPassword: 'bench-password-0123456789',
+    publicUrl: undefined,
+  });
 
   // One tenant with a host admin and 2,000 customers owning the domains round-robin (500 each).
   const tenant = await db.insertInto('tenants').values({ title: 'Bench Hosting' }).returning('id').executeTakeFirstOrThrow();
@@ -83,19 +114,35 @@ try {
   await sql`checkpoint`.execute(db).catch(() => undefined);
   log(`loaded ${DOMAINS.toLocaleString('en-US')} domains in ${seconds(started)}`);
 
-  const customer = await db.selectFrom('users').select(['id', 'tenant_id']).where('email', '=', 'customer1@bench.test').executeTakeFirstOrThrow();
+  const customer = await db
+    .selectFrom('users')
+    .select(['id', 'tenant_id'])
+    .where('email', '=', 'customer1@bench.test')
+    .executeTakeFirstOrThrow();
   const cookieOf = async (user: { id: number; tenant_id: number }) => {
-    const { token } = await services.sessions.create({ userId: user.id, tenantId: user.tenant_id, remember: true, ip: '127.0.0.1', userAgent: 'bench' });
+    const { token } = await services.sessions.create({
+      userId: user.id,
+      tenantId: user.tenant_id,
+      remember: true,
+      ip: '127.0.0.1',
+      userAgent: 'bench',
+    });
     return `berth_session=${token}`;
   };
-  const viewers = { 'host admin': { user: admin, cookie: await cookieOf(admin) }, customer: { user: customer, cookie: await cookieOf(customer) } };
+  const viewers = {
+    'host admin': { user: admin, cookie: await cookieOf(admin) },
+    customer: { user: customer, cookie: await cookieOf(customer) },
+  };
 
   // Starting points anywhere in the list: keyset pages must be as fast at page 20,000 as at page 1.
   // Search terms are cut from names the viewer has, so a customer's searches find something too.
   const randomRows = async (ownerId: number | null, count: number) => {
     let query = db.selectFrom('domains').select(['id', 'name', 'expire_at']).where('tenant_id', '=', tenant.id);
     if (ownerId !== null) query = query.where('owner_id', '=', ownerId);
-    return query.orderBy(sql`random()`).limit(count).execute();
+    return query
+      .orderBy(sql`random()`)
+      .limit(count)
+      .execute();
   };
   type Row = Awaited<ReturnType<typeof randomRows>>[number];
   type Query = Record<string, string>;
@@ -107,10 +154,16 @@ try {
   const label = (row: Row) => row.name.split('.')[0]!;
   const scenarios: { name: string; queries: (ownerId: number | null) => Promise<() => Query> }[] = [
     { name: 'list by name, first page', queries: async () => () => ({ sort: 'name' }) },
-    { name: 'list by name, random depth', queries: fromRows((row) => ({ sort: 'name', cursor: encodeCursor('name', ['all', row.name, row.id]) })) },
+    {
+      name: 'list by name, random depth',
+      queries: fromRows((row) => ({ sort: 'name', cursor: encodeCursor('name', ['all', row.name, row.id]) })),
+    },
     {
       name: 'list by expiry (desc), random depth',
-      queries: fromRows((row) => ({ sort: '-expire_at', cursor: encodeCursor('-expire_at', ['all', row.expire_at ? new Date(row.expire_at).toISOString() : 'infinity', row.id]) })),
+      queries: fromRows((row) => ({
+        sort: '-expire_at',
+        cursor: encodeCursor('-expire_at', ['all', row.expire_at ? new Date(row.expire_at).toISOString() : 'infinity', row.id]),
+      })),
     },
     { name: 'search: short prefix (3-6 chars)', queries: fromRows((row) => ({ q: row.name.slice(0, 3 + Math.floor(Math.random() * 4)) })) },
     { name: 'search: whole label + "."', queries: fromRows((row) => ({ q: `${label(row)}.` })) },
@@ -120,7 +173,8 @@ try {
   ];
 
   const busy = await busyShareOfCpu(1000);
-  if (busy > 0.25) log(`note: the CPUs were ${(busy * 100).toFixed(0)} % busy with other work before timing; tail latencies are not comparable`);
+  if (busy > 0.25)
+    log(`note: the CPUs were ${(busy * 100).toFixed(0)} % busy with other work before timing; tail latencies are not comparable`);
   const results: string[][] = [['viewer', 'scenario', 'p50 ms', 'p99 ms', 'rows/page', 'verdict']];
   for (const [viewerName, viewer] of Object.entries(viewers)) {
     for (const scenario of scenarios) {
@@ -130,7 +184,12 @@ try {
       for (let i = 0; i < WARMUP + REQUESTS; i++) {
         const query = next();
         const before = performance.now();
-        const answer = await app.inject({ method: 'GET', url: '/api/host/domain', query, headers: { cookie: viewer.cookie, host: 'bench.test' } });
+        const answer = await app.inject({
+          method: 'GET',
+          url: '/api/host/domain',
+          query,
+          headers: { cookie: viewer.cookie, host: 'bench.test' },
+        });
         const took = performance.now() - before;
         if (answer.statusCode !== 200) throw new Error(`${scenario.name}: ${answer.statusCode} ${answer.body}`);
         if (i >= WARMUP) {
@@ -140,12 +199,20 @@ try {
       }
       timings.sort((x, y) => x - y);
       const p99 = percentile(timings, 99);
-      results.push([viewerName, scenario.name, percentile(timings, 50).toFixed(1), p99.toFixed(1), (rows / REQUESTS).toFixed(0), p99 < GOAL_P99_MS ? 'PASS' : 'BELOW GOAL']);
+      results.push([
+        viewerName,
+        scenario.name,
+        percentile(timings, 50).toFixed(1),
+        p99.toFixed(1),
+        (rows / REQUESTS).toFixed(0),
+        p99 < GOAL_P99_MS ? 'PASS' : 'BELOW GOAL',
+      ]);
     }
   }
 
   const widths = results[0]!.map((_, column) => Math.max(...results.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => (column >= 2 && column <= 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('   ');
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column >= 2 && column <= 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('   ');
   log('');
   log(`GET /api/host/domain, ${REQUESTS} requests per row (after ${WARMUP} warm-up), in-process; goal p99 < ${GOAL_P99_MS} ms`);
   log(line(results[0]!));

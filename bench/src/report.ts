@@ -32,8 +32,7 @@ export function formatComparison(comparison: Comparison): string {
   rows.push(['ratio', number(ratio, 2), `goal >= ${number(comparison.goal, 2)}`, verdict(ratio, comparison.goal)]);
 
   const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  const line = (row: string[]) =>
-    row.map((cell, column) => pad(cell, widths[column] ?? 0, column > 0)).join('   ');
+  const line = (row: string[]) => row.map((cell, column) => pad(cell, widths[column] ?? 0, column > 0)).join('   ');
   const rule = '-'.repeat(line(rows[0] ?? []).length);
   return [comparison.title, rule, ...rows.slice(0, -1).map(line), rule, line(rows[rows.length - 1] ?? [])].join('\n');
 }

@@ -52,10 +52,12 @@ const log = (text: string) => process.stdout.write(`${text}\n`);
 /** The share (0..1) of all CPUs' time spent on anything but idling during the next `ms`. */
 async function busyShareOfCpu(ms: number): Promise<number> {
   const total = () =>
-    os.cpus().reduce(
-      (sum, cpu) => ({ idle: sum.idle + cpu.times.idle, all: sum.all + Object.values(cpu.times).reduce((a, b) => a + b, 0) }),
-      { idle: 0, all: 0 },
-    );
+    os
+      .cpus()
+      .reduce((sum, cpu) => ({ idle: sum.idle + cpu.times.idle, all: sum.all + Object.values(cpu.times).reduce((a, b) => a + b, 0) }), {
+        idle: 0,
+        all: 0,
+      });
   const before = total();
   await new Promise((resolve) => setTimeout(resolve, ms));
   const after = total();
@@ -140,7 +142,9 @@ async function main(): Promise<void> {
   };
 
   log('');
-  log(`Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), PostgreSQL at ${new URL(database.url).host}`);
+  log(
+    `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), PostgreSQL at ${new URL(database.url).host}`,
+  );
   if (busyBefore > 0.2) {
     log(`WARNING: ${(busyBefore * 100).toFixed(0)}% of the CPU was busy with other work just before the run; the numbers are noisy.`);
   }

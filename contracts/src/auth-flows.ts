@@ -4,7 +4,11 @@ import { emailAddressSchema } from './user.ts';
 import { sessionDataSchema } from './auth.ts';
 
 /** A 6-digit TOTP code; spaces people type are ignored. */
-const totpCode = z.string().trim().transform((v) => v.replace(/\s+/g, '')).pipe(z.string().regex(/^\d{6}$/, { error: 'validation.totp' }));
+const totpCode = z
+  .string()
+  .trim()
+  .transform((v) => v.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, { error: 'validation.totp' }));
 
 /** POST /api/login2fa */
 export const login2faPayloadSchema = z.object({ code: totpCode });

@@ -49,7 +49,12 @@ export const domainSettingsSchema = z.object({
   hsts: z.boolean(),
 });
 export type DomainSettings = z.infer<typeof domainSettingsSchema>;
-export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = { document_root: 'public_html', php_version: '8.3', ssl_redirect: true, hsts: false };
+export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
+  document_root: 'public_html',
+  php_version: '8.3',
+  ssl_redirect: true,
+  hsts: false,
+};
 
 export const DOMAIN_SORTS = ['name', '-name', 'expire_at', '-expire_at'] as const;
 export type DomainSort = (typeof DOMAIN_SORTS)[number];
@@ -129,7 +134,11 @@ export type DomainUser = z.infer<typeof domainUserSchema>;
 export const domainUserAnswerSchema = z.object({ data: domainUserSchema, message: z.string().optional() });
 export const domainUserListAnswerSchema = pageOf(domainUserSchema);
 
-const quotaSchema = z.number().int().min(1, { error: 'domain_user.quota_range' }).max(DOMAIN_USER_QUOTA_MAX_MB, { error: 'domain_user.quota_range' });
+const quotaSchema = z
+  .number()
+  .int()
+  .min(1, { error: 'domain_user.quota_range' })
+  .max(DOMAIN_USER_QUOTA_MAX_MB, { error: 'domain_user.quota_range' });
 
 /** POST: `uid` is the local part (`info`) or the whole address at this domain (`info@example.com`). */
 export const domainUserCreatePayloadSchema = z.object({
@@ -235,7 +244,16 @@ export const customerListQuerySchema = pageQuerySchema.extend({
   locked: z.enum(['true', 'false']).optional(),
 });
 
-const phoneListSchema = z.array(z.string().trim().min(3).max(40).regex(/^\+?[0-9 ()/.-]+$/, { error: 'validation.invalid' })).max(5);
+const phoneListSchema = z
+  .array(
+    z
+      .string()
+      .trim()
+      .min(3)
+      .max(40)
+      .regex(/^\+?[0-9 ()/.-]+$/, { error: 'validation.invalid' }),
+  )
+  .max(5);
 const contactFields = {
   given_name: z.string().trim().min(1).max(100),
   sn: z.string().trim().min(1).max(100),
@@ -295,7 +313,10 @@ const tenantFields = {
   host_purchases: z.string().trim().min(1).max(500).nullable(),
   name_servers: z.array(nameServerSchema).max(8),
   default_language: z.enum(LANGUAGES),
-  public_url: z.url({ protocol: /^https?$/ }).max(500).nullable(),
+  public_url: z
+    .url({ protocol: /^https?$/ })
+    .max(500)
+    .nullable(),
 };
 export const tenantCreatePayloadSchema = z.object({
   ...tenantFields,

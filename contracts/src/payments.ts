@@ -35,12 +35,83 @@ import { idSchema } from './hosting.ts';
 
 /** IBAN lengths by country (the SWIFT IBAN registry); a country not listed is checked by checksum only. */
 const IBAN_LENGTHS: Record<string, number> = {
-  AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BR: 29, BY: 28, CH: 21, CR: 22,
-  CY: 28, CZ: 24, DE: 22, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18, FO: 18, FR: 27, GB: 22, GE: 22,
-  GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22, IL: 23, IQ: 23, IS: 26, IT: 27, JO: 30, KW: 30,
-  KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MD: 24, ME: 22, MK: 19, MR: 27, MT: 31,
-  MU: 30, NL: 18, NO: 15, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, SA: 24, SC: 31, SE: 24,
-  SI: 19, SK: 24, SM: 27, ST: 25, SV: 28, TL: 23, TN: 24, TR: 26, UA: 29, VA: 22, VG: 24, XK: 20,
+  AD: 24,
+  AE: 23,
+  AL: 28,
+  AT: 20,
+  AZ: 28,
+  BA: 20,
+  BE: 16,
+  BG: 22,
+  BH: 22,
+  BR: 29,
+  BY: 28,
+  CH: 21,
+  CR: 22,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  DO: 28,
+  EE: 20,
+  EG: 29,
+  ES: 24,
+  FI: 18,
+  FO: 18,
+  FR: 27,
+  GB: 22,
+  GE: 22,
+  GI: 23,
+  GL: 18,
+  GR: 27,
+  GT: 28,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IL: 23,
+  IQ: 23,
+  IS: 26,
+  IT: 27,
+  JO: 30,
+  KW: 30,
+  KZ: 20,
+  LB: 28,
+  LC: 32,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MD: 24,
+  ME: 22,
+  MK: 19,
+  MR: 27,
+  MT: 31,
+  MU: 30,
+  NL: 18,
+  NO: 15,
+  PK: 24,
+  PL: 28,
+  PS: 29,
+  PT: 25,
+  QA: 29,
+  RO: 24,
+  RS: 22,
+  SA: 24,
+  SC: 31,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  ST: 25,
+  SV: 28,
+  TL: 23,
+  TN: 24,
+  TR: 26,
+  UA: 29,
+  VA: 22,
+  VG: 24,
+  XK: 20,
 };
 
 /** An IBAN as stored and compared: no spaces, upper case. */
@@ -64,13 +135,7 @@ export function isValidIban(value: string): boolean {
 /** "CZ65 0800 0000 1920 0014 5399": how people read an IBAN. */
 export const formatIban = (value: string): string => normaliseIban(value).replace(/(.{4})(?=.)/g, '$1 ');
 
-export const ibanSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(42)
-  .refine(isValidIban, { error: 'payments.iban_invalid' })
-  .transform(normaliseIban);
+export const ibanSchema = z.string().trim().min(1).max(42).refine(isValidIban, { error: 'payments.iban_invalid' }).transform(normaliseIban);
 
 /** ISO 9362: bank, country, location, optional branch. Empty means none. */
 export const bicSchema = z
@@ -142,7 +207,10 @@ export const paymentMethodPayloadSchema = z.discriminatedUnion('kind', [
   }),
   z.object({
     kind: z.literal('card'),
-    stripe_payment_method_id: z.string().trim().regex(/^pm_[A-Za-z0-9_]{1,200}$/, { error: 'validation.invalid' }),
+    stripe_payment_method_id: z
+      .string()
+      .trim()
+      .regex(/^pm_[A-Za-z0-9_]{1,200}$/, { error: 'validation.invalid' }),
     make_default: z.boolean().optional(),
   }),
 ]);

@@ -353,7 +353,12 @@ export const invoiceAnswerSchema = z.object({ data: invoiceSchema, message: z.st
 /* ---- checkout (/api/shop/checkout) ---- */
 
 /** The `Idempotency-Key` header is accepted instead of `idempotency_key`. */
-export const idempotencyKeySchema = z.string().trim().min(8).max(100).regex(/^[A-Za-z0-9._:-]+$/, { error: 'validation.invalid' });
+export const idempotencyKeySchema = z
+  .string()
+  .trim()
+  .min(8)
+  .max(100)
+  .regex(/^[A-Za-z0-9._:-]+$/, { error: 'validation.invalid' });
 
 export const checkoutPayloadSchema = z.object({
   payment: paymentProviderSchema,

@@ -26,10 +26,7 @@ export const userSchema = z.object({
   language: z.string(),
   email_verified: z.boolean(),
   /** Set while an admin is logged in as this customer ("log in as"): who to return to. */
-  impersonator: z
-    .object({ id: z.number().int(), email: z.string(), display_name: z.string(), role: roleSchema })
-    .nullable()
-    .optional(),
+  impersonator: z.object({ id: z.number().int(), email: z.string(), display_name: z.string(), role: roleSchema }).nullable().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

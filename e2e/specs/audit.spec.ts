@@ -18,7 +18,10 @@ async function openAs(page: Page, baseURL: string, user: { email: string; passwo
 }
 
 const entries = (page: Page) => page.getByTestId('audit-entry');
-const entry = (page: Page, action: string, text: string) => entries(page).and(page.locator(`[data-action="${action}"]`)).filter({ hasText: text });
+const entry = (page: Page, action: string, text: string) =>
+  entries(page)
+    .and(page.locator(`[data-action="${action}"]`))
+    .filter({ hasText: text });
 
 /** `YYYY-MM-DD` of a day relative to today, in the browser's time zone. */
 const day = (page: Page, offsetDays: number) =>
@@ -28,7 +31,12 @@ const day = (page: Page, offsetDays: number) =>
     return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
   }, offsetDays);
 
-test('a super admin reads who did what, filters by action, user and date, and pages through', async ({ page, accounts, berth, baseURL }, testInfo) => {
+test('a super admin reads who did what, filters by action, user and date, and pages through', async ({
+  page,
+  accounts,
+  berth,
+  baseURL,
+}, testInfo) => {
   // Many entries, screens and filters on a shared machine.
   test.slow();
   // More than a page of entries: 51 changes of a tenant of its own.
@@ -97,7 +105,12 @@ test.describe('as a host admin', () => {
   // Another tenant's entries asked for by address answer 404, which the browser logs.
   test.use({ allowedConsoleErrors: [/the server responded with a status of 404/] });
 
-  test("reads only their tenant's entries, with the admin behind a customer's action", async ({ page, accounts, berth, baseURL }, testInfo) => {
+  test("reads only their tenant's entries, with the admin behind a customer's action", async ({
+    page,
+    accounts,
+    berth,
+    baseURL,
+  }, testInfo) => {
     const hostAdmin = await accounts.hostAdmin('audit-admin');
     const elsewhere = await accounts.tenant(`Elsewhere ${uniqueToken()}`);
     const customer = await accounts.customer('audit-customer');

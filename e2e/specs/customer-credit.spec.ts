@@ -89,7 +89,10 @@ test("a host admin reads a customer's credit, filters and exports it, adjusts it
   await expect(rows.nth(0)).toContainText(purchase.description);
   await expect(rows.nth(0)).toContainText('Purchase');
   await expect(rows.nth(0)).toContainText(purchase.amount.formatted);
-  await expect(rows.nth(0).getByRole('link', { name: 'Invoice (PDF)' })).toHaveAttribute('href', `/api/system/invoices/${purchase.invoice_id}/pdf`);
+  await expect(rows.nth(0).getByRole('link', { name: 'Invoice (PDF)' })).toHaveAttribute(
+    'href',
+    `/api/system/invoices/${purchase.invoice_id}/pdf`,
+  );
   await expect(rows.nth(1)).toContainText('Correction of a double booking');
   await expect(rows.nth(1)).toContainText('-€15.00');
   await expect(rows.nth(2)).toContainText('Welcome credit');
@@ -110,7 +113,10 @@ test("a host admin reads a customer's credit, filters and exports it, adjusts it
   await type.selectOption('manual');
   await expect(rows).toHaveCount(2);
   await expect(page.getByRole('main')).not.toContainText(purchase.description);
-  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', `/api/system/credit/${customer.id}/export.csv?type=manual`);
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+    'href',
+    `/api/system/credit/${customer.id}/export.csv?type=manual`,
+  );
   const manual = await downloadCsv(page);
   expect(manual.lines).toHaveLength(3);
   expect(manual.lines[0]).toBe(CSV_HEADER);

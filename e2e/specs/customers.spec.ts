@@ -20,11 +20,7 @@ async function openAsHostAdmin(page: Page, baseURL: string, admin: Customer, pat
 const dialog = (page: Page) => page.getByRole('dialog');
 const accessSection = (page: Page) => page.getByRole('region', { name: 'Access' });
 
-test('a host admin finds customers and creates one, with field errors first', async ({
-  page,
-  accounts,
-  baseURL,
-}, testInfo) => {
+test('a host admin finds customers and creates one, with field errors first', async ({ page, accounts, baseURL }, testInfo) => {
   const admin = await accounts.hostAdmin('customers-admin');
   const listed = await accounts.customer('listed');
   await openAsHostAdmin(page, baseURL as string, admin, '/system/customers');

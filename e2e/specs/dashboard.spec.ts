@@ -15,7 +15,10 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The stat card (a link) with this label. */
 const stat = (page: Page, label: string) =>
-  page.getByRole('region', { name: 'Key numbers' }).getByRole('link').filter({ has: page.getByText(label, { exact: true }) });
+  page
+    .getByRole('region', { name: 'Key numbers' })
+    .getByRole('link')
+    .filter({ has: page.getByText(label, { exact: true }) });
 
 /** The card shows `value` right after its label (and not, say, 12 for 2). */
 async function expectStat(page: Page, label: string, value: number): Promise<void> {
@@ -28,7 +31,7 @@ async function dashboardOf(api: APIRequestContext): Promise<Record<string, numbe
   return ((await answer.json()) as { data: Record<string, number | null> }).data;
 }
 
-test("a customer sees their own numbers: domains, one expiring soon, a mailbox, the cart and notifications", async ({
+test('a customer sees their own numbers: domains, one expiring soon, a mailbox, the cart and notifications', async ({
   page,
   accounts,
   berth,
@@ -43,7 +46,9 @@ test("a customer sees their own numbers: domains, one expiring soon, a mailbox, 
   expect(expiring.status(), await expiring.text()).toBe(201);
   const domain = await accounts.domain(customer);
   const password = newPassword();
-  const mailbox = await admin.post(`/api/host/domain/${domain.id}/users`, { data: { uid: 'info', password, password_confirmation: password } });
+  const mailbox = await admin.post(`/api/host/domain/${domain.id}/users`, {
+    data: { uid: 'info', password, password_confirmation: password },
+  });
   expect(mailbox.status(), await mailbox.text()).toBe(201);
 
   await signIn(page.context(), baseURL as string, customer.email, customer.password);

@@ -156,7 +156,7 @@ test("a host admin manages the accounts of a customer's domain", async ({ page, 
   await manageAccounts(page, testInfo, baseURL ?? '', domain, 'host-admin');
 });
 
-test.describe('a domain that is not the viewer\'s', () => {
+test.describe("a domain that is not the viewer's", () => {
   // The API answers 404 for another customer's domain (and its menu); the page says so.
   test.use({ allowedConsoleErrors: [/the server responded with a status of 404/] });
 

@@ -41,7 +41,7 @@ async function closeSelector(page: Page): Promise<void> {
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog', { name: /^Domain:/ })).toBeHidden();
   // On phones the drawer stays open after the selector closes.
-  if (await page.getByTestId('menu-toggle').getAttribute('aria-expanded') === 'true') await page.keyboard.press('Escape');
+  if ((await page.getByTestId('menu-toggle').getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
 }
 
 // A foreign or deleted domain's id answers 404, which the browser logs.
@@ -85,7 +85,11 @@ test.describe('as a customer', () => {
     await expect(domainLinks(page)).toHaveText([own.name, name]);
   });
 
-  test('edits the notes of a domain, not its owner or expiry; another customer\'s domain is not found', async ({ page, accounts, baseURL }, testInfo) => {
+  test("edits the notes of a domain, not its owner or expiry; another customer's domain is not found", async ({
+    page,
+    accounts,
+    baseURL,
+  }, testInfo) => {
     const [customer, neighbour] = await Promise.all([accounts.customer('domains'), accounts.customer('neighbour')]);
     const [own, foreign] = await Promise.all([accounts.domain(customer), accounts.domain(neighbour)]);
     const name = own.name;
@@ -124,12 +128,18 @@ async function pickOwner(page: Page, customer: Customer): Promise<void> {
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test.describe('as a host admin', () => {
-  test('sees the customers\' domains with owners and expiry marks; searches and sorts by expiry', async ({ page, accounts, baseURL }, testInfo) => {
+  test("sees the customers' domains with owners and expiry marks; searches and sorts by expiry", async ({
+    page,
+    accounts,
+    baseURL,
+  }, testInfo) => {
     const admin = await accounts.hostAdmin();
     const owner = await accounts.customer('owner');
     const token = uniqueToken();
     // Three domains of one customer: one expiring late, one expired, one expiring in 10 days.
-    const [later, expired, soon] = await Promise.all(['a', 'b', 'c'].map((suffix) => accounts.domain(owner, `sort-${token}-${suffix}.test`)));
+    const [later, expired, soon] = await Promise.all(
+      ['a', 'b', 'c'].map((suffix) => accounts.domain(owner, `sort-${token}-${suffix}.test`)),
+    );
     if (!later || !expired || !soon) throw new Error('three domains expected');
     const api = await accounts.signedIn(admin);
     const expiries = [
@@ -148,7 +158,9 @@ test.describe('as a host admin', () => {
     await expect(domainLinks(page)).toHaveText([later.name, expired.name, soon.name]);
     const expiredRow = page.getByTestId('domain-row').filter({ hasText: expired.name });
     await expect(expiredRow.getByTestId('domain-expired')).toHaveText('Expired');
-    await expect(page.getByTestId('domain-row').filter({ hasText: soon.name }).getByTestId('domain-expires-soon')).toHaveText('Expires in 10 days');
+    await expect(page.getByTestId('domain-row').filter({ hasText: soon.name }).getByTestId('domain-expires-soon')).toHaveText(
+      'Expires in 10 days',
+    );
     await expect(page.getByTestId('domain-row').filter({ hasText: later.name }).getByTestId('domain-expires-soon')).toHaveCount(0);
     await expect(expiredRow).toContainText(owner.email);
 
@@ -164,7 +176,11 @@ test.describe('as a host admin', () => {
     await expect(domainLinks(page)).toHaveText([later.name, soon.name, expired.name]);
   });
 
-  test('adds an IDN domain for a customer and is told about a duplicate on the name field', async ({ page, accounts, baseURL }, testInfo) => {
+  test('adds an IDN domain for a customer and is told about a duplicate on the name field', async ({
+    page,
+    accounts,
+    baseURL,
+  }, testInfo) => {
     const [admin, owner] = await Promise.all([accounts.hostAdmin(), accounts.customer('owner')]);
     const idn = `bücher-${uniqueToken()}.test`;
     const ascii = domainToASCII(idn);
@@ -256,7 +272,9 @@ test.describe('as a host admin', () => {
     await expect(page.getByTestId('domain-facts')).toContainText('Jun 30, 2031');
     await expect(page.getByLabel('Expiry date')).toHaveValue('2031-06-30');
     const api = await accounts.signedIn(admin);
-    const stored = (await (await api.get(`/api/host/domain/${domain.id}`)).json()) as { data: { owner: { id: number }; expire_at: string } };
+    const stored = (await (await api.get(`/api/host/domain/${domain.id}`)).json()) as {
+      data: { owner: { id: number }; expire_at: string };
+    };
     expect(stored.data).toMatchObject({ owner: { id: newOwner.id }, expire_at: '2031-06-30T00:00:00.000Z' });
 
     // Clearing the date: no expiry.

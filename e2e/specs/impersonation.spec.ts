@@ -40,7 +40,9 @@ test("a host admin logs in as a customer, sees the customer's domains under a ba
   // The customer's own dashboard: their one domain, expiring soon.
   await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${customer.givenName} ${customer.surname}` })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Expiring soon' }).getByRole('link', { name })).toBeVisible();
-  const user = (await (await page.request.get('/api/user')).json()) as { data: { user: { id: number; impersonator: { id: number } | null } } };
+  const user = (await (await page.request.get('/api/user')).json()) as {
+    data: { user: { id: number; impersonator: { id: number } | null } };
+  };
   expect(user.data.user.id).toBe(customer.id);
   expect(user.data.user.impersonator?.id).toBe(admin.id);
   await reviewScreen(page, testInfo, 'impersonation-banner', SHELL_PAGE);

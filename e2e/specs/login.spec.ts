@@ -26,10 +26,7 @@ async function logIn(page: Page, admin: AdminCredentials): Promise<void> {
   await expect(page.getByTestId('shell-user-name')).toHaveText('Super Admin');
 }
 
-test('a visitor is sent to /login, logs in with the printed credentials, stays in on reload and logs out', async ({
-  page,
-  berth,
-}) => {
+test('a visitor is sent to /login, logs in with the printed credentials, stays in on reload and logs out', async ({ page, berth }) => {
   await page.goto('/');
   await expect(page).toHaveURL(onPath('/login'));
   await expect(loginForm(page).remember).toBeChecked();

@@ -52,10 +52,7 @@ const registrant = (): Registrant => ({
   password: newPassword(),
 });
 
-test('registering signs in with the unverified notice; the mailed link verifies the address', async ({
-  page,
-  mailbox,
-}, testInfo) => {
+test('registering signs in with the unverified notice; the mailed link verifies the address', async ({ page, mailbox }, testInfo) => {
   const who = registrant();
   await page.goto('/login');
   await page.getByRole('link', { name: 'Create an account' }).click();
@@ -159,10 +156,7 @@ test('the errors of the agreements are announced with their checkboxes', async (
   }
 });
 
-test("an e-mail address that already has an account gets the server's error under E-mail", async ({
-  page,
-  accounts,
-}, testInfo) => {
+test("an e-mail address that already has an account gets the server's error under E-mail", async ({ page, accounts }, testInfo) => {
   const existing = await accounts.customer('taken');
   await page.goto('/register');
   const form = registerForm(page);

@@ -53,7 +53,11 @@ test('no 2FA badge for a user who signed in with a TOTP code', async ({ page, ac
   // enableTwoFactor spent this step's code: the next step's is fresh.
   const code = await generate({ secret, epoch: nextTotpEpoch() });
   expect((await page.request.post('/api/login2fa', { data: { code } })).status(), 'POST /api/login2fa').toBe(200);
-  const { user } = ((await (await page.request.get('/api/user')).json()) as { data: { user: { google2fa_enabled: boolean; notifications_viewed: string[] } } }).data;
+  const { user } = (
+    (await (await page.request.get('/api/user')).json()) as {
+      data: { user: { google2fa_enabled: boolean; notifications_viewed: string[] } };
+    }
+  ).data;
   expect(user).toMatchObject({ google2fa_enabled: true, notifications_viewed: [] });
 
   let patched = false;

@@ -39,7 +39,10 @@ async function scrollListTo(listbox: Locator, where: 'middle' | 'end'): Promise<
 
 const breadcrumb = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' });
 
-test('150 live domains: virtual, searchable, expired ones left out; picking opens the domain and its menu', async ({ page, openAs }, testInfo) => {
+test('150 live domains: virtual, searchable, expired ones left out; picking opens the domain and its menu', async ({
+  page,
+  openAs,
+}, testInfo) => {
   const phone = isPhone(testInfo.project.name);
   await openAs(seedUsers.harborAdmin, '/dashboard', HARBOR_HOST);
   const selector = await openSelector(page, phone);
@@ -90,7 +93,10 @@ test('150 live domains: virtual, searchable, expired ones left out; picking open
   await expect(breadcrumb(page).getByRole('link', { name: 'pier-shop.io' })).toHaveAttribute('href', `/host/domain/${id}/edit`);
   await expect(crumbs.last().locator('[aria-current="page"]')).toHaveText('DNS records');
   const after = await openMenu(page, phone);
-  await expect(after.getByRole('list', { name: 'Domain pages' }).getByRole('link', { name: 'DNS records' })).toHaveAttribute('aria-current', 'page');
+  await expect(after.getByRole('list', { name: 'Domain pages' }).getByRole('link', { name: 'DNS records' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 });
 
 test('the selector works with the keyboard alone', async ({ page, openAs }, testInfo) => {

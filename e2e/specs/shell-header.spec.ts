@@ -97,13 +97,7 @@ test('host admin of a tenant that sells: credit, promo and payment methods, the 
   await expectCommonHeader(page);
   await expect(page.getByTestId('partner-credit')).toBeVisible();
   await expect(page.getByTestId('cart-link')).toHaveAttribute('href', FLEET_CART_URL);
-  expect(await profileLinks(page)).toEqual([
-    '/account',
-    '/account/2fa',
-    '/account/payment-methods',
-    '/system/partner/promo',
-    '/password',
-  ]);
+  expect(await profileLinks(page)).toEqual(['/account', '/account/2fa', '/account/payment-methods', '/system/partner/promo', '/password']);
 });
 
 test('customer: the cart badge counts the rows; no partner credit', async ({ page, openAs }) => {

@@ -75,7 +75,9 @@ async function allShellTexts(page: Page, phone: boolean): Promise<string[]> {
 
 async function switchTo(page: Page, code: 'de' | 'cs' | 'en') {
   await page.getByTestId('language-menu').click();
-  const saved = page.waitForResponse((response) => response.url().endsWith('/api/user/language') && response.request().method() === 'PATCH');
+  const saved = page.waitForResponse(
+    (response) => response.url().endsWith('/api/user/language') && response.request().method() === 'PATCH',
+  );
   await page.getByTestId(`language-${code}`).click();
   const answer = await saved;
   expect(answer.status()).toBe(200);
@@ -102,7 +104,10 @@ test('the language selector switches every string at once and the choice is kept
   await expect(page.getByTestId('shell-message')).toHaveText('Die Sprache wurde geändert.');
   const german = await allShellTexts(page, phone);
   expect(german).toEqual(expect.arrayContaining(['Startseite', 'Abmelden', 'Überblick']));
-  expect(german.filter((text) => englishOnly('de').has(text)), 'English left after switching to German').toEqual([]);
+  expect(
+    german.filter((text) => englishOnly('de').has(text)),
+    'English left after switching to German',
+  ).toEqual([]);
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere), 'no reload').toBe(true);
 
   // Kept on the account: a reload (and any other device) speaks German.
@@ -114,7 +119,10 @@ test('the language selector switches every string at once and the choice is kept
   await switchTo(page, 'cs');
   const czech = await allShellTexts(page, phone);
   expect(czech).toEqual(expect.arrayContaining(['Domů', 'Souhrn']));
-  expect(czech.filter((text) => englishOnly('cs').has(text)), 'English left after switching to Czech').toEqual([]);
+  expect(
+    czech.filter((text) => englishOnly('cs').has(text)),
+    'English left after switching to Czech',
+  ).toEqual([]);
 
   await switchTo(page, 'en');
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toBeVisible();

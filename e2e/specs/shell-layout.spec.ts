@@ -32,7 +32,11 @@ test.describe('when a page fails to render', () => {
     await expect(failure.getByRole('alert')).toHaveText('Došlo k neznámé chybě. Načtěte prosím stránku znovu (Ctrl+F5).');
     await expect(page.getByRole('main').getByRole('heading')).toHaveCount(0);
     await expect(page.getByRole('banner')).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Drobečková navigace' }).getByRole('listitem')).toHaveText(['Domů', 'Účet', 'Profil']);
+    await expect(page.getByRole('navigation', { name: 'Drobečková navigace' }).getByRole('listitem')).toHaveText([
+      'Domů',
+      'Účet',
+      'Profil',
+    ]);
 
     // The next navigation renders again.
     await page.getByRole('navigation', { name: 'Drobečková navigace' }).getByRole('link', { name: 'Domů' }).click();
@@ -87,12 +91,8 @@ test('navigation state scrolls to the element it names, below the header', async
   await expect(heading).toBeVisible();
   const headerHeight = (await page.getByRole('banner').boundingBox())?.height ?? 0;
   expect(headerHeight).toBeGreaterThan(90);
-  await expect
-    .poll(async () => Math.round((await heading.boundingBox())?.y ?? 0))
-    .toBeGreaterThanOrEqual(Math.round(headerHeight) + 8);
-  await expect
-    .poll(async () => Math.round((await heading.boundingBox())?.y ?? 0))
-    .toBeLessThanOrEqual(Math.round(headerHeight) + 16);
+  await expect.poll(async () => Math.round((await heading.boundingBox())?.y ?? 0)).toBeGreaterThanOrEqual(Math.round(headerHeight) + 8);
+  await expect.poll(async () => Math.round((await heading.boundingBox())?.y ?? 0)).toBeLessThanOrEqual(Math.round(headerHeight) + 16);
   expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
 });
 
@@ -108,7 +108,8 @@ test('the footer shows the tenant footer logo', async ({ page, openAs }) => {
 test('the shell works by keyboard: skip link, header controls in order, menus', async ({ page, openAs }, testInfo) => {
   const phone = isPhone(testInfo.project.name);
   await openAs(seedUsers.superAdmin, '/dashboard');
-  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.textContent?.trim() ?? '');
+  const focused = () =>
+    page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.textContent?.trim() ?? '');
 
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();

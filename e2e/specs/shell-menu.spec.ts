@@ -98,7 +98,7 @@ test('desktop: the toggle hides and shows the menu; a route change shows it agai
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await expect(nav).toBeHidden();
   const main = await page.getByRole('main').boundingBox();
-  expect(main?.x, 'the page takes the menu\'s room').toBeLessThan(100);
+  expect(main?.x, "the page takes the menu's room").toBeLessThan(100);
 
   await toggle.click();
   await expect(nav).toBeVisible();

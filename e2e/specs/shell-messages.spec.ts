@@ -106,7 +106,10 @@ interface Connection {
   fromServer: string[];
 }
 
-test('realtime: subscribes on every connect; notifications show and reload the user, cart updates refetch the cart', async ({ page, openAs }) => {
+test('realtime: subscribes on every connect; notifications show and reload the user, cart updates refetch the cart', async ({
+  page,
+  openAs,
+}) => {
   // A proxy between the page and the real server: it sees every frame and can add the server's events.
   const connections: Connection[] = [];
   await page.routeWebSocket(/\/socket\.io\//, (route) => {
@@ -124,7 +127,9 @@ test('realtime: subscribes on every connect; notifications show and reload the u
   });
 
   await openAs(seedUsers.superAdmin);
-  const { id } = await page.evaluate(async () => ((await (await fetch('/api/user')).json()) as { data: { user: { id: number } } }).data.user);
+  const { id } = await page.evaluate(
+    async () => ((await (await fetch('/api/user')).json()) as { data: { user: { id: number } } }).data.user,
+  );
   const subscriptions = (connection: Connection | undefined) =>
     (connection?.fromPage ?? []).filter((frame) => frame.includes('"subscribe"')).map((frame) => frame.replace(/^42\d*/, ''));
   const channels = [`["subscribe","private-user.${id}.notifications"]`, `["subscribe","private-user.${id}.cart"]`];

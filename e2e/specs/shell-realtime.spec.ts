@@ -45,7 +45,10 @@ test.describe('a server restart', () => {
   // array of two would read as Playwright's [value, options] fixture tuple.)
   test.use({ allowedConsoleErrors: [/WebSocket connection to '.*\/socket\.io\/.*' failed|net::ERR_CONNECTION_REFUSED/] });
 
-  test('the page reconnects without a reload and gets what the restarted server sends in-process (no Redis)', async ({ page, deployment }) => {
+  test('the page reconnects without a reload and gets what the restarted server sends in-process (no Redis)', async ({
+    page,
+    deployment,
+  }) => {
     test.setTimeout(120_000);
     const server = await deployment.start({ redis: false });
     const customer = await deployment.accounts().customer('restart');

@@ -13,7 +13,12 @@ const DIALOG = { include: '[role="dialog"]' };
 const bankSection = (page: Page) => page.getByRole('region', { name: 'Bank account for transfers' });
 const payWith = (page: Page) => page.getByRole('radiogroup', { name: 'Pay with' });
 
-test('a host admin sets the bank account, customers are offered bank transfer until it is removed', async ({ page, browser, accounts, berth }, testInfo) => {
+test('a host admin sets the bank account, customers are offered bank transfer until it is removed', async ({
+  page,
+  browser,
+  accounts,
+  berth,
+}, testInfo) => {
   test.slow();
   const admin = await superAdmin(accounts, berth.admin);
   // A fresh selling tenant; the helper gives it a bank account, which this test starts without.

@@ -17,7 +17,13 @@ const DIALOG = { include: '[role="dialog"]' };
 async function tenantCustomer(admin: APIRequestContext, tenantId: number) {
   const user = { email: uniqueEmail('buyer'), password: newPassword() };
   const answer = await admin.post('/api/system/customers', {
-    data: { email: user.email, password: user.password, contact: { given_name: 'Berta', sn: `Buyer ${uniqueToken(2)}` }, language: 'en', tenant_id: tenantId },
+    data: {
+      email: user.email,
+      password: user.password,
+      contact: { given_name: 'Berta', sn: `Buyer ${uniqueToken(2)}` },
+      language: 'en',
+      tenant_id: tenantId,
+    },
   });
   expect(answer.status(), `POST /api/system/customers: ${await answer.text()}`).toBe(201);
   return user;
@@ -45,7 +51,9 @@ test('a host admin changes VAT and prices, customers see them in the shop', asyn
   const starter = plans.getByTestId('plan-row').filter({ hasText: 'Starter' });
   await expect(starter).toContainText('€4.72 incl. VAT');
   await expect(starter).toContainText('€3.90 excl. VAT');
-  await expect(page.getByRole('region', { name: 'Domain prices' }).getByTestId('tld-row').filter({ hasText: '.com' })).toContainText('€15.61 incl. VAT');
+  await expect(page.getByRole('region', { name: 'Domain prices' }).getByTestId('tld-row').filter({ hasText: '.com' })).toContainText(
+    '€15.61 incl. VAT',
+  );
   await reviewScreen(page, testInfo, 'catalogue', SHELL_PAGE);
 
   // ---- VAT 10 %: the gross prices follow ----

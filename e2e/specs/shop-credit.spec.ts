@@ -13,7 +13,12 @@ const SHELL_PAGE = { include: 'main' };
 
 const creditLink = (page: Page) => page.getByTestId('partner-credit');
 
-test('a partner tops up credit by bank transfer, an admin marks it paid, the credit arrives', async ({ page, browser, accounts, berth }, testInfo) => {
+test('a partner tops up credit by bank transfer, an admin marks it paid, the credit arrives', async ({
+  page,
+  browser,
+  accounts,
+  berth,
+}, testInfo) => {
   test.slow();
   const admin = await superAdmin(accounts, berth.admin);
   const partner = await partnerTenant(admin, berth.baseURL);
@@ -37,7 +42,10 @@ test('a partner tops up credit by bank transfer, an admin marks it paid, the cre
 
   const pay = page.getByRole('dialog', { name: 'Pay for your credit' });
   await expect(pay.getByTestId('transfer-amount')).toHaveText('€250.00');
-  await expect(pay.getByRole('img', { name: 'Payment QR code for your banking app' })).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
+  await expect(pay.getByRole('img', { name: 'Payment QR code for your banking app' })).toHaveAttribute(
+    'src',
+    /^data:image\/svg\+xml;base64,/,
+  );
   await expect(pay).toContainText(TENANT_IBAN.replace(/(.{4})(?=.)/g, '$1 '));
   const reference = (await pay.getByTestId('transfer-reference').innerText()).trim();
   expect(reference.length).toBeGreaterThan(3);

@@ -73,7 +73,7 @@ export async function wrongTotpCode(secret: string): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const valid = new Set(await Promise.all([-60, -30, 0, 30, 60].map((offset) => generate({ secret, epoch: now + offset }))));
   for (let candidate = 0; ; candidate++) {
-    const code = String(candidate * 111_111 % 1_000_000).padStart(6, '0');
+    const code = String((candidate * 111_111) % 1_000_000).padStart(6, '0');
     if (!valid.has(code)) return code;
   }
 }
@@ -187,7 +187,11 @@ export class Accounts {
   async tenantOneNameServers(): Promise<string[]> {
     const nameServers = ['ns1.berth-e2e.test', 'ns2.berth-e2e.test'];
     const api = await this.asAdmin();
-    await expectStatus(await api.patch('/api/system/tenants/1', { data: { name_servers: nameServers } }), 200, 'PATCH /api/system/tenants/1');
+    await expectStatus(
+      await api.patch('/api/system/tenants/1', { data: { name_servers: nameServers } }),
+      200,
+      'PATCH /api/system/tenants/1',
+    );
     return nameServers;
   }
 

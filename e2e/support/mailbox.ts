@@ -85,10 +85,7 @@ export function decodeHeader(value: string): string {
   return value
     .replace(/(=\?[^?]+\?[BbQq]\?[^?]*\?=)\s+(?==\?)/g, '$1')
     .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_all, charset: string, kind: string, data: string) => {
-      const bytes =
-        kind.toUpperCase() === 'B'
-          ? Buffer.from(data, 'base64')
-          : decodeQuotedPrintable(data.replace(/_/g, ' '));
+      const bytes = kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64') : decodeQuotedPrintable(data.replace(/_/g, ' '));
       return new TextDecoder(charset.toLowerCase()).decode(bytes);
     });
 }
@@ -118,8 +115,7 @@ function leafParts(part: MimePart): MimePart[] {
 export function parseMail(raw: string): Pick<ReceivedMail, 'subject' | 'text' | 'html'> {
   const message = splitPart(raw);
   const leaves = leafParts(message);
-  const ofType = (type: string) =>
-    leaves.find((leaf) => (leaf.headers.get('content-type') ?? 'text/plain').toLowerCase().startsWith(type));
+  const ofType = (type: string) => leaves.find((leaf) => (leaf.headers.get('content-type') ?? 'text/plain').toLowerCase().startsWith(type));
   const text = ofType('text/plain');
   const html = ofType('text/html');
   return {

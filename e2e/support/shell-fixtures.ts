@@ -58,7 +58,11 @@ export async function openMenu(page: Page, isPhone: boolean) {
       // The drawer moves the focus into itself once it has slid in; wait for that, so it does
       // not take the focus from whatever the test does next.
       await expect
-        .poll(() => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.contains(document.getElementById('shell-navigation')) ?? false))
+        .poll(() =>
+          page.evaluate(
+            () => document.activeElement?.closest('[role="dialog"]')?.contains(document.getElementById('shell-navigation')) ?? false,
+          ),
+        )
         .toBe(true);
     }
   }

@@ -71,10 +71,19 @@ async function main(): Promise<void> {
         })),
       )
       .execute();
-    for (const [kind, color] of [['admin_logo', '#0e7c86'], ['admin_logo_footer', '#64748b']] as const) {
+    for (const [kind, color] of [
+      ['admin_logo', '#0e7c86'],
+      ['admin_logo_footer', '#64748b'],
+    ] as const) {
       await db
         .insertInto('tenant_logos')
-        .values({ tenant_id: demo.tenantId, kind, image: logoSvg('Harbor Hosting', color, 200), content_type: 'image/svg+xml', updated_at: now })
+        .values({
+          tenant_id: demo.tenantId,
+          kind,
+          image: logoSvg('Harbor Hosting', color, 200),
+          content_type: 'image/svg+xml',
+          updated_at: now,
+        })
         .execute();
       await db
         .updateTable('tenants')
@@ -83,17 +92,50 @@ async function main(): Promise<void> {
         .execute();
     }
     // Three rows of the demo catalogue (the shop prices them from it): two plans and a domain.
-    const [starter, business] = await db.selectFrom('hosting_plans').selectAll().where('tenant_id', '=', demo.tenantId).orderBy('monthly_price').execute();
+    const [starter, business] = await db
+      .selectFrom('hosting_plans')
+      .selectAll()
+      .where('tenant_id', '=', demo.tenantId)
+      .orderBy('monthly_price')
+      .execute();
     if (!starter || !business) throw new Error('the demo catalogue is missing');
     await db
       .insertInto('cart_items')
       .values([
-        { tenant_id: demo.tenantId, user_id: hana.id, product_type: 'hosting', plan_id: starter.id, title: `Hosting ${starter.title}`, period_months: 12, price_minor: Number(starter.yearly_price) },
-        { tenant_id: demo.tenantId, user_id: hana.id, product_type: 'domain_register', domain_name: 'harbor-new.com', tld: 'com', title: 'Domain registration harbor-new.com', price_minor: 1290 },
-        { tenant_id: demo.tenantId, user_id: hana.id, product_type: 'hosting', plan_id: business.id, title: `Hosting ${business.title}`, period_months: 1, price_minor: Number(business.monthly_price) },
+        {
+          tenant_id: demo.tenantId,
+          user_id: hana.id,
+          product_type: 'hosting',
+          plan_id: starter.id,
+          title: `Hosting ${starter.title}`,
+          period_months: 12,
+          price_minor: Number(starter.yearly_price),
+        },
+        {
+          tenant_id: demo.tenantId,
+          user_id: hana.id,
+          product_type: 'domain_register',
+          domain_name: 'harbor-new.com',
+          tld: 'com',
+          title: 'Domain registration harbor-new.com',
+          price_minor: 1290,
+        },
+        {
+          tenant_id: demo.tenantId,
+          user_id: hana.id,
+          product_type: 'hosting',
+          plan_id: business.id,
+          title: `Hosting ${business.title}`,
+          period_months: 1,
+          price_minor: Number(business.monthly_price),
+        },
       ])
       .execute();
-    await db.updateTable('users').set({ notifications_viewed: ['google2fa'] }).where('email', '=', `petr@${demo.host}`).execute();
+    await db
+      .updateTable('users')
+      .set({ notifications_viewed: ['google2fa'] })
+      .where('email', '=', `petr@${demo.host}`)
+      .execute();
     // Accounts whose state a spec changes (2FA reminder seen, language), one per Playwright project.
     // The language spec's users own 3 of the quay domains each, so harbor keeps 150 live domains.
     let quay = 1;
@@ -116,8 +158,22 @@ async function main(): Promise<void> {
     // Fleet: sells through its own shop; one customer with 5,000 live domains.
     const fleet = await insertTenant(db, { title: 'Fleet Domains', host_purchases: FLEET_CART_URL, public_url: null });
     await insertTenantHost(db, fleet.id, FLEET_HOST);
-    await createUser(db, hasher, clock, { tenantId: fleet.id, email: `admin@${FLEET_HOST}`, password, role: 'host_admin', given_name: 'Fleet', sn: 'Admin' });
-    const captain = await createUser(db, hasher, clock, { tenantId: fleet.id, email: `captain@${FLEET_HOST}`, password, role: 'customer', given_name: 'Cora', sn: 'Captain' });
+    await createUser(db, hasher, clock, {
+      tenantId: fleet.id,
+      email: `admin@${FLEET_HOST}`,
+      password,
+      role: 'host_admin',
+      given_name: 'Fleet',
+      sn: 'Admin',
+    });
+    const captain = await createUser(db, hasher, clock, {
+      tenantId: fleet.id,
+      email: `captain@${FLEET_HOST}`,
+      password,
+      role: 'customer',
+      given_name: 'Cora',
+      sn: 'Captain',
+    });
     const rows = Array.from({ length: FLEET_DOMAINS }, (_, i) => ({
       tenant_id: fleet.id,
       owner_id: captain.id,
@@ -125,7 +181,10 @@ async function main(): Promise<void> {
       expire_at: i % 3 === 0 ? null : new Date(now.getTime() + (30 + (i % 700)) * DAY),
     }));
     for (let start = 0; start < rows.length; start += 1_000) {
-      await db.insertInto('domains').values(rows.slice(start, start + 1_000)).execute();
+      await db
+        .insertInto('domains')
+        .values(rows.slice(start, start + 1_000))
+        .execute();
     }
 
     process.stdout.write(`${JSON.stringify({ harborTenantId: demo.tenantId, fleetTenantId: fleet.id })}\n`);

@@ -20,8 +20,7 @@ export const seedUsers = {
 } as const;
 
 /** A seeded customer of the demo tenant that only one spec of one project changes. */
-export const ownUser = (purpose: 'badge' | 'lang' | 'notice', project: string): string =>
-  `${purpose}-${project}@harbor.localhost`;
+export const ownUser = (purpose: 'badge' | 'lang' | 'notice', project: string): string => `${purpose}-${project}@harbor.localhost`;
 
 export const HARBOR_HOST = 'harbor.localhost';
 export const FLEET_HOST = 'fleet.localhost';
@@ -38,7 +37,18 @@ export interface SeededServer {
   stop(): Promise<void>;
 }
 
-const CLEAN_ENV = ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'BERTH_DATA_DIR', 'BERTH_ADMIN_EMAIL', 'BERTH_ADMIN_PASSWORD', 'BERTH_PUBLIC_URL', 'PORT', 'HOST', 'LOG_LEVEL'];
+const CLEAN_ENV = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SMTP_URL',
+  'BERTH_DATA_DIR',
+  'BERTH_ADMIN_EMAIL',
+  'BERTH_ADMIN_PASSWORD',
+  'BERTH_PUBLIC_URL',
+  'PORT',
+  'HOST',
+  'LOG_LEVEL',
+];
 
 function environment(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };

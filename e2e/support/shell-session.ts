@@ -17,7 +17,12 @@ export async function signIn(context: BrowserContext, origin: string, email: str
         port: url.port,
         path: '/api/login',
         method: 'POST',
-        headers: { host: url.host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'application/json' },
+        headers: {
+          host: url.host,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          accept: 'application/json',
+        },
       },
       (response) => {
         let answer = '';

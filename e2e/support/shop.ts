@@ -71,7 +71,13 @@ export async function partnerTenant(admin: APIRequestContext, baseURL: string): 
   const user = { email: uniqueEmail('partner'), password: newPassword(), givenName: 'Pavla', surname: `Partner ${uniqueToken(2)}` };
   const created = await dataOf<{ id: number }>(
     await admin.post('/api/system/customers', {
-      data: { email: user.email, password: user.password, contact: { given_name: user.givenName, sn: user.surname }, language: 'en', tenant_id: tenant.id },
+      data: {
+        email: user.email,
+        password: user.password,
+        contact: { given_name: user.givenName, sn: user.surname },
+        language: 'en',
+        tenant_id: tenant.id,
+      },
     }),
     201,
     'POST /api/system/customers',

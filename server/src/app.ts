@@ -131,7 +131,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const sessions = new SessionService(db, clock);
   const tenants = new TenantResolver(db, clock);
   const audit = new AuditService(db, clock, app.log);
-  const mailer = new Mailer({ db, clock, log: app.log, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, production: config.NODE_ENV === 'production' });
+  const mailer = new Mailer({
+    db,
+    clock,
+    log: app.log,
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    production: config.NODE_ENV === 'production',
+  });
   const throttle = (name: string, limit: number, windowMs: number) => new FailureThrottle(db, clock, name, { limit, windowMs });
   const reauth = new Reauthenticator(hasher, throttle('reauth', 5, 15 * MINUTE));
   const fallbackUrl = config.BERTH_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
@@ -304,5 +311,22 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.addHook('onClose', async () => {
     await mailer.close();
   });
-  return { app, services: { clock, hasher, sessions, tenants, audit, auth, mailer, twoFactor, realtime, impersonation, expiry, paymentProviders, settlement: invoiceSettlement } };
+  return {
+    app,
+    services: {
+      clock,
+      hasher,
+      sessions,
+      tenants,
+      audit,
+      auth,
+      mailer,
+      twoFactor,
+      realtime,
+      impersonation,
+      expiry,
+      paymentProviders,
+      settlement: invoiceSettlement,
+    },
+  };
 }

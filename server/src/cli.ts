@@ -63,7 +63,12 @@ async function main(argv: string[]): Promise<number> {
       const role = roleSchema.parse(values.role);
       const password = values.password ?? generatePassword();
       const user = await createUser(handle.db, hasher, clock, {
-        tenantId, email: values.email, password, role, given_name: values['given-name'], sn: values.surname,
+        tenantId,
+        email: values.email,
+        password,
+        role,
+        given_name: values['given-name'],
+        sn: values.surname,
       });
       process.stdout.write(`Created ${role} #${user.id} ${user.email} in tenant ${tenantId}.\n`);
       if (!values.password) process.stdout.write(`Password (shown once): ${password}\n`);

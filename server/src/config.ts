@@ -29,7 +29,13 @@ export const configSchema = z.object({
   RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
   RECAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
   REDIS_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^rediss?$/ }).optional()),
-  REDIS_KEY_PREFIX: z.preprocess(emptyAsUndefined, z.string().regex(/^[\w.:-]+$/).default('socket.io')),
+  REDIS_KEY_PREFIX: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[\w.:-]+$/)
+      .default('socket.io'),
+  ),
   ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),

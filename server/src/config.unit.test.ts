@@ -27,7 +27,9 @@ describe('configuration', () => {
 describe('Stripe keys', () => {
   it('are set together or not at all', () => {
     expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/STRIPE_WEBHOOK_SECRET:/);
-    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })).toMatchObject({ STRIPE_API_BASE: 'https://api.stripe.com' });
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })).toMatchObject({
+      STRIPE_API_BASE: 'https://api.stripe.com',
+    });
     expect(loadConfig({ STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '', STRIPE_API_BASE: '' }).STRIPE_SECRET_KEY).toBeUndefined();
   });
 });

@@ -116,6 +116,13 @@ export async function login(app: FastifyInstance, email = ADMIN_EMAIL, password 
 /** A customer of tenant 1 with a known password, created directly (fixtures do not go through screens). */
 export async function createCustomer(t: TestApp, email: string, password = 'another long passphrase 42') {
   const { createUser } = await import('../src/modules/users/service.ts');
-  const user = await createUser(t.db, t.services.hasher, t.clock, { tenantId: 1, email, password, role: 'customer', given_name: 'Cleo', sn: 'Customer' });
+  const user = await createUser(t.db, t.services.hasher, t.clock, {
+    tenantId: 1,
+    email,
+    password,
+    role: 'customer',
+    given_name: 'Cleo',
+    sn: 'Customer',
+  });
   return { user, email, password };
 }

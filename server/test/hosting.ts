@@ -9,27 +9,52 @@ export const PASSWORD = 'a long enough passphrase 2026';
 
 /** A session cookie for a user, made directly (fixtures do not go through the login screen). */
 export async function sessionFor(t: TestApp, user: Pick<UserRow, 'id' | 'tenant_id'>, remember = true): Promise<string> {
-  const { token } = await t.services.sessions.create({ userId: user.id, tenantId: user.tenant_id, remember, ip: '127.0.0.1', userAgent: 'vitest' });
+  const { token } = await t.services.sessions.create({
+    userId: user.id,
+    tenantId: user.tenant_id,
+    remember,
+    ip: '127.0.0.1',
+    userAgent: 'vitest',
+  });
   return `berth_session=${token}`;
 }
 
 export type Caller = (options: InjectOptions) => Promise<LightMyRequestResponse>;
 
 /** Requests as a signed-in user. */
-export const callerWith = (t: TestApp, cookie: string): Caller => (options) =>
-  t.app.inject({ ...options, headers: { ...options.headers, cookie } });
+export const callerWith =
+  (t: TestApp, cookie: string): Caller =>
+  (options) =>
+    t.app.inject({ ...options, headers: { ...options.headers, cookie } });
 
 export async function addTenant(t: TestApp, title: string, host: string, nameServers: string[] = []): Promise<number> {
   const tenant = await insertTenant(t.db, { title });
   await insertTenantHost(t.db, tenant.id, host);
   if (nameServers.length) {
-    await t.db.updateTable('tenants').set({ name_servers: sql`${JSON.stringify(nameServers)}::jsonb` as unknown as string[] }).where('id', '=', tenant.id).execute();
+    await t.db
+      .updateTable('tenants')
+      .set({ name_servers: sql`${JSON.stringify(nameServers)}::jsonb` as unknown as string[] })
+      .where('id', '=', tenant.id)
+      .execute();
   }
   return tenant.id;
 }
 
-export async function addUser(t: TestApp, tenantId: number, email: string, role: UserRow['role'] = 'customer', names: [string, string] = ['Test', 'User']) {
-  const user = await createUser(t.db, t.services.hasher, t.clock, { tenantId, email, password: PASSWORD, role, given_name: names[0], sn: names[1] });
+export async function addUser(
+  t: TestApp,
+  tenantId: number,
+  email: string,
+  role: UserRow['role'] = 'customer',
+  names: [string, string] = ['Test', 'User'],
+) {
+  const user = await createUser(t.db, t.services.hasher, t.clock, {
+    tenantId,
+    email,
+    password: PASSWORD,
+    role,
+    given_name: names[0],
+    sn: names[1],
+  });
   return { user, call: callerWith(t, await sessionFor(t, user)) };
 }
 

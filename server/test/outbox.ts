@@ -2,13 +2,7 @@ import type { Db } from '../src/db/connection.ts';
 
 /** The newest mail the outbox holds for a recipient (the embedded mode's delivery). */
 export async function lastMailTo(db: Db, to: string) {
-  return db
-    .selectFrom('outbox')
-    .selectAll()
-    .where('recipient', '=', to)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return db.selectFrom('outbox').selectAll().where('recipient', '=', to).orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
 export async function mailsTo(db: Db, to: string) {

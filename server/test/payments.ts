@@ -13,7 +13,15 @@ export async function purchasingTenant(t: TestApp, title: string, host: string):
 /** An unpaid invoice issued the way checkout and top-up issue them (the invoices module's own code). */
 export async function issueInvoice(
   t: TestApp,
-  input: { tenantId: number; userId: number; gross: number; currency?: string; kind?: 'order' | 'credit'; provider?: PaymentProviderId; title?: string },
+  input: {
+    tenantId: number;
+    userId: number;
+    gross: number;
+    currency?: string;
+    kind?: 'order' | 'credit';
+    provider?: PaymentProviderId;
+    title?: string;
+  },
 ) {
   const vatRateBp = 2100;
   const net = Math.round((input.gross * 10_000) / (10_000 + vatRateBp));
@@ -38,7 +46,9 @@ export async function issueInvoice(
 export function multipartFile(field: string, filename: string, content: string | Buffer, contentType = 'text/csv') {
   const boundary = '----berth-test-boundary';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
     Buffer.isBuffer(content) ? content : Buffer.from(content),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);

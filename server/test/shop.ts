@@ -7,11 +7,16 @@ import type { TestApp } from './harness.ts';
 export async function shopTenant(t: TestApp, name: string, options: { customers?: number; hostPurchases?: boolean } = {}) {
   const tenantId = await addTenant(t, `${name} Hosting`, `${name}.test`);
   if (options.hostPurchases) {
-    await t.db.updateTable('tenants').set({ host_purchases: `https://shop.${name}.test/cart` }).where('id', '=', tenantId).execute();
+    await t.db
+      .updateTable('tenants')
+      .set({ host_purchases: `https://shop.${name}.test/cart` })
+      .where('id', '=', tenantId)
+      .execute();
   }
   const admin = await addUser(t, tenantId, `admin@${name}.test`, 'host_admin', ['Pat', 'Partner']);
   const customers = [];
-  for (let i = 0; i < (options.customers ?? 1); i++) customers.push(await addUser(t, tenantId, `c${i}@${name}.test`, 'customer', ['Cus', `Tomer${i}`]));
+  for (let i = 0; i < (options.customers ?? 1); i++)
+    customers.push(await addUser(t, tenantId, `c${i}@${name}.test`, 'customer', ['Cus', `Tomer${i}`]));
   return { tenantId, admin, customers, customer: customers[0] as (typeof customers)[number] };
 }
 
@@ -28,7 +33,11 @@ export const checkout = (call: Caller, payment: string, key: string, extra: Reco
 
 /** An admin's manual credit to a user (the same API partners use). */
 export async function giveCredit(adminCall: Caller, userId: number, amount: number) {
-  await ok(adminCall, { method: 'POST', url: '/api/system/credit/adjustments', payload: { user_id: userId, amount, description: 'test credit' } }, 201);
+  await ok(
+    adminCall,
+    { method: 'POST', url: '/api/system/credit/adjustments', payload: { user_id: userId, amount, description: 'test credit' } },
+    201,
+  );
 }
 
 export async function balance(call: Caller): Promise<number> {
@@ -37,7 +46,11 @@ export async function balance(call: Caller): Promise<number> {
 
 /** Turns bank transfer on for a tenant (helper-payments' route). */
 export async function enableBankTransfer(adminCall: Caller, tenantId: number) {
-  await ok(adminCall, { method: 'PUT', url: `/api/system/tenants/${tenantId}/bank-account`, payload: { account_name: 'Harbor Hosting s.r.o.', iban: 'DE89370400440532013000' } });
+  await ok(adminCall, {
+    method: 'PUT',
+    url: `/api/system/tenants/${tenantId}/bank-account`,
+    payload: { account_name: 'Harbor Hosting s.r.o.', iban: 'DE89370400440532013000' },
+  });
 }
 
 /** The ledger's own sum and the cached balance agree, and neither is negative. */

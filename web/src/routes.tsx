@@ -9,33 +9,15 @@ function lazyScreen(load: () => Promise<ComponentType>): LazyExoticComponent<Com
 
 const AuthLayout = lazyScreen(async () => (await import('./auth/AuthLayout.tsx')).AuthLayout);
 const LoginScreen = lazyScreen(async () => (await import('./auth/LoginScreen.tsx')).LoginScreen);
-const TwoFactorScreen = lazyScreen(
-  async () => (await import('./auth/TwoFactorScreen.tsx')).TwoFactorScreen,
-);
-const RecoveryCodeScreen = lazyScreen(
-  async () => (await import('./auth/RecoveryCodeScreen.tsx')).RecoveryCodeScreen,
-);
-const ForgotPasswordScreen = lazyScreen(
-  async () => (await import('./auth/ForgotPasswordScreen.tsx')).ForgotPasswordScreen,
-);
-const ResetPasswordScreen = lazyScreen(
-  async () => (await import('./auth/ResetPasswordScreen.tsx')).ResetPasswordScreen,
-);
-const RegisterScreen = lazyScreen(
-  async () => (await import('./auth/RegisterScreen.tsx')).RegisterScreen,
-);
-const RegisterVerifyScreen = lazyScreen(
-  async () => (await import('./auth/RegisterVerifyScreen.tsx')).RegisterVerifyScreen,
-);
-const ChangePasswordScreen = lazyScreen(
-  async () => (await import('./auth/ChangePasswordScreen.tsx')).ChangePasswordScreen,
-);
-const OtpRequestScreen = lazyScreen(
-  async () => (await import('./auth/OtpRequestScreen.tsx')).OtpRequestScreen,
-);
-const OtpLoginScreen = lazyScreen(
-  async () => (await import('./auth/OtpLoginScreen.tsx')).OtpLoginScreen,
-);
+const TwoFactorScreen = lazyScreen(async () => (await import('./auth/TwoFactorScreen.tsx')).TwoFactorScreen);
+const RecoveryCodeScreen = lazyScreen(async () => (await import('./auth/RecoveryCodeScreen.tsx')).RecoveryCodeScreen);
+const ForgotPasswordScreen = lazyScreen(async () => (await import('./auth/ForgotPasswordScreen.tsx')).ForgotPasswordScreen);
+const ResetPasswordScreen = lazyScreen(async () => (await import('./auth/ResetPasswordScreen.tsx')).ResetPasswordScreen);
+const RegisterScreen = lazyScreen(async () => (await import('./auth/RegisterScreen.tsx')).RegisterScreen);
+const RegisterVerifyScreen = lazyScreen(async () => (await import('./auth/RegisterVerifyScreen.tsx')).RegisterVerifyScreen);
+const ChangePasswordScreen = lazyScreen(async () => (await import('./auth/ChangePasswordScreen.tsx')).ChangePasswordScreen);
+const OtpRequestScreen = lazyScreen(async () => (await import('./auth/OtpRequestScreen.tsx')).OtpRequestScreen);
+const OtpLoginScreen = lazyScreen(async () => (await import('./auth/OtpLoginScreen.tsx')).OtpLoginScreen);
 const Shell = lazyScreen(async () => (await import('./shell/Shell.tsx')).Shell);
 
 /** SPEC.md section 2: the public routes in SPEC order, then the shell for every other path. */

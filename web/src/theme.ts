@@ -19,8 +19,7 @@ const harbor: MantineColorsTuple = [
 ];
 
 /** System fonts only: nothing to download, and the CSP needs no font host. */
-const FONT_STACK =
-  'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+const FONT_STACK = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
 export const theme = createTheme({
   primaryColor: 'harbor',

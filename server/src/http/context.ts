@@ -19,10 +19,7 @@ declare module 'fastify' {
  * Every /api request learns its tenant (from the host name), its session and its language
  * before any route runs, so routes never look these up themselves.
  */
-export function registerRequestContext(
-  app: FastifyInstance,
-  deps: { tenants: TenantResolver; sessions: SessionService },
-): void {
+export function registerRequestContext(app: FastifyInstance, deps: { tenants: TenantResolver; sessions: SessionService }): void {
   app.decorateRequest('lang', 'en');
   app.decorateRequest('tenant', undefined as unknown as ResolvedTenant);
   app.decorateRequest('auth', undefined);

@@ -83,10 +83,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof HttpError) {
       const errors: FieldErrors | undefined = error.fieldErrors
         ? Object.fromEntries(
-            Object.entries(error.fieldErrors).map(([field, list]) => [
-              field,
-              list.map((item) => translate(lang, item.key, item.params)),
-            ]),
+            Object.entries(error.fieldErrors).map(([field, list]) => [field, list.map((item) => translate(lang, item.key, item.params))]),
           )
         : undefined;
       return reply

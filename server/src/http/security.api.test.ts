@@ -61,7 +61,7 @@ describe('secrets never reach the logs or the audit trail', () => {
     }
     expect(logs).not.toMatch(new RegExp(`otp[^\\n]{0,40}${code}`));
     // Every login success, failure and credential change is in the audit trail with user, tenant and IP.
-    const actions = (await t.db.selectFrom('audit_log').select(['action', 'tenant_id', 'ip']).execute());
+    const actions = await t.db.selectFrom('audit_log').select(['action', 'tenant_id', 'ip']).execute();
     expect(actions.map((a) => a.action)).toEqual(
       expect.arrayContaining(['auth.login.failure', 'auth.login.success', 'auth.password_reset.done', 'auth.otp.success']),
     );

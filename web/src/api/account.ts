@@ -31,8 +31,7 @@ export type MessageAnswer = z.output<typeof messageAnswerSchema>;
 export function useTwoFactorStatus() {
   return useQuery<TwoFactorStatus, ApiError>({
     queryKey: accountKeys.twoFactor,
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/account/2fa', { schema: twoFactorStatusAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/account/2fa', { schema: twoFactorStatusAnswerSchema, signal })).data,
     staleTime: 0,
   });
 }
@@ -121,8 +120,7 @@ export function usePasswordChange() {
 export function useSessions() {
   return useQuery<SessionListItem[], ApiError>({
     queryKey: accountKeys.sessions,
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/account/sessions', { schema: sessionListAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/account/sessions', { schema: sessionListAnswerSchema, signal })).data,
     staleTime: 0,
   });
 }
@@ -144,8 +142,7 @@ export function useSessionRevoke() {
 export function useOutbox(enabled: boolean) {
   return useQuery<OutboxMail[], ApiError>({
     queryKey: accountKeys.outbox,
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/system/outbox', { schema: outboxAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/system/outbox', { schema: outboxAnswerSchema, signal })).data,
     enabled,
     staleTime: 0,
   });

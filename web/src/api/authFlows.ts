@@ -71,8 +71,7 @@ export interface PasswordResetVariables {
 /** POST /api/password/reset/{uniq_id}/{token} */
 export function usePasswordReset() {
   return useSessionMutation(
-    ({ uniqId, token }: PasswordResetVariables) =>
-      `/password/reset/${encodeURIComponent(uniqId)}/${encodeURIComponent(token)}`,
+    ({ uniqId, token }: PasswordResetVariables) => `/password/reset/${encodeURIComponent(uniqId)}/${encodeURIComponent(token)}`,
     ({ payload }) => payload,
   );
 }
@@ -118,8 +117,7 @@ export function useRegisterVerify() {
 /** POST /api/register/resend (signed in): the verification e-mail once more. */
 export function useRegisterResend() {
   return useMutation<z.output<typeof messageAnswerSchema>, ApiError>({
-    mutationFn: () =>
-      apiRequest('/register/resend', { method: 'POST', schema: messageAnswerSchema }),
+    mutationFn: () => apiRequest('/register/resend', { method: 'POST', schema: messageAnswerSchema }),
   });
 }
 
@@ -139,8 +137,7 @@ export function useDomainUserPasswordChange() {
 export function useCaptchaConfig() {
   return useQuery<CaptchaConfig, ApiError>({
     queryKey: ['captcha'],
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/captcha', { schema: captchaConfigAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/captcha', { schema: captchaConfigAnswerSchema, signal })).data,
     staleTime: Infinity,
   });
 }

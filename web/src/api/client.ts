@@ -10,12 +10,7 @@ export class ApiError extends Error {
   /** Seconds from the Retry-After header of a 429, when the server sent one. */
   readonly retryAfter: number | undefined;
 
-  constructor(
-    status: number,
-    message: string,
-    fieldErrors: FieldErrors = {},
-    retryAfter?: number,
-  ) {
+  constructor(status: number, message: string, fieldErrors: FieldErrors = {}, retryAfter?: number) {
     super(message);
     this.name = 'ApiError';
     this.status = status;

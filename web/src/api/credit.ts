@@ -50,10 +50,10 @@ export function useCreditLedger(filter: CreditFilter) {
   return useInfiniteQuery<CreditPage, ApiError, InfiniteData<CreditPage>, ReturnType<typeof creditKeys.ledger>, string | null>({
     queryKey: creditKeys.ledger(filter),
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(
-        `/credit${creditSearch(filter, { limit: String(PAGE_SIZE), ...(pageParam ? { cursor: pageParam } : {}) })}`,
-        { schema: creditAnswerSchema, signal },
-      ),
+      apiRequest(`/credit${creditSearch(filter, { limit: String(PAGE_SIZE), ...(pageParam ? { cursor: pageParam } : {}) })}`, {
+        schema: creditAnswerSchema,
+        signal,
+      }),
     initialPageParam: null,
     getNextPageParam: (last) => last.next_cursor,
     placeholderData: keepPreviousData,

@@ -72,7 +72,10 @@ export function useTenantOptions(enabled: boolean) {
   return useQuery({
     queryKey: customerKeys.tenants,
     queryFn: async ({ signal }) =>
-      (await apiRequest('/system/tenants?limit=100', { schema: tenantListAnswerSchema, signal })).data.map((tenant) => ({ id: tenant.id, title: tenant.title })),
+      (await apiRequest('/system/tenants?limit=100', { schema: tenantListAnswerSchema, signal })).data.map((tenant) => ({
+        id: tenant.id,
+        title: tenant.title,
+      })),
     enabled,
   });
 }

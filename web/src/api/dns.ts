@@ -27,8 +27,7 @@ export function useDnsZone(domainId: number, enabled = true) {
   return useQuery<DnsZone, ApiError>({
     queryKey: dnsKeys.zone(domainId),
     enabled,
-    queryFn: async ({ signal }) =>
-      (await apiRequest(`/host/domain/${domainId}/dns`, { schema: dnsZoneAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest(`/host/domain/${domainId}/dns`, { schema: dnsZoneAnswerSchema, signal })).data,
   });
 }
 
@@ -45,8 +44,7 @@ function useZoneChanged(domainId: number) {
 export function useDnsRecordCreate(domainId: number) {
   const changed = useZoneChanged(domainId);
   return useMutation<DnsRecordAnswer, ApiError, DnsRecordPayload>({
-    mutationFn: (payload) =>
-      apiRequest(`/host/domain/${domainId}/dns`, { method: 'POST', body: payload, schema: dnsRecordAnswerSchema }),
+    mutationFn: (payload) => apiRequest(`/host/domain/${domainId}/dns`, { method: 'POST', body: payload, schema: dnsRecordAnswerSchema }),
     onSuccess: changed,
   });
 }
@@ -65,8 +63,7 @@ export function useDnsRecordUpdate(domainId: number) {
 export function useDnsRecordDelete(domainId: number) {
   const changed = useZoneChanged(domainId);
   return useMutation<DnsDeletedAnswer, ApiError, DnsRecord>({
-    mutationFn: (record) =>
-      apiRequest(`/host/domain/${domainId}/dns/${record.id}`, { method: 'DELETE', schema: deletedAnswerSchema }),
+    mutationFn: (record) => apiRequest(`/host/domain/${domainId}/dns/${record.id}`, { method: 'DELETE', schema: deletedAnswerSchema }),
     onSuccess: changed,
   });
 }

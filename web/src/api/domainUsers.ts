@@ -35,8 +35,7 @@ export function useDomainHeading(domainId: number, enabled = true) {
   return useQuery<Domain, ApiError>({
     queryKey: domainUserKeys.heading(domainId),
     enabled,
-    queryFn: async ({ signal }) =>
-      (await apiRequest(`/host/domain/${domainId}`, { schema: domainAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest(`/host/domain/${domainId}`, { schema: domainAnswerSchema, signal })).data,
   });
 }
 
@@ -104,8 +103,7 @@ export function useDomainUserPasswordReset(domainId: number) {
 export function useDomainUserDelete(domainId: number) {
   const refresh = useRefreshUsers(domainId);
   return useMutation<z.output<typeof messageAnswerSchema>, ApiError, DomainUser>({
-    mutationFn: (account) =>
-      apiRequest(`/host/domain/${domainId}/users/${account.id}`, { method: 'DELETE', schema: messageAnswerSchema }),
+    mutationFn: (account) => apiRequest(`/host/domain/${domainId}/users/${account.id}`, { method: 'DELETE', schema: messageAnswerSchema }),
     onSuccess: () => refresh(),
   });
 }

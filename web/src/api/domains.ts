@@ -1,11 +1,4 @@
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type InfiniteData,
-} from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import {
   customerListAnswerSchema,
   domainAnswerSchema,
@@ -123,8 +116,7 @@ export function useDomainUpdate(id: number) {
   const queryClient = useQueryClient();
   const refresh = useRefreshDomainLists();
   return useMutation<DomainAnswer, ApiError, DomainUpdatePayload>({
-    mutationFn: (payload) =>
-      apiRequest(`/host/domain/${id}`, { method: 'PATCH', body: payload, schema: domainAnswerSchema }),
+    mutationFn: (payload) => apiRequest(`/host/domain/${id}`, { method: 'PATCH', body: payload, schema: domainAnswerSchema }),
     onSuccess: (answer) => {
       queryClient.setQueryData(domainKeys.detail(id), answer.data);
       void refresh();
@@ -140,8 +132,7 @@ export function useDomainUpdate(id: number) {
 export function useDomainDelete(id: number) {
   const refresh = useRefreshDomainLists();
   return useMutation<DomainMessageAnswer, ApiError, string>({
-    mutationFn: (confirm) =>
-      apiRequest(`/host/domain/${id}${query({ confirm })}`, { method: 'DELETE', schema: messageAnswerSchema }),
+    mutationFn: (confirm) => apiRequest(`/host/domain/${id}${query({ confirm })}`, { method: 'DELETE', schema: messageAnswerSchema }),
     onSuccess: () => {
       void refresh();
     },

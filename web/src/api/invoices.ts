@@ -1,9 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
-import {
-  invoiceAnswerSchema,
-  invoiceListAnswerSchema,
-  type Invoice,
-} from '@berth/contracts';
+import { invoiceAnswerSchema, invoiceListAnswerSchema, type Invoice } from '@berth/contracts';
 import type { z } from 'zod';
 import { type ApiError, apiRequest } from './client.ts';
 
@@ -42,8 +38,7 @@ export function useInvoiceList(scope: InvoiceScope, status: InvoiceStatusFilter 
 export function useInvoice(scope: InvoiceScope, id: number) {
   return useQuery<Invoice, ApiError>({
     queryKey: invoiceKeys.detail(scope, id),
-    queryFn: async ({ signal }) =>
-      (await apiRequest(`/${scope}/invoices/${id}`, { schema: invoiceAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest(`/${scope}/invoices/${id}`, { schema: invoiceAnswerSchema, signal })).data,
   });
 }
 

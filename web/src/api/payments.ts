@@ -43,8 +43,7 @@ function useRefreshMethods() {
 export function usePaymentMethodAdd() {
   const refresh = useRefreshMethods();
   return useMutation<PaymentMethodAnswer, ApiError, PaymentMethodPayload>({
-    mutationFn: (payload) =>
-      apiRequest('/account/payment-methods', { method: 'POST', body: payload, schema: paymentMethodAnswerSchema }),
+    mutationFn: (payload) => apiRequest('/account/payment-methods', { method: 'POST', body: payload, schema: paymentMethodAnswerSchema }),
     onSuccess: () => {
       void refresh();
     },
@@ -66,7 +65,10 @@ export function useCardSetupComplete() {
   const refresh = useRefreshMethods();
   return useMutation<PaymentMethodAnswer, ApiError, string>({
     mutationFn: (sessionId) =>
-      apiRequest(`/account/payment-methods/card-setup/${encodeURIComponent(sessionId)}`, { method: 'POST', schema: paymentMethodAnswerSchema }),
+      apiRequest(`/account/payment-methods/card-setup/${encodeURIComponent(sessionId)}`, {
+        method: 'POST',
+        schema: paymentMethodAnswerSchema,
+      }),
     onSuccess: () => {
       void refresh();
     },
@@ -77,8 +79,7 @@ export function useCardSetupComplete() {
 export function usePaymentMethodDefault() {
   const refresh = useRefreshMethods();
   return useMutation<PaymentMethodAnswer, ApiError, number>({
-    mutationFn: (id) =>
-      apiRequest(`/account/payment-methods/${id}/default`, { method: 'PATCH', schema: paymentMethodAnswerSchema }),
+    mutationFn: (id) => apiRequest(`/account/payment-methods/${id}/default`, { method: 'PATCH', schema: paymentMethodAnswerSchema }),
     onSuccess: () => {
       void refresh();
     },

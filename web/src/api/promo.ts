@@ -1,10 +1,5 @@
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import {
-  promoAnswerSchema,
-  promoListAnswerSchema,
-  type PromoPatch,
-  type PromoPayload,
-} from '@berth/contracts';
+import { promoAnswerSchema, promoListAnswerSchema, type PromoPatch, type PromoPayload } from '@berth/contracts';
 import type { z } from 'zod';
 import { type ApiError, apiRequest } from './client.ts';
 
@@ -49,8 +44,7 @@ export function usePromoCreate() {
 export function usePromoUpdate() {
   const refresh = useRefreshPromos();
   return useMutation<PromoAnswer, ApiError, { id: number; patch: PromoPatch }>({
-    mutationFn: ({ id, patch }) =>
-      apiRequest(`/system/partner/promo/${id}`, { method: 'PATCH', body: patch, schema: promoAnswerSchema }),
+    mutationFn: ({ id, patch }) => apiRequest(`/system/partner/promo/${id}`, { method: 'PATCH', body: patch, schema: promoAnswerSchema }),
     onSuccess: () => {
       void refresh();
     },

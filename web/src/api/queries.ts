@@ -1,10 +1,4 @@
-import {
-  QueryClient,
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type QueryKey,
-} from '@tanstack/react-query';
+import { QueryClient, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import {
   currentUserAnswerSchema,
   sessionAnswerSchema,
@@ -47,8 +41,7 @@ export function createQueryClient(): QueryClient {
 export function useCurrentUser() {
   return useQuery<CurrentUser, ApiError>({
     queryKey: queryKeys.currentUser,
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/user', { schema: currentUserAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/user', { schema: currentUserAnswerSchema, signal })).data,
   });
 }
 
@@ -56,8 +49,7 @@ export function useCurrentUser() {
 export function useTenant() {
   return useQuery<Tenant, ApiError>({
     queryKey: queryKeys.tenant,
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/tenant', { schema: tenantAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/tenant', { schema: tenantAnswerSchema, signal })).data,
     staleTime: 5 * 60_000,
   });
 }
@@ -66,8 +58,7 @@ export function useTenant() {
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (payload: LoginPayload) =>
-      apiRequest('/login', { method: 'POST', body: payload, schema: sessionAnswerSchema }),
+    mutationFn: (payload: LoginPayload) => apiRequest('/login', { method: 'POST', body: payload, schema: sessionAnswerSchema }),
     onSuccess: (answer) => {
       storeSession(queryClient, answer.data);
     },

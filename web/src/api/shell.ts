@@ -30,9 +30,7 @@ export type UserAnswer = z.output<typeof userAnswerSchema>;
 export function useStoreUser() {
   const queryClient = useQueryClient();
   return (user: User) => {
-    queryClient.setQueryData<CurrentUser>(queryKeys.currentUser, (current) =>
-      current ? { ...current, user } : current,
-    );
+    queryClient.setQueryData<CurrentUser>(queryKeys.currentUser, (current) => (current ? { ...current, user } : current));
   };
 }
 
@@ -40,8 +38,7 @@ export function useStoreUser() {
 export function useLanguages() {
   return useQuery<Language[], ApiError>({
     queryKey: shellKeys.languages,
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/languages', { schema: languagesAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/languages', { schema: languagesAnswerSchema, signal })).data,
     staleTime: Infinity,
   });
 }
@@ -50,8 +47,7 @@ export function useLanguages() {
 export function useLanguageChange() {
   const storeUser = useStoreUser();
   return useMutation<UserAnswer, ApiError, LanguageCode>({
-    mutationFn: (language) =>
-      apiRequest('/user/language', { method: 'PATCH', body: { language }, schema: userAnswerSchema }),
+    mutationFn: (language) => apiRequest('/user/language', { method: 'PATCH', body: { language }, schema: userAnswerSchema }),
     onSuccess: (answer) => {
       storeUser(answer.data);
     },
@@ -90,8 +86,7 @@ export function useMenu() {
 export function useLiveDomains(enabled: boolean) {
   return useQuery<DomainOption[], ApiError>({
     queryKey: shellKeys.liveDomains,
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/domains/live', { schema: domainOptionsAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/domains/live', { schema: domainOptionsAnswerSchema, signal })).data,
     enabled,
     staleTime: 60_000,
   });
@@ -101,8 +96,7 @@ export function useLiveDomains(enabled: boolean) {
 export function useDomainMenu(id: number | null) {
   return useQuery<MenuItem[], ApiError>({
     queryKey: shellKeys.domainMenu(id ?? 0),
-    queryFn: async ({ signal }) =>
-      (await apiRequest(`/host/domain/${id ?? 0}/menu`, { schema: menuAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest(`/host/domain/${id ?? 0}/menu`, { schema: menuAnswerSchema, signal })).data,
     enabled: id !== null,
     staleTime: 5 * 60_000,
   });

@@ -33,8 +33,7 @@ export type PaymentOption = z.output<typeof paymentOptionsAnswerSchema>['data'][
 export function useCatalogue() {
   return useQuery<Catalogue, ApiError>({
     queryKey: shopKeys.catalogue,
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/shop/products', { schema: catalogueAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/shop/products', { schema: catalogueAnswerSchema, signal })).data,
     staleTime: 5 * 60_000,
   });
 }
@@ -93,16 +92,12 @@ export function useCartPeriod() {
 
 /** DELETE /api/cart/items/{id} */
 export function useCartRemove() {
-  return useCartMutation((id: number) =>
-    apiRequest(`/cart/items/${id}`, { method: 'DELETE', schema: shopCartAnswerSchema }),
-  );
+  return useCartMutation((id: number) => apiRequest(`/cart/items/${id}`, { method: 'DELETE', schema: shopCartAnswerSchema }));
 }
 
 /** POST /api/cart/promo: a 422 carries the reason on `code`. */
 export function useCartPromoApply() {
-  return useCartMutation((code: string) =>
-    apiRequest('/cart/promo', { method: 'POST', body: { code }, schema: shopCartAnswerSchema }),
-  );
+  return useCartMutation((code: string) => apiRequest('/cart/promo', { method: 'POST', body: { code }, schema: shopCartAnswerSchema }));
 }
 
 /** DELETE /api/cart/promo */
@@ -114,8 +109,7 @@ export function useCartPromoRemove() {
 export function usePaymentOptions() {
   return useQuery<PaymentOption[], ApiError>({
     queryKey: shopKeys.paymentOptions,
-    queryFn: async ({ signal }) =>
-      (await apiRequest('/shop/payment-options', { schema: paymentOptionsAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => (await apiRequest('/shop/payment-options', { schema: paymentOptionsAnswerSchema, signal })).data,
     staleTime: 5 * 60_000,
   });
 }
@@ -128,8 +122,7 @@ export function usePaymentOptions() {
 export function useCheckout() {
   const queryClient = useQueryClient();
   return useMutation<CheckoutAnswer, ApiError, CheckoutPayload>({
-    mutationFn: (payload) =>
-      apiRequest('/shop/checkout', { method: 'POST', body: payload, schema: checkoutAnswerSchema }),
+    mutationFn: (payload) => apiRequest('/shop/checkout', { method: 'POST', body: payload, schema: checkoutAnswerSchema }),
     onSuccess: () => {
       void Promise.all([
         queryClient.invalidateQueries({ queryKey: shopKeys.cart }),

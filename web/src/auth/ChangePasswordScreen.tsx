@@ -10,20 +10,12 @@ import { FormAlert } from '../forms/FormAlert.tsx';
 import { IdentifierField } from '../forms/IdentifierField.tsx';
 import { NewPasswordFields } from '../forms/NewPasswordFields.tsx';
 import { PasswordField } from '../forms/PasswordField.tsx';
-import {
-  formErrorOf,
-  useSchemaResolver,
-  withNewPassword,
-} from '../forms/validation.ts';
+import { formErrorOf, useSchemaResolver, withNewPassword } from '../forms/validation.ts';
 import { translateServerText } from '../i18n/i18n.ts';
 import { BackToLogin } from './AuthLinks.tsx';
 import { AuthHeading } from './AuthHeading.tsx';
 
-const schema = withNewPassword(
-  domainUserPasswordPayloadSchema,
-  'user_password',
-  'user_password_confirmation',
-);
+const schema = withNewPassword(domainUserPasswordPayloadSchema, 'user_password', 'user_password_confirmation');
 const FIELDS = ['uid', 'user_password_old', 'user_password', 'user_password_confirmation'] as const;
 
 /** The server's combined "wrong uid or password" error, shown above the form (SPEC.md §8). */
@@ -75,10 +67,7 @@ export function ChangePasswordScreen() {
 
   return (
     <Stack gap="lg">
-      <AuthHeading
-        title={t('screens.changePassword.title')}
-        description={t('screens.changePassword.description')}
-      />
+      <AuthHeading title={t('screens.changePassword.title')} description={t('screens.changePassword.description')} />
       {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
       {done ? (
         <FormAlert
@@ -106,12 +95,7 @@ export function ChangePasswordScreen() {
             error={errors.user_password_old?.message}
             {...register('user_password_old')}
           />
-          <NewPasswordFields
-            register={register}
-            errors={errors}
-            password="user_password"
-            confirmation="user_password_confirmation"
-          />
+          <NewPasswordFields register={register} errors={errors} password="user_password" confirmation="user_password_confirmation" />
           <Button type="submit" size="md" fullWidth loading={isSubmitting}>
             {t('changePassword.submit')}
           </Button>

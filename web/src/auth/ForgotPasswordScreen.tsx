@@ -53,17 +53,8 @@ export function ForgotPasswordScreen() {
 
   return (
     <Stack gap="lg">
-      <AuthHeading
-        title={t('screens.forgotPassword.title')}
-        description={t('screens.forgotPassword.description')}
-      />
-      <SingleFieldForm
-        schema={passwordForgotPayloadSchema}
-        name="email"
-        as={EmailField}
-        submitLabel={t('forgot.submit')}
-        onSubmit={send}
-      />
+      <AuthHeading title={t('screens.forgotPassword.title')} description={t('screens.forgotPassword.description')} />
+      <SingleFieldForm schema={passwordForgotPayloadSchema} name="email" as={EmailField} submitLabel={t('forgot.submit')} onSubmit={send} />
       <BackToLogin />
     </Stack>
   );

@@ -1,16 +1,7 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Controller, useForm } from 'react-hook-form';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Checkbox,
-  Divider,
-  Group,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Divider, Group, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconMail } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';

@@ -77,10 +77,7 @@ export function OtpLoginScreen() {
 
   return (
     <Stack gap="lg">
-      <AuthHeading
-        title={t('screens.otpLogin.title')}
-        description={t('screens.otpLogin.description')}
-      />
+      <AuthHeading title={t('screens.otpLogin.title')} description={t('screens.otpLogin.description')} />
       <RouteStateMessage />
       {uniqId === '' ? (
         <FormAlert kind="error" title={t('otp.missingTitle')}>

@@ -26,17 +26,8 @@ export function OtpRequestScreen() {
 
   return (
     <Stack gap="lg">
-      <AuthHeading
-        title={t('screens.otpRequest.title')}
-        description={t('screens.otpRequest.description')}
-      />
-      <SingleFieldForm
-        schema={otpRequestPayloadSchema}
-        name="email"
-        as={EmailField}
-        submitLabel={t('otp.send')}
-        onSubmit={send}
-      />
+      <AuthHeading title={t('screens.otpRequest.title')} description={t('screens.otpRequest.description')} />
+      <SingleFieldForm schema={otpRequestPayloadSchema} name="email" as={EmailField} submitLabel={t('otp.send')} onSubmit={send} />
       <BackToLogin />
     </Stack>
   );

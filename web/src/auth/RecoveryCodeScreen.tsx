@@ -22,10 +22,7 @@ export function RecoveryCodeScreen() {
 
   return (
     <Stack gap="lg">
-      <AuthHeading
-        title={t('screens.recovery.title')}
-        description={t('screens.recovery.description')}
-      />
+      <AuthHeading title={t('screens.recovery.title')} description={t('screens.recovery.description')} />
       <SingleFieldForm
         schema={recoveryPayloadSchema}
         name="code"

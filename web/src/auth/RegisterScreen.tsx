@@ -32,10 +32,10 @@ const FIELDS = [
 ] as const;
 
 /** The form's values: the agreements start unticked (the schema accepts only `true`). */
-type RegisterValues = Omit<
-  RegistrationPayload,
-  'terms_agreement' | 'processing_personal_data_agreement'
-> & { terms_agreement: boolean; processing_personal_data_agreement: boolean };
+type RegisterValues = Omit<RegistrationPayload, 'terms_agreement' | 'processing_personal_data_agreement'> & {
+  terms_agreement: boolean;
+  processing_personal_data_agreement: boolean;
+};
 
 const EMPTY: RegisterValues = {
   contact: { given_name: '', sn: '' },
@@ -88,10 +88,7 @@ export function RegisterScreen() {
 
   return (
     <Stack gap="lg">
-      <AuthHeading
-        title={t('screens.register.title')}
-        description={t('screens.register.description')}
-      />
+      <AuthHeading title={t('screens.register.title')} description={t('screens.register.description')} />
       {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
 
       <form onSubmit={(event) => void handleSubmit(submit)(event)} noValidate>
@@ -114,13 +111,7 @@ export function RegisterScreen() {
             />
           </div>
           <EmailField error={errors.email?.message} {...register('email')} />
-          <NewPasswordFields
-            register={register}
-            errors={errors}
-            password="password"
-            confirmation="password_confirmation"
-            first
-          />
+          <NewPasswordFields register={register} errors={errors} password="password" confirmation="password_confirmation" first />
           <Stack gap="sm" mt={4}>
             <AgreementCheckbox
               control={control}

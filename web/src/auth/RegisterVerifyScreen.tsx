@@ -35,9 +35,7 @@ export function RegisterVerifyScreen() {
     return (
       <Stack gap="lg">
         <ResultHeading icon={<IconCircleCheck size={30} stroke={1.6} />} color="green" title={t('verify.doneTitle')} />
-        <FormAlert kind="success">
-          {translateServerText(verify.data.message ?? t('verify.done'))}
-        </FormAlert>
+        <FormAlert kind="success">{translateServerText(verify.data.message ?? t('verify.done'))}</FormAlert>
         <Button component={Link} to="/dashboard" size="md" fullWidth>
           {t('verify.continue')}
         </Button>
@@ -67,10 +65,7 @@ export function RegisterVerifyScreen() {
 
   return (
     <Stack gap="lg">
-      <AuthHeading
-        title={t('screens.registerVerify.title')}
-        description={t('screens.registerVerify.description')}
-      />
+      <AuthHeading title={t('screens.registerVerify.title')} description={t('screens.registerVerify.description')} />
       <Stack align="center" gap="md" py="md" role="status" aria-live="polite">
         <Loader size="lg" type="dots" aria-hidden />
         <Text c="dimmed" fz="sm">

@@ -9,12 +9,7 @@ import { usePasswordReset } from '../api/authFlows.ts';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { FormAlert } from '../forms/FormAlert.tsx';
 import { NewPasswordFields } from '../forms/NewPasswordFields.tsx';
-import {
-  describeError,
-  formErrorOf,
-  useSchemaResolver,
-  withNewPassword,
-} from '../forms/validation.ts';
+import { describeError, formErrorOf, useSchemaResolver, withNewPassword } from '../forms/validation.ts';
 import { BackToLogin } from './AuthLinks.tsx';
 import { AuthHeading } from './AuthHeading.tsx';
 import { useSignedInLanding } from './useSignedInLanding.ts';
@@ -47,11 +42,7 @@ export function ResetPasswordScreen() {
     try {
       await land(await reset.mutateAsync({ uniqId, token, payload }));
     } catch (error) {
-      if (
-        error instanceof ApiError &&
-        error.isValidation &&
-        Object.keys(error.fieldErrors).length === 0
-      ) {
+      if (error instanceof ApiError && error.isValidation && Object.keys(error.fieldErrors).length === 0) {
         setLinkError(describeError(error, t));
         return;
       }
@@ -61,10 +52,7 @@ export function ResetPasswordScreen() {
 
   return (
     <Stack gap="lg">
-      <AuthHeading
-        title={t('screens.resetPassword.title')}
-        description={t('screens.resetPassword.description')}
-      />
+      <AuthHeading title={t('screens.resetPassword.title')} description={t('screens.resetPassword.description')} />
       {linkError ? (
         <FormAlert kind="error" title={t('reset.linkInvalid')}>
           <Stack gap={6} align="flex-start">
@@ -79,13 +67,7 @@ export function ResetPasswordScreen() {
 
       <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
-          <NewPasswordFields
-            register={register}
-            errors={errors}
-            password="password"
-            confirmation="password_confirmation"
-            autoFocus
-          />
+          <NewPasswordFields register={register} errors={errors} password="password" confirmation="password_confirmation" autoFocus />
           <Button type="submit" size="md" fullWidth loading={isSubmitting}>
             {t('reset.submit')}
           </Button>

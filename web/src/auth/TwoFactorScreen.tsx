@@ -20,10 +20,7 @@ export function TwoFactorScreen() {
 
   return (
     <Stack gap="lg">
-      <AuthHeading
-        title={t('screens.twoFactor.title')}
-        description={t('screens.twoFactor.description')}
-      />
+      <AuthHeading title={t('screens.twoFactor.title')} description={t('screens.twoFactor.description')} />
       <RouteStateMessage />
       <SingleFieldForm
         schema={login2faPayloadSchema}

@@ -15,12 +15,7 @@ interface BrandMarkProps {
 }
 
 /** The tenant's logo, or its title beside the Berth anchor when it has no logo. */
-export function BrandMark({
-  tenant,
-  loading = false,
-  size = 'sm',
-  compactOnPhone = false,
-}: BrandMarkProps) {
+export function BrandMark({ tenant, loading = false, size = 'sm', compactOnPhone = false }: BrandMarkProps) {
   const { t } = useTranslation();
   const title = tenant?.title ?? t('app.name');
   const logo = tenant?.config.admin_logo;
@@ -30,12 +25,7 @@ export function BrandMark({
   }
   if (logo) {
     return (
-      <Image
-        src={logo}
-        alt={t('auth.logoAlt', { title })}
-        className={size === 'lg' ? classes.logoLarge : classes.logo}
-        fit="contain"
-      />
+      <Image src={logo} alt={t('auth.logoAlt', { title })} className={size === 'lg' ? classes.logoLarge : classes.logo} fit="contain" />
     );
   }
   return (
@@ -43,12 +33,7 @@ export function BrandMark({
       <ThemeIcon size={size === 'lg' ? 40 : 32} radius="md" variant="filled" aria-hidden>
         <IconAnchor size={size === 'lg' ? 24 : 20} stroke={2} />
       </ThemeIcon>
-      <Text
-        component="span"
-        fw={700}
-        fz={size === 'lg' ? 22 : 18}
-        className={cx(classes.title, compactOnPhone && classes.compact)}
-      >
+      <Text component="span" fw={700} fz={size === 'lg' ? 22 : 18} className={cx(classes.title, compactOnPhone && classes.compact)}>
         {title}
       </Text>
     </Group>

@@ -16,7 +16,15 @@ interface DialogActionsProps {
 }
 
 /** The footer of a dialog's form: Cancel, then the submit button. */
-export function DialogActions({ submitLabel, icon, busy, onCancel, danger = false, disabled = false, focusCancel = false }: DialogActionsProps) {
+export function DialogActions({
+  submitLabel,
+  icon,
+  busy,
+  onCancel,
+  danger = false,
+  disabled = false,
+  focusCancel = false,
+}: DialogActionsProps) {
   const { t } = useTranslation();
   return (
     <Group justify="flex-end" gap="sm" mt="xs">

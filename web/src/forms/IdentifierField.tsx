@@ -13,12 +13,6 @@ export function IdentifierField(props: TextInputProps) {
 export function EmailField(props: TextInputProps) {
   const { t } = useTranslation();
   return (
-    <IdentifierField
-      label={t('fields.email')}
-      placeholder={t('login.emailPlaceholder')}
-      type="email"
-      autoComplete="email"
-      {...props}
-    />
+    <IdentifierField label={t('fields.email')} placeholder={t('login.emailPlaceholder')} type="email" autoComplete="email" {...props} />
   );
 }

@@ -8,13 +8,7 @@ type PasswordFieldProps = ComponentProps<typeof PasswordInput>;
 /** A password input whose show/hide toggle is a named, focusable button (as on the login). */
 export function PasswordField(props: PasswordFieldProps) {
   const { t } = useTranslation();
-  return (
-    <PasswordInput
-      size="md"
-      visibilityToggleButtonProps={{ 'aria-label': t('login.showCharacters'), tabIndex: 0 }}
-      {...props}
-    />
-  );
+  return <PasswordInput size="md" visibilityToggleButtonProps={{ 'aria-label': t('login.showCharacters'), tabIndex: 0 }} {...props} />;
 }
 
 /** The server's password rules in one line, shown under every new-password field. */

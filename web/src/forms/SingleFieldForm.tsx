@@ -25,7 +25,14 @@ export interface SingleFieldFormProps<Name extends string> {
  * A form that asks one thing (an e-mail address, a code): the failure above it, the field, one
  * full-width submit button. The field starts focused.
  */
-export function SingleFieldForm<Name extends string>({ schema, name, submitLabel, onSubmit, field = {}, as: Input = TextInput }: SingleFieldFormProps<Name>) {
+export function SingleFieldForm<Name extends string>({
+  schema,
+  name,
+  submitLabel,
+  onSubmit,
+  field = {},
+  as: Input = TextInput,
+}: SingleFieldFormProps<Name>) {
   const { t } = useTranslation();
   const [formError, setFormError] = useState<string | null>(null);
   const resolver = useSchemaResolver(schema);

@@ -2,13 +2,7 @@ import { useMemo } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import type {
-  FieldErrors,
-  FieldValues,
-  Path,
-  Resolver,
-  UseFormSetError,
-} from 'react-hook-form';
+import type { FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
 import type { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '@berth/contracts';
 import { ApiError } from '../api/client.ts';
@@ -59,11 +53,7 @@ export function useSchemaResolver<
 >(schema: S): Resolver<Input, unknown, Output> {
   const { t } = useTranslation();
   return useMemo(() => {
-    const resolve = zodResolver(schema, { error: createErrorMap(t) }) as unknown as Resolver<
-      Input,
-      unknown,
-      Output
-    >;
+    const resolve = zodResolver(schema, { error: createErrorMap(t) }) as unknown as Resolver<Input, unknown, Output>;
     return async (values, context, options) => {
       const result = await resolve(values, context, options);
       translateMessages(result.errors as FieldErrors as Record<string, unknown>);
@@ -85,19 +75,14 @@ export function withNewPassword<T extends z.ZodObject>(
   confirmation: StringKeys<z.output<T>>,
 ): T {
   const fieldsOf = (value: unknown): { password: unknown; confirmation: unknown } => {
-    const record = (typeof value === 'object' && value !== null ? value : {}) as Record<
-      string,
-      unknown
-    >;
+    const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
     return { password: record[password], confirmation: record[confirmation] };
   };
   return schema
     .refine(
       (value) => {
         const fields = fieldsOf(value);
-        return typeof fields.password !== 'string' || fields.password.length === 0
-          ? true
-          : fields.password.length >= PASSWORD_MIN_LENGTH;
+        return typeof fields.password !== 'string' || fields.password.length === 0 ? true : fields.password.length >= PASSWORD_MIN_LENGTH;
       },
       {
         path: [password],

@@ -46,11 +46,7 @@ export function DashboardPage() {
     <div className={classes.page}>
       <PageHeader
         title={t('shell.welcome', { name })}
-        description={
-          admin
-            ? t(user.role === 'super_admin' ? 'dashboard.introAll' : 'dashboard.introTenant')
-            : t('dashboard.introOwn')
-        }
+        description={admin ? t(user.role === 'super_admin' ? 'dashboard.introAll' : 'dashboard.introTenant') : t('dashboard.introOwn')}
       />
 
       {numbers.isError ? (
@@ -74,41 +70,20 @@ export function DashboardPage() {
       <ExpiringSoon data={numbers.data} loading={numbers.isPending} admin={admin} />
 
       <div className={dashboard.cards}>
-        <DashboardShortcut
-          to="/host/domain"
-          icon={IconWorld}
-          title={t('dashboard.domains')}
-          text={t('dashboard.domainsText')}
-        />
-        <DashboardShortcut
-          to="/shop"
-          icon={IconShoppingCart}
-          title={t('dashboard.shop')}
-          text={t('dashboard.shopText')}
-        />
+        <DashboardShortcut to="/host/domain" icon={IconWorld} title={t('dashboard.domains')} text={t('dashboard.domainsText')} />
+        <DashboardShortcut to="/shop" icon={IconShoppingCart} title={t('dashboard.shop')} text={t('dashboard.shopText')} />
         <DashboardShortcut
           to="/account/2fa"
           icon={IconShieldLock}
           title={t('dashboard.security')}
           text={user.google2fa_enabled ? t('dashboard.twoFactorOnText') : t('dashboard.twoFactorOffText')}
           aside={
-            <Badge
-              size="sm"
-              radius="sm"
-              variant="light"
-              color={user.google2fa_enabled ? 'green' : 'orange'}
-              className={classes.badge}
-            >
+            <Badge size="sm" radius="sm" variant="light" color={user.google2fa_enabled ? 'green' : 'orange'} className={classes.badge}>
               {user.google2fa_enabled ? t('dashboard.twoFactorBadgeOn') : t('dashboard.twoFactorBadgeOff')}
             </Badge>
           }
         />
-        <DashboardShortcut
-          to="/account"
-          icon={IconUserCircle}
-          title={t('dashboard.account')}
-          text={t('dashboard.accountText')}
-        />
+        <DashboardShortcut to="/account" icon={IconUserCircle} title={t('dashboard.account')} text={t('dashboard.accountText')} />
       </div>
 
       <Section id="you" title={t('dashboard.atAGlance')}>

@@ -34,4 +34,3 @@ export function DashboardShortcut({ to, icon: ShortcutIcon, title, text, aside }
     </Link>
   );
 }
-

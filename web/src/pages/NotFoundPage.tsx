@@ -22,12 +22,7 @@ export function NotFoundPage() {
         <Text c="dimmed" maw={460}>
           {t('notFound.body')}
         </Text>
-        <Button
-          component={Link}
-          to="/dashboard"
-          variant="default"
-          leftSection={<IconArrowLeft size={16} aria-hidden />}
-        >
+        <Button component={Link} to="/dashboard" variant="default" leftSection={<IconArrowLeft size={16} aria-hidden />}>
           {t('notFound.back')}
         </Button>
       </Stack>

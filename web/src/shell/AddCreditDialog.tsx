@@ -38,7 +38,12 @@ export function AddCreditDialog({ opened, onClose, currency }: AddCreditDialogPr
     setInvoice(null);
   };
   return (
-    <AppModal opened={opened} onClose={close} title={invoice ? t('partner.addCredit.payTitle') : t('credit.addTitle')} size={invoice ? 'lg' : 'md'}>
+    <AppModal
+      opened={opened}
+      onClose={close}
+      title={invoice ? t('partner.addCredit.payTitle') : t('credit.addTitle')}
+      size={invoice ? 'lg' : 'md'}
+    >
       {invoice ? (
         <TopUpInstructions invoice={invoice} onClose={close} />
       ) : (
@@ -179,18 +184,12 @@ function TopUpForm({ onCancel, onInvoice, fallbackCurrency, enabled }: TopUpForm
             </Group>
           </Radio.Group>
         )}
-        {topUp.isError && !topUp.error.fieldErrors.amount ? (
-          <FormAlert kind="error">{describeError(topUp.error, t)}</FormAlert>
-        ) : null}
+        {topUp.isError && !topUp.error.fieldErrors.amount ? <FormAlert kind="error">{describeError(topUp.error, t)}</FormAlert> : null}
         <Group justify="flex-end" gap="sm" mt="xs">
           <Button variant="default" onClick={onCancel}>
             {t('app.cancel')}
           </Button>
-          <Button
-            type="submit"
-            loading={topUp.isPending}
-            rightSection={<IconArrowRight size={16} aria-hidden />}
-          >
+          <Button type="submit" loading={topUp.isPending} rightSection={<IconArrowRight size={16} aria-hidden />}>
             {t('credit.continue')}
           </Button>
         </Group>

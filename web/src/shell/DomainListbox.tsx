@@ -5,9 +5,5 @@ import { VirtualDomainListbox } from './VirtualDomainListbox.tsx';
 
 /** SPEC.md section 9: a virtual list above 100 options, rows 37 px high. */
 export function DomainListbox(props: DomainListboxProps) {
-  return props.options.length > DOMAIN_DROPDOWN_VIRTUAL_THRESHOLD ? (
-    <VirtualDomainListbox {...props} />
-  ) : (
-    <PlainDomainListbox {...props} />
-  );
+  return props.options.length > DOMAIN_DROPDOWN_VIRTUAL_THRESHOLD ? <VirtualDomainListbox {...props} /> : <PlainDomainListbox {...props} />;
 }

@@ -20,16 +20,7 @@ interface DomainOptionRowProps {
 }
 
 /** One option of the domain listbox, DOMAIN_DROPDOWN_ROW_PX (37 px) high. */
-export function DomainOptionRow({
-  domain,
-  index,
-  total,
-  active,
-  selected,
-  onPick,
-  onHover,
-  style,
-}: DomainOptionRowProps) {
+export function DomainOptionRow({ domain, index, total, active, selected, onPick, onHover, style }: DomainOptionRowProps) {
   const { t } = useTranslation();
   return (
     <div
@@ -56,9 +47,7 @@ export function DomainOptionRow({
     >
       <span className={classes.optionText}>{domain.text}</span>
       <span className={classes.optionMeta}>
-        {domain.expire_at
-          ? t('domainSelector.expires', { date: formatDate(domain.expire_at) })
-          : t('domainSelector.noExpiry')}
+        {domain.expire_at ? t('domainSelector.expires', { date: formatDate(domain.expire_at) }) : t('domainSelector.noExpiry')}
       </span>
       {selected ? <IconCheck size={16} aria-hidden className={classes.check} /> : null}
     </div>

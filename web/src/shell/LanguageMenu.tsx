@@ -21,8 +21,7 @@ export function LanguageMenu({ user }: LanguageMenuProps) {
   const languages = useLanguages();
   const change = useLanguageChange();
   const current = currentLanguage();
-  const currentTitle =
-    languages.data?.find((language) => language.code === current)?.title ?? t(`language.${current}`);
+  const currentTitle = languages.data?.find((language) => language.code === current)?.title ?? t(`language.${current}`);
 
   const pick = (code: LanguageCode) => {
     if (code === user.language && code === current) return;
@@ -43,21 +42,9 @@ export function LanguageMenu({ user }: LanguageMenuProps) {
   };
 
   return (
-    <Menu
-      position="bottom-end"
-      width={200}
-      shadow="md"
-      radius="md"
-      offset={8}
-      withinPortal
-      withInitialFocusPlaceholder={false}
-    >
+    <Menu position="bottom-end" width={200} shadow="md" radius="md" offset={8} withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
-        <UnstyledButton
-          className={classes.headerButton}
-          data-testid="language-menu"
-          disabled={change.isPending}
-        >
+        <UnstyledButton className={classes.headerButton} data-testid="language-menu" disabled={change.isPending}>
           <IconLanguage size={19} stroke={1.7} aria-hidden />
           {/* Named "Language: EN (English)": the visible code is part of the name (WCAG 2.5.3). */}
           <VisuallyHidden>{t('language.label')}: </VisuallyHidden>
@@ -75,9 +62,7 @@ export function LanguageMenu({ user }: LanguageMenuProps) {
             onClick={() => {
               pick(language.code);
             }}
-            rightSection={
-              language.code === current ? <IconCheck size={16} aria-label={t('language.selected')} /> : null
-            }
+            rightSection={language.code === current ? <IconCheck size={16} aria-label={t('language.selected')} /> : null}
             data-testid={`language-${language.code}`}
           >
             {language.title}

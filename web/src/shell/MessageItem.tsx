@@ -1,13 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { CloseButton, Transition, type MantineTransition } from '@mantine/core';
-import {
-  IconAlertCircle,
-  IconAlertTriangle,
-  IconCircleCheck,
-  IconInfoCircle,
-  type Icon,
-} from '@tabler/icons-react';
+import { IconAlertCircle, IconAlertTriangle, IconCircleCheck, IconInfoCircle, type Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_SLIDE_MS } from '@berth/contracts';
 import { dismissMessage, type Message, type MessageData, type MessageType } from '../components/messageStore.ts';

@@ -35,12 +35,7 @@ export function NavItem({ item, depth, onToggle }: NavItemProps) {
           }}
         >
           <NavItemLabel item={item} depth={depth} />
-          <IconChevronRight
-            size={16}
-            aria-hidden
-            className={classes.chevron}
-            data-open={item.isOpen || undefined}
-          />
+          <IconChevronRight size={16} aria-hidden className={classes.chevron} data-open={item.isOpen || undefined} />
         </button>
         <Collapse in={item.isOpen} transitionDuration={TRANSITION_MS[1]}>
           <ul id={groupId} className={classes.children}>

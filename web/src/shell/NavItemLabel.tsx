@@ -15,17 +15,10 @@ export function NavItemLabel({ item, depth }: { item: MenuItem; depth: number })
       )}
       <span className={classes.label}>{menuText(item.title)}</span>
       {item.badge ? (
-        <Badge
-          size="xs"
-          variant="light"
-          color={badgeColor(item.badge.class)}
-          radius="sm"
-          className={classes.badge}
-        >
+        <Badge size="xs" variant="light" color={badgeColor(item.badge.class)} radius="sm" className={classes.badge}>
           {menuText(item.badge.label)}
         </Badge>
       ) : null}
     </>
   );
 }
-

@@ -32,12 +32,7 @@ export function PartnerCredit({ user, tenant }: PartnerCreditProps) {
   if (user.commission.value !== 0) {
     return (
       <Tooltip label={t('credit.tooltip')} openDelay={400}>
-        <Link
-          to="/system/partner/credit"
-          className={classes.credit}
-          aria-label={t('credit.open', { amount })}
-          data-testid="partner-credit"
-        >
+        <Link to="/system/partner/credit" className={classes.credit} aria-label={t('credit.open', { amount })} data-testid="partner-credit">
           <IconWallet size={18} stroke={1.7} aria-hidden />
           <span className={classes.creditAmount}>{amount}</span>
         </Link>

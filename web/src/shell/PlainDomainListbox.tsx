@@ -5,16 +5,7 @@ import { VISIBLE_ROWS, type DomainListboxProps } from './domainListboxProps.ts';
 import classes from './DomainSelector.module.css';
 
 /** Every option in the DOM: fine up to DOMAIN_DROPDOWN_VIRTUAL_THRESHOLD. */
-export function PlainDomainListbox({
-  id,
-  label,
-  options,
-  selectedId,
-  activeIndex,
-  scrollToActive,
-  onPick,
-  onHover,
-}: DomainListboxProps) {
+export function PlainDomainListbox({ id, label, options, selectedId, activeIndex, scrollToActive, onPick, onHover }: DomainListboxProps) {
   const listRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -48,4 +39,3 @@ export function PlainDomainListbox({
     </div>
   );
 }
-

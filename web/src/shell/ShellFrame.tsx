@@ -59,9 +59,7 @@ export function ShellFrame({ user, tenant }: ShellFrameProps) {
   const domainMenu = useDomainMenu(selectedDomainId);
   const liveDomains = useLiveDomains(pathDomainId !== null);
   const pathDomain =
-    pathDomainId === null
-      ? null
-      : { id: pathDomainId, text: liveDomains.data?.find((domain) => domain.id === pathDomainId)?.text };
+    pathDomainId === null ? null : { id: pathDomainId, text: liveDomains.data?.find((domain) => domain.id === pathDomainId)?.text };
   const domainTrail = pathDomainId === null ? [] : activeTrail(domainMenu.data ?? [], location.pathname);
 
   // SPEC.md section 2: every route change shows the menu again (and closes the phone drawer).

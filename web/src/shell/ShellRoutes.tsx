@@ -8,50 +8,26 @@ function lazyPage(load: () => Promise<ComponentType>): LazyExoticComponent<Compo
 
 const DashboardPage = lazyPage(async () => (await import('../pages/DashboardPage.tsx')).DashboardPage);
 const AccountPage = lazyPage(async () => (await import('../pages/account/AccountPage.tsx')).AccountPage);
-const TwoFactorPage = lazyPage(
-  async () => (await import('../pages/account/TwoFactorPage.tsx')).TwoFactorPage,
-);
-const PasswordPage = lazyPage(
-  async () => (await import('../pages/account/PasswordPage.tsx')).PasswordPage,
-);
+const TwoFactorPage = lazyPage(async () => (await import('../pages/account/TwoFactorPage.tsx')).TwoFactorPage);
+const PasswordPage = lazyPage(async () => (await import('../pages/account/PasswordPage.tsx')).PasswordPage);
 const OutboxPage = lazyPage(async () => (await import('../pages/system/OutboxPage.tsx')).OutboxPage);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
 
 // One lazy chunk per area page; each area owns its folder under pages/.
-const DomainListPage = lazyPage(
-  async () => (await import('../pages/host/domains/DomainListPage.tsx')).DomainListPage,
-);
-const DomainCreatePage = lazyPage(
-  async () => (await import('../pages/host/domains/DomainCreatePage.tsx')).DomainCreatePage,
-);
-const DomainEditPage = lazyPage(
-  async () => (await import('../pages/host/domains/DomainEditPage.tsx')).DomainEditPage,
-);
-const DomainUsersPage = lazyPage(
-  async () => (await import('../pages/host/domain-users/DomainUsersPage.tsx')).DomainUsersPage,
-);
+const DomainListPage = lazyPage(async () => (await import('../pages/host/domains/DomainListPage.tsx')).DomainListPage);
+const DomainCreatePage = lazyPage(async () => (await import('../pages/host/domains/DomainCreatePage.tsx')).DomainCreatePage);
+const DomainEditPage = lazyPage(async () => (await import('../pages/host/domains/DomainEditPage.tsx')).DomainEditPage);
+const DomainUsersPage = lazyPage(async () => (await import('../pages/host/domain-users/DomainUsersPage.tsx')).DomainUsersPage);
 const DnsPage = lazyPage(async () => (await import('../pages/host/dns/DnsPage.tsx')).DnsPage);
-const DomainRenewPage = lazyPage(
-  async () => (await import('../pages/shop/DomainRenewPage.tsx')).DomainRenewPage,
-);
+const DomainRenewPage = lazyPage(async () => (await import('../pages/shop/DomainRenewPage.tsx')).DomainRenewPage);
 const ShopRoutes = lazyPage(async () => (await import('../pages/shop/ShopRoutes.tsx')).ShopRoutes);
 const InvoicesPage = lazyPage(async () => (await import('../pages/shop/InvoicesPage.tsx')).InvoicesPage);
-const PaymentMethodsPage = lazyPage(
-  async () => (await import('../pages/shop/PaymentMethodsPage.tsx')).PaymentMethodsPage,
-);
-const PartnerRoutes = lazyPage(
-  async () => (await import('../pages/partner/PartnerRoutes.tsx')).PartnerRoutes,
-);
-const CustomerRoutes = lazyPage(
-  async () => (await import('../pages/system/customers/CustomerRoutes.tsx')).CustomerRoutes,
-);
-const TenantRoutes = lazyPage(
-  async () => (await import('../pages/system/tenants/TenantRoutes.tsx')).TenantRoutes,
-);
+const PaymentMethodsPage = lazyPage(async () => (await import('../pages/shop/PaymentMethodsPage.tsx')).PaymentMethodsPage);
+const PartnerRoutes = lazyPage(async () => (await import('../pages/partner/PartnerRoutes.tsx')).PartnerRoutes);
+const CustomerRoutes = lazyPage(async () => (await import('../pages/system/customers/CustomerRoutes.tsx')).CustomerRoutes);
+const TenantRoutes = lazyPage(async () => (await import('../pages/system/tenants/TenantRoutes.tsx')).TenantRoutes);
 const AuditPage = lazyPage(async () => (await import('../pages/system/audit/AuditPage.tsx')).AuditPage);
-const NotificationsPage = lazyPage(
-  async () => (await import('../pages/notifications/NotificationsPage.tsx')).NotificationsPage,
-);
+const NotificationsPage = lazyPage(async () => (await import('../pages/notifications/NotificationsPage.tsx')).NotificationsPage);
 
 /**
  * The inner routes of the shell, matched in order (SPEC.md section 2). Paths are relative to

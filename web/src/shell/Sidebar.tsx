@@ -59,9 +59,7 @@ export function Sidebar({
             {t('domainSelector.caption')}
           </div>
           <DomainSelector selectedId={selectedDomainId} onPick={onPickDomain} />
-          {selectedDomainId === null ? null : (
-            <DomainMenu items={domainMenu} loading={domainMenuLoading} />
-          )}
+          {selectedDomainId === null ? null : <DomainMenu items={domainMenu} loading={domainMenuLoading} />}
         </div>
 
         <div className={classes.caption} aria-hidden>
@@ -86,13 +84,7 @@ export function Sidebar({
       </div>
 
       <div className={classes.bottom}>
-        <button
-          type="button"
-          className={classes.item}
-          onClick={onLogout}
-          disabled={logoutPending}
-          data-testid="nav-logout"
-        >
+        <button type="button" className={classes.item} onClick={onLogout} disabled={logoutPending} data-testid="nav-logout">
           <IconLogout size={18} stroke={1.7} aria-hidden className={classes.icon} />
           <span className={classes.label}>{t('shell.signOut')}</span>
         </button>

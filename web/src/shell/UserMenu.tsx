@@ -1,13 +1,6 @@
 import { Link } from 'react-router';
 import { Avatar, Badge, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import {
-  IconChevronDown,
-  IconCreditCard,
-  IconDiscount,
-  IconKey,
-  IconShieldLock,
-  IconUserCircle,
-} from '@tabler/icons-react';
+import { IconChevronDown, IconCreditCard, IconDiscount, IconKey, IconShieldLock, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { THUMBNAIL_SIZE, type Tenant, type User } from '@berth/contracts';
 import { useNotificationViewed } from '../api/shell.ts';
@@ -63,14 +56,7 @@ export function UserMenu({ user, tenant }: UserMenuProps) {
       <Menu.Target>
         <UnstyledButton className={classes.userButton} data-testid="profile-menu">
           <span className={classes.avatarWrap}>
-            <Avatar
-              src={user.image.url || null}
-              name={name}
-              color="harbor"
-              size={THUMBNAIL_SIZE}
-              radius="xl"
-              alt=""
-            />
+            <Avatar src={user.image.url || null} name={name} color="harbor" size={THUMBNAIL_SIZE} radius="xl" alt="" />
             {badge ? <span className={classes.avatarDot} data-testid="twofa-badge" aria-hidden /> : null}
           </span>
           <span className={classes.who}>
@@ -116,20 +102,12 @@ export function UserMenu({ user, tenant }: UserMenuProps) {
           {t('profile.twoFactor')}
         </Menu.Item>
         {sells ? (
-          <Menu.Item
-            component={Link}
-            to="/account/payment-methods"
-            leftSection={<IconCreditCard size={18} aria-hidden />}
-          >
+          <Menu.Item component={Link} to="/account/payment-methods" leftSection={<IconCreditCard size={18} aria-hidden />}>
             {t('profile.paymentMethods')}
           </Menu.Item>
         ) : null}
         {promo ? (
-          <Menu.Item
-            component={Link}
-            to="/system/partner/promo"
-            leftSection={<IconDiscount size={18} aria-hidden />}
-          >
+          <Menu.Item component={Link} to="/system/partner/promo" leftSection={<IconDiscount size={18} aria-hidden />}>
             {t('profile.promo')}
           </Menu.Item>
         ) : null}

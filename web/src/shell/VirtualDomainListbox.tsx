@@ -8,16 +8,7 @@ import classes from './DomainSelector.module.css';
 const LIST_MAX_PX = VISIBLE_ROWS * DOMAIN_DROPDOWN_ROW_PX;
 
 /** Only the rows in view (plus a few) are in the DOM, so 5,000 domains open instantly. */
-export function VirtualDomainListbox({
-  id,
-  label,
-  options,
-  selectedId,
-  activeIndex,
-  scrollToActive,
-  onPick,
-  onHover,
-}: DomainListboxProps) {
+export function VirtualDomainListbox({ id, label, options, selectedId, activeIndex, scrollToActive, onPick, onHover }: DomainListboxProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // TanStack Virtual keeps its own state outside React's; the compiler lint knows it as such.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -72,4 +63,3 @@ export function VirtualDomainListbox({
     </div>
   );
 }
-

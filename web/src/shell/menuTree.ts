@@ -51,11 +51,7 @@ export function toggleOpen(items: readonly MenuItem[], open: ReadonlySet<string>
 }
 
 /** The items with isActive/isOpen set from the path and the open set (the server sends false). */
-export function withState(
-  items: readonly MenuItem[],
-  activeIds: ReadonlySet<string>,
-  open: ReadonlySet<string>,
-): MenuItem[] {
+export function withState(items: readonly MenuItem[], activeIds: ReadonlySet<string>, open: ReadonlySet<string>): MenuItem[] {
   return items.map((item) => ({
     ...item,
     isActive: activeIds.has(item.id),

@@ -17,9 +17,7 @@ export function useLogoutAction() {
     logout.mutate(undefined, {
       onSuccess: () => {
         // Leave the shell first, so nothing in it refetches the user we are about to forget.
-        void Promise.resolve(
-          navigate('/login', { replace: true, state: { message: 'shell.loggedOut' } }),
-        ).then(() => {
+        void Promise.resolve(navigate('/login', { replace: true, state: { message: 'shell.loggedOut' } })).then(() => {
           forgetSession(queryClient);
           clearMessages();
         });

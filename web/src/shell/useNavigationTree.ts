@@ -23,25 +23,15 @@ const EMPTY: readonly MenuItem[] = [];
  * SPEC.md section 4: active and open flags come from the path on every navigation; between
  * navigations, clicks toggle items (closing those outside the clicked item's ancestry).
  */
-export function useNavigationTree(
-  source: readonly MenuItem[] | undefined,
-  pathname: string,
-  navigation: string,
-): NavigationTree {
+export function useNavigationTree(source: readonly MenuItem[] | undefined, pathname: string, navigation: string): NavigationTree {
   const tree = source ?? EMPTY;
   const trail = useMemo(() => activeTrail(tree, pathname), [tree, pathname]);
   const [manual, setManual] = useState<ManualOpen | null>(null);
 
-  const fromPath = useMemo(
-    () => new Set(trail.filter((item) => item.children.length > 0).map((item) => item.id)),
-    [trail],
-  );
+  const fromPath = useMemo(() => new Set(trail.filter((item) => item.children.length > 0).map((item) => item.id)), [trail]);
   const open = manual && manual.navigation === navigation && manual.source === tree ? manual.open : fromPath;
 
-  const items = useMemo(
-    () => withState(tree, new Set(trail.map((item) => item.id)), open),
-    [tree, trail, open],
-  );
+  const items = useMemo(() => withState(tree, new Set(trail.map((item) => item.id)), open), [tree, trail, open]);
 
   const toggle = useCallback(
     (id: string) => {

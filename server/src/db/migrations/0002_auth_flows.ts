@@ -84,7 +84,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql.raw('drop table app_secrets, captcha_uses, domain_users, outbox, throttle_hits, email_verifications, otp_logins, password_resets, recovery_codes').execute(db);
+  await sql
+    .raw(
+      'drop table app_secrets, captcha_uses, domain_users, outbox, throttle_hits, email_verifications, otp_logins, password_resets, recovery_codes',
+    )
+    .execute(db);
   await sql.raw('alter table sessions drop column public_id, drop column two_factor_started_at').execute(db);
-  await sql.raw('alter table users drop column google2fa_secret, drop column google2fa_pending_secret, drop column google2fa_last_step').execute(db);
+  await sql
+    .raw('alter table users drop column google2fa_secret, drop column google2fa_pending_secret, drop column google2fa_last_step')
+    .execute(db);
 }

@@ -29,7 +29,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Entry = { id: string; action: string; tenant_id: number | null; user: { id: number; display_name: string } | null; target: { type: string; id: string } | null; ip: string | null; data: Record<string, unknown>; created_at: string };
+type Entry = {
+  id: string;
+  action: string;
+  tenant_id: number | null;
+  user: { id: number; display_name: string } | null;
+  target: { type: string; id: string } | null;
+  ip: string | null;
+  data: Record<string, unknown>;
+  created_at: string;
+};
 const read = async (call: Caller, query: Record<string, string> = {}) => {
   const answer = await call({ method: 'GET', url: '/api/system/audit', query });
   expect(answer.statusCode, answer.body).toBe(200);

@@ -55,14 +55,22 @@ export class AuditLogReader {
         user:
           row.user_id === null
             ? null
-            : { id: row.user_id, email: row.user_email ?? '', display_name: displayNameOf({ email: row.user_email, given_name: row.user_given_name, sn: row.user_sn }) },
+            : {
+                id: row.user_id,
+                email: row.user_email ?? '',
+                display_name: displayNameOf({ email: row.user_email, given_name: row.user_given_name, sn: row.user_sn }),
+              },
         impersonator:
           row.impersonator_id === null
             ? null
             : {
                 id: row.impersonator_id,
                 email: row.impersonator_email ?? '',
-                display_name: displayNameOf({ email: row.impersonator_email, given_name: row.impersonator_given_name, sn: row.impersonator_sn }),
+                display_name: displayNameOf({
+                  email: row.impersonator_email,
+                  given_name: row.impersonator_given_name,
+                  sn: row.impersonator_sn,
+                }),
               },
         target: row.target_type && row.target_id ? { type: row.target_type, id: row.target_id } : null,
         data: row.data,

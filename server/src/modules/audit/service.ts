@@ -90,7 +90,19 @@ export interface Actor {
   impersonatorId: number | null;
 }
 
-export type AuditTargetType = 'domain' | 'domain_user' | 'dns_record' | 'user' | 'tenant' | 'payment_method' | 'invoice' | 'cart_item' | 'order' | 'promo' | 'hosting_plan' | 'tld_price';
+export type AuditTargetType =
+  | 'domain'
+  | 'domain_user'
+  | 'dns_record'
+  | 'user'
+  | 'tenant'
+  | 'payment_method'
+  | 'invoice'
+  | 'cart_item'
+  | 'order'
+  | 'promo'
+  | 'hosting_plan'
+  | 'tld_price';
 
 export interface AuditEntry {
   action: AuditAction;
@@ -139,7 +151,15 @@ export class AuditService {
     target: NonNullable<AuditEntry['target']>,
     data?: AuditEntry['data'],
   ): Promise<void> {
-    await this.record({ action, tenantId, userId: actor.user.id, ip: actor.ip, target, impersonatorId: actor.impersonatorId, ...(data ? { data } : {}) });
+    await this.record({
+      action,
+      tenantId,
+      userId: actor.user.id,
+      ip: actor.ip,
+      target,
+      impersonatorId: actor.impersonatorId,
+      ...(data ? { data } : {}),
+    });
   }
 }
 

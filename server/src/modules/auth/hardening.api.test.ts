@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createCustomer, createTestApp, login, sessionCookieFrom, type TestApp } from '../../../test/harness.ts';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createCustomer,
+  createTestApp,
+  login,
+  sessionCookieFrom,
+  type TestApp,
+} from '../../../test/harness.ts';
 import { lastMailTo, linkIn } from '../../../test/outbox.ts';
 import { COMMON_PASSWORD_COUNT } from '../../lib/password-policy.ts';
 
@@ -22,7 +30,8 @@ describe('login throttling', () => {
   it('locks the account from every IP, never another account, with case-folded e-mails', async () => {
     t = await createTestApp();
     const other = await createCustomer(t, 'bystander@localhost');
-    for (let i = 0; i < 5; i++) await attempt(i % 2 ? ADMIN_EMAIL.toUpperCase() : ADMIN_EMAIL, `wrong password #${i}`, { ip: '203.0.113.1' });
+    for (let i = 0; i < 5; i++)
+      await attempt(i % 2 ? ADMIN_EMAIL.toUpperCase() : ADMIN_EMAIL, `wrong password #${i}`, { ip: '203.0.113.1' });
     const elsewhere = await attempt(ADMIN_EMAIL, ADMIN_PASSWORD, { ip: '198.51.100.7' });
     expect(elsewhere.statusCode).toBe(429);
     expect(Number(elsewhere.headers['retry-after'])).toBeGreaterThan(0);
@@ -83,7 +92,12 @@ describe('password rules', () => {
   it('still asks a 2FA user for the second factor after a reset', async () => {
     t = await createTestApp();
     const { cookie } = await login(t.app);
-    const setup = await t.app.inject({ method: 'POST', url: '/api/account/2fa/setup', headers: { cookie }, payload: { password: ADMIN_PASSWORD } });
+    const setup = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/2fa/setup',
+      headers: { cookie },
+      payload: { password: ADMIN_PASSWORD },
+    });
     const secret = setup.json().data.secret as string;
     await t.app.inject({
       method: 'POST',

@@ -117,7 +117,11 @@ describe('GET /api/user and sessions', () => {
     expect(response.statusCode).toBe(200);
     const body = currentUserAnswerSchema.parse(response.json());
     expect(body.data.user.email).toBe(ADMIN_EMAIL);
-    expect(body.data.tenant).toEqual({ id: 1, title: 'Berth', config: { admin_logo: null, admin_logo_footer: null, host_purchases: null } });
+    expect(body.data.tenant).toEqual({
+      id: 1,
+      title: 'Berth',
+      config: { admin_logo: null, admin_logo_footer: null, host_purchases: null },
+    });
   });
 
   it('ends a plain session after 2 hours idle but keeps an active one alive', async () => {

@@ -29,7 +29,10 @@ export class SecurityNotifier {
 
   async notify(
     user: UserRow,
-    kind: Extract<MailKind, 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'recovery_codes_regenerated' | 'email_changed'>,
+    kind: Extract<
+      MailKind,
+      'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'recovery_codes_regenerated' | 'email_changed'
+    >,
     context: { ip: string; tenant: TenantRef },
   ): Promise<void> {
     try {

@@ -40,11 +40,17 @@ export class FailureThrottle {
   }
 
   async fail(key: string): Promise<void> {
-    await this.db.insertInto('throttle_hits').values({ key: this.prefix + key, hit_at: this.clock.now() }).execute();
+    await this.db
+      .insertInto('throttle_hits')
+      .values({ key: this.prefix + key, hit_at: this.clock.now() })
+      .execute();
   }
 
   async reset(key: string): Promise<void> {
-    await this.db.deleteFrom('throttle_hits').where('key', '=', this.prefix + key).execute();
+    await this.db
+      .deleteFrom('throttle_hits')
+      .where('key', '=', this.prefix + key)
+      .execute();
   }
 }
 

@@ -12,5 +12,4 @@ export const claimCaptchaUse = async (db: Db, signature: string, expiresAt: Date
 };
 
 /** Expired challenges fail on their own expiry, so their rows are no longer needed. */
-export const deleteExpiredCaptchaUses = (db: Db, now: Date) =>
-  db.deleteFrom('captcha_uses').where('expires_at', '<', now).execute();
+export const deleteExpiredCaptchaUses = (db: Db, now: Date) => db.deleteFrom('captcha_uses').where('expires_at', '<', now).execute();

@@ -18,9 +18,11 @@ let server: Server;
 let verifyUrl: string;
 let database: TestDatabase;
 
-const json = (body: unknown, status = 200): Handler => (_form, response) => {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-};
+const json =
+  (body: unknown, status = 200): Handler =>
+  (_form, response) => {
+    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
 const good = { success: true, challenge_ts: '2026-01-01T00:00:00Z', hostname: 'panel.example.com', score: 0.9, action: 'registerform' };
 
 beforeAll(async () => {

@@ -24,13 +24,16 @@ afterAll(async () => {
 });
 
 const cartOf = async (call = alpha.customer.call) => shopCartAnswerSchema.parse(await ok(call, { method: 'GET', url: '/api/cart' })).data;
-const plans = async () => (await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans as { id: number; title: string }[];
+const plans = async () =>
+  (await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans as { id: number; title: string }[];
 
 describe('the cart', () => {
   it('holds hosting, registration, transfer and renewal rows priced from the catalogue, with totals', async () => {
     const [starter] = await plans();
     expect((await addToCart(alpha.customer.call, { kind: 'hosting', plan_id: starter?.id, period_months: 12 })).statusCode).toBe(200);
-    expect((await addToCart(alpha.customer.call, { kind: 'domain_register', name: 'My-New-Shop.com', period_months: 24 })).statusCode).toBe(200);
+    expect((await addToCart(alpha.customer.call, { kind: 'domain_register', name: 'My-New-Shop.com', period_months: 24 })).statusCode).toBe(
+      200,
+    );
     expect((await addToCart(alpha.customer.call, { kind: 'domain_transfer', name: 'moving-in.eu' })).statusCode).toBe(200);
     const owned = await ok(alpha.customer.call, { method: 'POST', url: '/api/host/domain', payload: { name: 'already-mine.cz' } }, 201);
     const renew = await addToCart(alpha.customer.call, { kind: 'domain_renew', domain_id: owned.data.id, period_months: 12 });
@@ -68,13 +71,19 @@ describe('the cart', () => {
   it('changes the period of a row and reprices it; refuses a period the product has not', async () => {
     const cart = await cartOf();
     const hosting = cart.rows.find((row) => row.kind === 'hosting');
-    const monthly = await ok(alpha.customer.call, { method: 'PATCH', url: `/api/cart/items/${hosting?.id}`, payload: { period_months: 1 } });
+    const monthly = await ok(alpha.customer.call, {
+      method: 'PATCH',
+      url: `/api/cart/items/${hosting?.id}`,
+      payload: { period_months: 1 },
+    });
     expect(monthly.data.rows.find((row: { id: number }) => row.id === hosting?.id).price.net.amount).toBe(390);
     const bad = await alpha.customer.call({ method: 'PATCH', url: `/api/cart/items/${hosting?.id}`, payload: { period_months: 5 } });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.period_months).toEqual(['This period cannot be chosen for this item.']);
     const transfer = cart.rows.find((row) => row.kind === 'domain_transfer');
-    expect((await alpha.customer.call({ method: 'PATCH', url: `/api/cart/items/${transfer?.id}`, payload: { period_months: 24 } })).statusCode).toBe(422);
+    expect(
+      (await alpha.customer.call({ method: 'PATCH', url: `/api/cart/items/${transfer?.id}`, payload: { period_months: 24 } })).statusCode,
+    ).toBe(422);
   });
 
   it('follows price changes of the catalogue', async () => {
@@ -83,7 +92,11 @@ describe('the cart', () => {
     expect((await cartOf()).rows.find((row) => row.id === hosting?.id)?.price.net.amount).toBe(490);
     await ok(alpha.admin.call, { method: 'PATCH', url: `/api/system/shop/plans/${hosting?.plan_id}`, payload: { active: false } });
     expect((await cartOf()).rows.find((row) => row.id === hosting?.id)?.available).toBe(false);
-    await ok(alpha.admin.call, { method: 'PATCH', url: `/api/system/shop/plans/${hosting?.plan_id}`, payload: { active: true, monthly_price: 390 } });
+    await ok(alpha.admin.call, {
+      method: 'PATCH',
+      url: `/api/system/shop/plans/${hosting?.plan_id}`,
+      payload: { active: true, monthly_price: 390 },
+    });
   });
 
   it('refuses what cannot be bought, with the reason on the field', async () => {
@@ -94,7 +107,11 @@ describe('the cart', () => {
       [{ kind: 'hosting', plan_id: starter?.id, period_months: 36 }, 'period_months', 'This period cannot be chosen for this item.'],
       [{ kind: 'domain_register', name: 'already-mine.cz' }, 'name', 'This domain already exists in the panel.'],
       [{ kind: 'domain_register', name: 'example.museum' }, 'name', 'Domains ending in .museum are not sold here.'],
-      [{ kind: 'domain_register', name: 'www.sub.example.com' }, 'name', 'Enter a domain you can register: a name and its ending, e.g. example.com.'],
+      [
+        { kind: 'domain_register', name: 'www.sub.example.com' },
+        'name',
+        'Enter a domain you can register: a name and its ending, e.g. example.com.',
+      ],
       [{ kind: 'domain_register', name: 'MY-NEW-SHOP.COM' }, 'name', 'This domain is already in your cart.'],
       [{ kind: 'domain_register', name: 'bad name' }, 'name', expect.stringContaining('valid domain name') as unknown as string],
     ];
@@ -111,7 +128,9 @@ describe('the cart', () => {
     expect((await addToCart(alpha.customer.call, { kind: 'domain_renew', domain_id: foreignDomain.data.id })).statusCode).toBe(404);
     const mine = (await cartOf()).rows[0];
     expect((await other!.call({ method: 'DELETE', url: `/api/cart/items/${mine?.id}` })).statusCode).toBe(404);
-    expect((await other!.call({ method: 'PATCH', url: `/api/cart/items/${mine?.id}`, payload: { period_months: 12 } })).statusCode).toBe(404);
+    expect((await other!.call({ method: 'PATCH', url: `/api/cart/items/${mine?.id}`, payload: { period_months: 12 } })).statusCode).toBe(
+      404,
+    );
     expect((await cartOf()).rows).toHaveLength(4);
     // An admin may renew a customer's domain of their tenant for them.
     expect((await addToCart(alpha.admin.call, { kind: 'domain_renew', domain_id: foreignDomain.data.id })).statusCode).toBe(200);

@@ -17,13 +17,28 @@ import { lineTitle, netFor, periodsFor, tldOf } from './pricing.ts';
 export async function resolveItem(db: Db, user: UserRow, input: CartAddPayload, now: Date): Promise<Insertable<CartItemsTable>> {
   const settings = await ensureShop(db, user.tenant_id);
   if (!periodsFor(input.kind).includes(input.period_months)) throw fieldError('period_months', 'cart.period_invalid');
-  const base = { tenant_id: user.tenant_id, user_id: user.id, product_type: input.kind, period_months: input.period_months, currency: settings.currency, created_at: now };
+  const base = {
+    tenant_id: user.tenant_id,
+    user_id: user.id,
+    product_type: input.kind,
+    period_months: input.period_months,
+    currency: settings.currency,
+    created_at: now,
+  };
 
   if (input.kind === 'hosting') {
     const plan = await findPlan(db, user.tenant_id, input.plan_id);
     if (!plan || !plan.active) throw fieldError('plan_id', 'shop.plan_unknown');
     const net = netFor('hosting', input.period_months, plan, undefined);
-    return { ...base, plan_id: plan.id, domain_id: null, domain_name: null, tld: null, title: lineTitle('hosting', user.language, { plan: plan.title }), price_minor: net ?? 0 };
+    return {
+      ...base,
+      plan_id: plan.id,
+      domain_id: null,
+      domain_name: null,
+      tld: null,
+      title: lineTitle('hosting', user.language, { plan: plan.title }),
+      price_minor: net ?? 0,
+    };
   }
 
   const tlds = await listTlds(db, user.tenant_id, true);
@@ -48,5 +63,13 @@ export async function resolveItem(db: Db, user: UserRow, input: CartAddPayload, 
   }
   const tld = tlds.find((t) => t.tld === sold.tld);
   const net = netFor(input.kind, input.period_months, undefined, tld);
-  return { ...base, plan_id: null, domain_id: domainId, domain_name: name, tld: sold.tld, title: lineTitle(input.kind, user.language, { domain: name }), price_minor: net ?? 0 };
+  return {
+    ...base,
+    plan_id: null,
+    domain_id: domainId,
+    domain_name: name,
+    tld: sold.tld,
+    title: lineTitle(input.kind, user.language, { domain: name }),
+    price_minor: net ?? 0,
+  };
 }

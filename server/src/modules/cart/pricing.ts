@@ -14,7 +14,12 @@ export const periodsFor = (kind: ProductKind): readonly number[] =>
   kind === 'hosting' ? HOSTING_PERIODS : kind === 'domain_transfer' ? TRANSFER_PERIODS : DOMAIN_PERIODS;
 
 /** Net price of a period: hosting by the month or by whole years; domains by the year. */
-export function netFor(kind: ProductKind, periodMonths: number, plan: HostingPlanRow | undefined, tld: TldPriceRow | undefined): number | undefined {
+export function netFor(
+  kind: ProductKind,
+  periodMonths: number,
+  plan: HostingPlanRow | undefined,
+  tld: TldPriceRow | undefined,
+): number | undefined {
   if (kind === 'hosting') {
     if (!plan) return undefined;
     return periodMonths % 12 === 0 ? Number(plan.yearly_price) * (periodMonths / 12) : Number(plan.monthly_price) * periodMonths;
@@ -29,9 +34,7 @@ export function netFor(kind: ProductKind, periodMonths: number, plan: HostingPla
  * whether the name is registrable under it: exactly one label in front.
  */
 export function tldOf(name: string, tlds: readonly Pick<TldPriceRow, 'tld'>[]): { tld: string; registrable: boolean } | undefined {
-  const match = tlds
-    .filter((t) => name.endsWith(`.${t.tld}`))
-    .sort((a, b) => b.tld.length - a.tld.length)[0];
+  const match = tlds.filter((t) => name.endsWith(`.${t.tld}`)).sort((a, b) => b.tld.length - a.tld.length)[0];
   if (!match) return undefined;
   const label = name.slice(0, -(match.tld.length + 1));
   return { tld: match.tld, registrable: label.length > 0 && !label.includes('.') };
@@ -72,7 +75,10 @@ export function lineTitle(kind: ProductKind, language: string, names: { plan?: s
  * and the totals. `lock` (checkout) locks the rows in the caller's transaction.
  */
 export async function priceCart(db: Db, user: UserRow, now: Date, options: { lock?: boolean } = {}): Promise<PricedCart> {
-  const [rows, promo] = await Promise.all([options.lock ? lockCartItems(db, user.id) : listCartItems(db, user.id), findCartPromo(db, user.id)]);
+  const [rows, promo] = await Promise.all([
+    options.lock ? lockCartItems(db, user.id) : listCartItems(db, user.id),
+    findCartPromo(db, user.id),
+  ]);
   return priceRows(db, user, now, rows, promo ?? null);
 }
 
@@ -82,7 +88,9 @@ export async function priceRows(db: Db, user: UserRow, now: Date, rows: CartItem
   const [plans, tlds] = await Promise.all([listPlans(db, user.tenant_id, false), listTlds(db, user.tenant_id, false)]);
   const taken = await takenNames(
     db,
-    rows.filter((row) => row.product_type === 'domain_register' || row.product_type === 'domain_transfer').flatMap((row) => (row.domain_name ? [row.domain_name] : [])),
+    rows
+      .filter((row) => row.product_type === 'domain_register' || row.product_type === 'domain_transfer')
+      .flatMap((row) => (row.domain_name ? [row.domain_name] : [])),
   );
   const lines = rows.map((row): PricedLine => {
     const kind = isKind(row.product_type) ? row.product_type : 'hosting';

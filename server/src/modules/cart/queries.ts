@@ -12,7 +12,11 @@ export const lockCartItems = (trx: Db, userId: number) =>
   trx.selectFrom('cart_items').selectAll().where('user_id', '=', userId).orderBy('id').forUpdate().execute();
 
 export const countCartItems = async (db: Db, userId: number): Promise<number> => {
-  const row = await db.selectFrom('cart_items').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('cart_items')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 };
 
@@ -23,7 +27,12 @@ export const insertCartItem = (db: Db, values: Insertable<CartItemsTable>) =>
   db.insertInto('cart_items').values(values).returningAll().executeTakeFirstOrThrow();
 
 export const updateCartItemPeriod = (db: Db, userId: number, id: number, periodMonths: number, priceMinor: number) =>
-  db.updateTable('cart_items').set({ period_months: periodMonths, price_minor: priceMinor }).where('user_id', '=', userId).where('id', '=', id).execute();
+  db
+    .updateTable('cart_items')
+    .set({ period_months: periodMonths, price_minor: priceMinor })
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .execute();
 
 export const deleteCartItem = (db: Db, userId: number, id: number) =>
   db.deleteFrom('cart_items').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();

@@ -22,7 +22,14 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
 
     api.get(
       '/cart',
-      { preHandler: requireUser, schema: { tags: ['shop'], summary: "The user's server-side cart: rows, promo, totals", response: { 200: shopCartAnswerSchema, 401: errorAnswerSchema } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop'],
+          summary: "The user's server-side cart: rows, promo, totals",
+          response: { 200: shopCartAnswerSchema, 401: errorAnswerSchema },
+        },
+      },
       async (request) => ({ data: await cart.view(authedUser(request).user, request.lang) }),
     );
 
@@ -37,14 +44,23 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
           response: { 200: shopCartAnswerSchema, ...errors },
         },
       },
-      async (request) => ({ data: await cart.add(await actors.actor(request), request.body, request.lang), message: translate(request.lang, 'cart.added') }),
+      async (request) => ({
+        data: await cart.add(await actors.actor(request), request.body, request.lang),
+        message: translate(request.lang, 'cart.added'),
+      }),
     );
 
     api.patch(
       '/cart/items/:id',
       {
         preHandler: requireUser,
-        schema: { tags: ['shop'], summary: "Change a row's period", params: idParamsSchema, body: cartPeriodPayloadSchema, response: { 200: shopCartAnswerSchema, ...errors } },
+        schema: {
+          tags: ['shop'],
+          summary: "Change a row's period",
+          params: idParamsSchema,
+          body: cartPeriodPayloadSchema,
+          response: { 200: shopCartAnswerSchema, ...errors },
+        },
       },
       async (request) => ({
         data: await cart.changePeriod(await actors.actor(request), request.params.id, request.body.period_months, request.lang),
@@ -54,15 +70,26 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
 
     api.delete(
       '/cart/items/:id',
-      { preHandler: requireUser, schema: { tags: ['shop'], summary: 'Remove a row', params: idParamsSchema, response: { 200: shopCartAnswerSchema, ...errors } } },
-      async (request) => ({ data: await cart.remove(await actors.actor(request), request.params.id, request.lang), message: translate(request.lang, 'cart.removed') }),
+      {
+        preHandler: requireUser,
+        schema: { tags: ['shop'], summary: 'Remove a row', params: idParamsSchema, response: { 200: shopCartAnswerSchema, ...errors } },
+      },
+      async (request) => ({
+        data: await cart.remove(await actors.actor(request), request.params.id, request.lang),
+        message: translate(request.lang, 'cart.removed'),
+      }),
     );
 
     api.post(
       '/cart/promo',
       {
         preHandler: requireUser,
-        schema: { tags: ['shop'], summary: 'Apply a promo code (422 on `code` with the reason it cannot be used)', body: cartPromoPayloadSchema, response: { 200: shopCartAnswerSchema, ...errors } },
+        schema: {
+          tags: ['shop'],
+          summary: 'Apply a promo code (422 on `code` with the reason it cannot be used)',
+          body: cartPromoPayloadSchema,
+          response: { 200: shopCartAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const data = await cart.applyPromo(await actors.actor(request), request.body.code, request.lang);
@@ -72,8 +99,14 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
 
     api.delete(
       '/cart/promo',
-      { preHandler: requireUser, schema: { tags: ['shop'], summary: 'Remove the promo code', response: { 200: shopCartAnswerSchema, ...errors } } },
-      async (request) => ({ data: await cart.removePromo(await actors.actor(request), request.lang), message: translate(request.lang, 'cart.promo_removed') }),
+      {
+        preHandler: requireUser,
+        schema: { tags: ['shop'], summary: 'Remove the promo code', response: { 200: shopCartAnswerSchema, ...errors } },
+      },
+      async (request) => ({
+        data: await cart.removePromo(await actors.actor(request), request.lang),
+        message: translate(request.lang, 'cart.promo_removed'),
+      }),
     );
   };
 }

@@ -41,10 +41,16 @@ export class CartService {
     try {
       row = await insertCartItem(db, values);
     } catch (error) {
-      if (isUniqueViolation(error, 'cart_items_user_domain')) throw fieldError(input.kind === 'domain_renew' ? 'domain_id' : 'name', 'cart.duplicate');
+      if (isUniqueViolation(error, 'cart_items_user_domain'))
+        throw fieldError(input.kind === 'domain_renew' ? 'domain_id' : 'name', 'cart.duplicate');
       throw error;
     }
-    await this.changed(actor, 'cart.item_added', row.id, { kind: input.kind, period_months: input.period_months, ...(values.domain_name ? { domain: values.domain_name } : {}), ...(values.plan_id ? { plan_id: values.plan_id } : {}) });
+    await this.changed(actor, 'cart.item_added', row.id, {
+      kind: input.kind,
+      period_months: input.period_months,
+      ...(values.domain_name ? { domain: values.domain_name } : {}),
+      ...(values.plan_id ? { plan_id: values.plan_id } : {}),
+    });
     return this.view(user, language);
   }
 
@@ -54,7 +60,8 @@ export class CartService {
     const row = await findCartItem(db, user.id, id);
     if (!row) throw new HttpError(404, 'http.not_found');
     const kind = row.product_type as ProductKind;
-    if (!(PRODUCT_KINDS as readonly string[]).includes(kind) || !periodsFor(kind).includes(periodMonths)) throw fieldError('period_months', 'cart.period_invalid');
+    if (!(PRODUCT_KINDS as readonly string[]).includes(kind) || !periodsFor(kind).includes(periodMonths))
+      throw fieldError('period_months', 'cart.period_invalid');
     const plan = row.plan_id === null ? undefined : await findPlan(db, user.tenant_id, row.plan_id);
     const tld = row.tld === null ? undefined : await findTldByName(db, user.tenant_id, row.tld);
     const net = netFor(kind, periodMonths, plan, tld);
@@ -91,8 +98,19 @@ export class CartService {
     return this.view(actor.user, language);
   }
 
-  private async changed(actor: Actor, action: 'cart.item_added' | 'cart.item_changed' | 'cart.item_removed' | 'cart.promo_applied' | 'cart.promo_removed', itemId: number | null, data?: Record<string, string | number>): Promise<void> {
+  private async changed(
+    actor: Actor,
+    action: 'cart.item_added' | 'cart.item_changed' | 'cart.item_removed' | 'cart.promo_applied' | 'cart.promo_removed',
+    itemId: number | null,
+    data?: Record<string, string | number>,
+  ): Promise<void> {
     this.deps.realtime.cartUpdated(actor.user.id);
-    await this.deps.audit.recordAction(actor, action, actor.user.tenant_id, itemId === null ? { type: 'user', id: actor.user.id } : { type: 'cart_item', id: itemId }, data);
+    await this.deps.audit.recordAction(
+      actor,
+      action,
+      actor.user.tenant_id,
+      itemId === null ? { type: 'user', id: actor.user.id } : { type: 'cart_item', id: itemId },
+      data,
+    );
   }
 }

@@ -12,9 +12,12 @@ let root: Awaited<ReturnType<typeof superAdmin>>;
 const DAY = 24 * 60 * 60 * 1000;
 let start: Date;
 
-const amounts = (answer: { data: { entries: { amount: { amount: number } }[] } }) => answer.data.entries.map((entry) => entry.amount.amount);
-const ledger = (call: Caller, userId: number, query: Record<string, string> = {}) => call({ method: 'GET', url: `/api/system/credit/${userId}`, query });
-const csv = (call: Caller, userId: number, query: Record<string, string> = {}) => call({ method: 'GET', url: `/api/system/credit/${userId}/export.csv`, query });
+const amounts = (answer: { data: { entries: { amount: { amount: number } }[] } }) =>
+  answer.data.entries.map((entry) => entry.amount.amount);
+const ledger = (call: Caller, userId: number, query: Record<string, string> = {}) =>
+  call({ method: 'GET', url: `/api/system/credit/${userId}`, query });
+const csv = (call: Caller, userId: number, query: Record<string, string> = {}) =>
+  call({ method: 'GET', url: `/api/system/credit/${userId}/export.csv`, query });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -28,7 +31,15 @@ beforeAll(async () => {
     await giveCredit(alpha.admin.call, alpha.customer.user.id, day * 100);
   }
   t.clock.advance(DAY);
-  await ok(alpha.admin.call, { method: 'POST', url: '/api/system/credit/adjustments', payload: { user_id: alpha.customer.user.id, amount: -250, description: '=SUM(A1:A9) correction' } }, 201);
+  await ok(
+    alpha.admin.call,
+    {
+      method: 'POST',
+      url: '/api/system/credit/adjustments',
+      payload: { user_id: alpha.customer.user.id, amount: -250, description: '=SUM(A1:A9) correction' },
+    },
+    201,
+  );
   await giveCredit(beta.admin.call, beta.customer.user.id, 4200);
 }, 120_000);
 afterAll(async () => {
@@ -86,7 +97,11 @@ describe('GET /api/system/credit/{userId}', () => {
     const pages: number[][] = [];
     let cursor: string | null = null;
     do {
-      const query: Record<string, string> = { type: 'manual', limit: '2', from: new Date(start.getTime() + 2 * DAY).toISOString().slice(0, 10) };
+      const query: Record<string, string> = {
+        type: 'manual',
+        limit: '2',
+        from: new Date(start.getTime() + 2 * DAY).toISOString().slice(0, 10),
+      };
       if (cursor) query.cursor = cursor;
       const answer = await ok(alpha.admin.call, { method: 'GET', url: `/api/system/credit/${userId}`, query });
       pages.push(amounts(answer));
@@ -94,8 +109,12 @@ describe('GET /api/system/credit/{userId}', () => {
     } while (cursor);
     expect(pages).toEqual([[-250, 500], [400, 300], [200]]);
     const day3 = new Date(start.getTime() + 3 * DAY).toISOString().slice(0, 10);
-    expect(amounts(await ok(root.call, { method: 'GET', url: `/api/system/credit/${userId}`, query: { from: day3, to: day3 } }))).toEqual([300]);
-    expect(amounts(await ok(alpha.admin.call, { method: 'GET', url: `/api/system/credit/${userId}`, query: { type: 'purchase' } }))).toEqual([]);
+    expect(amounts(await ok(root.call, { method: 'GET', url: `/api/system/credit/${userId}`, query: { from: day3, to: day3 } }))).toEqual([
+      300,
+    ]);
+    expect(
+      amounts(await ok(alpha.admin.call, { method: 'GET', url: `/api/system/credit/${userId}`, query: { type: 'purchase' } })),
+    ).toEqual([]);
   });
 
   it('answers bad input with 422 and per-field errors', async () => {
@@ -108,10 +127,16 @@ describe('GET /api/system/credit/{userId}', () => {
   });
 
   it('audits nothing for reads', async () => {
-    const before = await t.db.selectFrom('audit_log').select(({ fn }) => fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom('audit_log')
+      .select(({ fn }) => fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     await ok(alpha.admin.call, { method: 'GET', url: `/api/system/credit/${alpha.customer.user.id}` });
     expect((await csv(root.call, alpha.customer.user.id)).statusCode).toBe(200);
-    const after = await t.db.selectFrom('audit_log').select(({ fn }) => fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('audit_log')
+      .select(({ fn }) => fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 });

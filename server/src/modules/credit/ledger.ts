@@ -17,9 +17,7 @@ export interface Posting {
 }
 
 export type PostingResult =
-  | { status: 'posted'; entry: CreditEntryRow; balance: number }
-  | { status: 'duplicate' }
-  | { status: 'insufficient'; balance: number };
+  { status: 'posted'; entry: CreditEntryRow; balance: number } | { status: 'duplicate' } | { status: 'insufficient'; balance: number };
 
 /**
  * Posts one ledger entry inside the caller's transaction. The user's account row is locked first,

@@ -30,7 +30,8 @@ export class CreditProvider implements PaymentProvider {
 
   async start(trx: Db, invoice: InvoiceToPay): Promise<PaymentStart> {
     // Topping up credit with credit would move money in a circle.
-    if (invoice.kind === 'credit') throw new HttpError(422, 'checkout.payment_unavailable', { fields: { payment: [{ key: 'checkout.payment_unavailable' }] } });
+    if (invoice.kind === 'credit')
+      throw new HttpError(422, 'checkout.payment_unavailable', { fields: { payment: [{ key: 'checkout.payment_unavailable' }] } });
     const buyer = await findUserById(trx, invoice.user_id);
     const language = languageOf(buyer);
     const result = await post(trx, {
@@ -46,7 +47,10 @@ export class CreditProvider implements PaymentProvider {
       now: this.clock.now(),
     });
     if (result.status === 'insufficient') {
-      const params = { balance: formatMoney(result.balance, invoice.currency, language), amount: formatMoney(invoice.total, invoice.currency, language) };
+      const params = {
+        balance: formatMoney(result.balance, invoice.currency, language),
+        amount: formatMoney(invoice.total, invoice.currency, language),
+      };
       throw new HttpError(422, 'credit.insufficient', { params, fields: { payment: [{ key: 'credit.insufficient', params }] } });
     }
     return { status: 'paid', reference: creditPaymentReference(invoice.id) };

@@ -60,7 +60,8 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
         preHandler: requireUser,
         schema: {
           tags: ['credit'],
-          summary: "Admins: a user's credit balance and ledger (super admins: any user; host admins: their tenant's), filters and keyset pages as /credit",
+          summary:
+            "Admins: a user's credit balance and ledger (super admins: any user; host admins: their tenant's), filters and keyset pages as /credit",
           params: creditUserParamsSchema,
           querystring: creditQuerySchema,
           response: { 200: creditAnswerSchema, ...errors },
@@ -102,7 +103,9 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
       },
       async (request, reply) => {
         const invoice = await credit.topUp(await actors.actor(request), request.body, request.lang);
-        return reply.code(201).send({ data: { invoice }, message: translate(request.lang, 'credit.top_up_created', { number: invoice.number }) });
+        return reply
+          .code(201)
+          .send({ data: { invoice }, message: translate(request.lang, 'credit.top_up_created', { number: invoice.number }) });
       },
     );
 

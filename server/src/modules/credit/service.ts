@@ -1,4 +1,12 @@
-import type { CreditAdjustmentPayload, CreditAnswer, CreditEntry, CreditExportQuery, CreditQuery, Invoice, TopUpPayload } from '@berth/contracts';
+import type {
+  CreditAdjustmentPayload,
+  CreditAnswer,
+  CreditEntry,
+  CreditExportQuery,
+  CreditQuery,
+  Invoice,
+  TopUpPayload,
+} from '@berth/contracts';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
 import { decodeCursor, encodeCursor, pageOfRows } from '../../db/keyset.ts';
@@ -93,7 +101,10 @@ export class CreditService {
     return {
       data: {
         balance: money(account.balance, currency, language),
-        top_up: { min: money(Number(settings.top_up_min), settings.currency, language), max: money(Number(settings.top_up_max), settings.currency, language) },
+        top_up: {
+          min: money(Number(settings.top_up_min), settings.currency, language),
+          max: money(Number(settings.top_up_max), settings.currency, language),
+        },
         entries: page.rows.map((row) => presentEntry(row, language)),
       },
       next_cursor: page.nextCursor,
@@ -144,7 +155,9 @@ export class CreditService {
         orderId: null,
         currency: settings.currency,
         vatRateBp: 0,
-        lines: [{ kind: 'credit', title: translate(languageOf(user), 'shop.line.credit'), period_months: null, net: input.amount, discount: 0 }],
+        lines: [
+          { kind: 'credit', title: translate(languageOf(user), 'shop.line.credit'), period_months: null, net: input.amount, discount: 0 },
+        ],
         totals: { subtotal: input.amount, discount: 0, net: input.amount, vat: 0, gross: input.amount },
         promoCode: null,
         provider: provider.id,
@@ -152,22 +165,43 @@ export class CreditService {
       });
       const start = await provider.start(trx, invoiceToPay(created), { paymentMethodId: input.payment_method_id ?? null });
       if (start.status === 'paid') {
-        await settleInTransaction(trx, { tenantId: created.tenant_id, invoiceId: created.id, provider: provider.id, reference: start.reference, amount: input.amount, actorId: user.id }, now);
+        await settleInTransaction(
+          trx,
+          {
+            tenantId: created.tenant_id,
+            invoiceId: created.id,
+            provider: provider.id,
+            reference: start.reference,
+            amount: input.amount,
+            actorId: user.id,
+          },
+          now,
+        );
       } else {
         await setInvoiceInstructions(trx, created.id, start.instructions as unknown as Record<string, unknown>);
       }
       return created;
     });
-    await this.deps.audit.recordAction(actor, 'credit.top_up_requested', user.tenant_id, { type: 'invoice', id: invoice.id }, {
-      number: invoice.number,
-      amount: input.amount,
-      payment: input.payment,
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'credit.top_up_requested',
+      user.tenant_id,
+      { type: 'invoice', id: invoice.id },
+      {
+        number: invoice.number,
+        amount: input.amount,
+        payment: input.payment,
+      },
+    );
     return this.deps.invoices.getInvoiceForUser(user, invoice.id, language);
   }
 
   /** An admin credits or debits a user of a tenant they administer (never below zero). */
-  async adjust(actor: Actor, input: CreditAdjustmentPayload, language: string): Promise<{ user_id: number; balance: ReturnType<typeof money>; entry: CreditEntry }> {
+  async adjust(
+    actor: Actor,
+    input: CreditAdjustmentPayload,
+    language: string,
+  ): Promise<{ user_id: number; balance: ReturnType<typeof money>; entry: CreditEntry }> {
     const { db, clock } = this.deps;
     const target = await this.administeredUser(actor.user, input.user_id);
     const settings = await ensureShop(db, target.tenant_id);
@@ -185,14 +219,21 @@ export class CreditService {
         now,
       }),
     );
-    if (result.status === 'insufficient') throw fieldError('amount', 'credit.below_zero', { balance: formatMoney(result.balance, settings.currency, language) });
+    if (result.status === 'insufficient')
+      throw fieldError('amount', 'credit.below_zero', { balance: formatMoney(result.balance, settings.currency, language) });
     if (result.status !== 'posted') throw new Error('a fresh manual reference cannot repeat');
-    await this.deps.audit.recordAction(actor, 'credit.adjusted', target.tenant_id, { type: 'user', id: target.id }, {
-      amount: input.amount,
-      currency: settings.currency,
-      description: input.description,
-      balance: result.balance,
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'credit.adjusted',
+      target.tenant_id,
+      { type: 'user', id: target.id },
+      {
+        amount: input.amount,
+        currency: settings.currency,
+        description: input.description,
+        balance: result.balance,
+      },
+    );
     return { user_id: target.id, balance: money(result.balance, settings.currency, language), entry: presentEntry(result.entry, language) };
   }
 }

@@ -29,7 +29,13 @@ const newCustomer = (call: Caller, payload: Record<string, unknown> = {}) =>
   call({
     method: 'POST',
     url: '/api/system/customers',
-    payload: { email: 'new@alpha.test', contact: { given_name: 'Nora', sn: 'New', phone: ['+420 123 456 789'] }, password: 'initial passphrase 2026', language: 'cs', ...payload },
+    payload: {
+      email: 'new@alpha.test',
+      contact: { given_name: 'Nora', sn: 'New', phone: ['+420 123 456 789'] },
+      password: 'initial passphrase 2026',
+      language: 'cs',
+      ...payload,
+    },
   });
 
 describe('/api/system/customers', () => {
@@ -50,9 +56,16 @@ describe('/api/system/customers', () => {
       locked: false,
       domains: 0,
     });
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { host: 'alpha.test' }, payload: { email: 'new@alpha.test', password: 'initial passphrase 2026' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { host: 'alpha.test' },
+      payload: { email: 'new@alpha.test', password: 'initial passphrase 2026' },
+    });
     expect(login.statusCode).toBe(200);
-    expect((await newCustomer(admin.call, { email: 'NEW@alpha.test' })).json().errors.email).toEqual(['An account with this e-mail address already exists.']);
+    expect((await newCustomer(admin.call, { email: 'NEW@alpha.test' })).json().errors.email).toEqual([
+      'An account with this e-mail address already exists.',
+    ]);
     const weak = await newCustomer(admin.call, { email: 'weak@alpha.test', password: 'password' });
     expect(weak.json().errors.password).toBeDefined();
     const invalid = await newCustomer(admin.call, { email: 'not-an-email', contact: { given_name: '', sn: 'X', phone: ['abc'] } });
@@ -77,7 +90,9 @@ describe('/api/system/customers', () => {
     expect(emails).toEqual(['amy@alpha.test', 'ben@alpha.test', 'cleo@alpha.test', 'new@alpha.test', 'zoe@alpha.test']);
     const search = (await admin.call({ method: 'GET', url: '/api/system/customers', query: { q: 'zim' } })).json().data;
     expect(search.map((c: { email: string }) => c.email)).toEqual(['zoe@alpha.test']);
-    expect((await adminB.call({ method: 'GET', url: '/api/system/customers' })).json().data.map((c: { email: string }) => c.email)).toEqual(['x@beta.test']);
+    expect((await adminB.call({ method: 'GET', url: '/api/system/customers' })).json().data.map((c: { email: string }) => c.email)).toEqual(
+      ['x@beta.test'],
+    );
     expect((await admin.call({ method: 'GET', url: '/api/system/customers', query: { tenant_id: String(tenantB) } })).statusCode).toBe(404);
     const all = (await root.call({ method: 'GET', url: '/api/system/customers', query: { limit: '100' } })).json().data;
     expect(all.length).toBe(6);
@@ -85,10 +100,16 @@ describe('/api/system/customers', () => {
 
   it('edits contact data; the e-mail stays unique in the tenant', async () => {
     const id = customer.user.id;
-    const answer = await admin.call({ method: 'PATCH', url: `/api/system/customers/${id}`, payload: { contact: { sn: 'Zimmermann', phone: [] }, language: 'de' } });
+    const answer = await admin.call({
+      method: 'PATCH',
+      url: `/api/system/customers/${id}`,
+      payload: { contact: { sn: 'Zimmermann', phone: [] }, language: 'de' },
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json().data).toMatchObject({ contact: { given_name: 'Zoe', sn: 'Zimmermann', phone: [] }, language: 'de' });
-    expect((await admin.call({ method: 'PATCH', url: `/api/system/customers/${id}`, payload: { email: 'amy@alpha.test' } })).json().errors.email).toBeDefined();
+    expect(
+      (await admin.call({ method: 'PATCH', url: `/api/system/customers/${id}`, payload: { email: 'amy@alpha.test' } })).json().errors.email,
+    ).toBeDefined();
     expect((await adminB.call({ method: 'PATCH', url: `/api/system/customers/${id}`, payload: { language: 'en' } })).statusCode).toBe(404);
     // Admins are not customers: not reachable here.
     expect((await admin.call({ method: 'GET', url: `/api/system/customers/${admin.user.id}` })).statusCode).toBe(404);
@@ -100,41 +121,89 @@ describe('/api/system/customers', () => {
     const locked = await admin.call({ method: 'POST', url: `/api/system/customers/${target.user.id}/lock` });
     expect(locked.json().data).toMatchObject({ locked: true });
     expect((await target.call({ method: 'GET', url: '/api/user' })).statusCode).toBe(401);
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { host: 'alpha.test' }, payload: { email: 'lockme@alpha.test', password: PASSWORD } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { host: 'alpha.test' },
+      payload: { email: 'lockme@alpha.test', password: PASSWORD },
+    });
     expect(login.statusCode).toBe(422);
     const unlocked = await admin.call({ method: 'POST', url: `/api/system/customers/${target.user.id}/unlock` });
     expect(unlocked.json().data.locked).toBe(false);
-    expect((await t.app.inject({ method: 'POST', url: '/api/login', headers: { host: 'alpha.test' }, payload: { email: 'lockme@alpha.test', password: PASSWORD } })).statusCode).toBe(200);
-    const actions = await t.db.selectFrom('audit_log').select('action').where('target_id', '=', String(target.user.id)).orderBy('id').execute();
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          headers: { host: 'alpha.test' },
+          payload: { email: 'lockme@alpha.test', password: PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const actions = await t.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_id', '=', String(target.user.id))
+      .orderBy('id')
+      .execute();
     expect(actions.map((a) => a.action)).toEqual(['customer.locked', 'customer.unlocked']);
   });
 
   it('resets two-factor authentication and tells the customer', async () => {
     const target = await addUser(t, tenantA, 'twofa@alpha.test');
-    await t.db.updateTable('users').set({ google2fa_enabled: true, google2fa_secret: 'JBSWY3DPEHPK3PXP' }).where('id', '=', target.user.id).execute();
+    await t.db
+      .updateTable('users')
+      .set({ google2fa_enabled: true, google2fa_secret: 'JBSWY3DPEHPK3PXP' })
+      .where('id', '=', target.user.id)
+      .execute();
     await t.db.insertInto('recovery_codes').values({ user_id: target.user.id, code_hash: 'x' }).execute();
     const answer = await admin.call({ method: 'POST', url: `/api/system/customers/${target.user.id}/reset-2fa` });
     expect(answer.json().data.google2fa_enabled).toBe(false);
-    const row = await t.db.selectFrom('users').select(['google2fa_secret', 'google2fa_enabled']).where('id', '=', target.user.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select(['google2fa_secret', 'google2fa_enabled'])
+      .where('id', '=', target.user.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ google2fa_secret: null, google2fa_enabled: false });
     expect(await t.db.selectFrom('recovery_codes').select('id').where('user_id', '=', target.user.id).execute()).toEqual([]);
-    expect((await mailsTo(t.db, 'twofa@alpha.test')).map((m) => m.subject)).toEqual(['Two-factor authentication disabled for your Alpha account']);
+    expect((await mailsTo(t.db, 'twofa@alpha.test')).map((m) => m.subject)).toEqual([
+      'Two-factor authentication disabled for your Alpha account',
+    ]);
   });
 
   it('deletes a customer with their domains after the e-mail is repeated', async () => {
     const target = await addUser(t, tenantA, 'leaving@alpha.test');
     const domain = (await target.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'leaving.example' } })).json().data.id;
-    await target.call({ method: 'POST', url: `/api/host/domain/${domain}/users`, payload: { uid: 'info', password: 'mailbox passphrase 2026', password_confirmation: 'mailbox passphrase 2026' } });
-    const unconfirmed = await admin.call({ method: 'DELETE', url: `/api/system/customers/${target.user.id}`, query: { confirm: 'someone@else' } });
+    await target.call({
+      method: 'POST',
+      url: `/api/host/domain/${domain}/users`,
+      payload: { uid: 'info', password: 'mailbox passphrase 2026', password_confirmation: 'mailbox passphrase 2026' },
+    });
+    const unconfirmed = await admin.call({
+      method: 'DELETE',
+      url: `/api/system/customers/${target.user.id}`,
+      query: { confirm: 'someone@else' },
+    });
     expect(unconfirmed.json().errors.confirm).toBeDefined();
-    expect((await adminB.call({ method: 'DELETE', url: `/api/system/customers/${target.user.id}`, query: { confirm: 'leaving@alpha.test' } })).statusCode).toBe(404);
-    const deleted = await admin.call({ method: 'DELETE', url: `/api/system/customers/${target.user.id}`, query: { confirm: 'LEAVING@alpha.test' } });
+    expect(
+      (await adminB.call({ method: 'DELETE', url: `/api/system/customers/${target.user.id}`, query: { confirm: 'leaving@alpha.test' } }))
+        .statusCode,
+    ).toBe(404);
+    const deleted = await admin.call({
+      method: 'DELETE',
+      url: `/api/system/customers/${target.user.id}`,
+      query: { confirm: 'LEAVING@alpha.test' },
+    });
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(await t.db.selectFrom('users').select('id').where('id', '=', target.user.id).execute()).toEqual([]);
     expect(await t.db.selectFrom('domains').select('id').where('id', '=', domain).execute()).toEqual([]);
     expect(await t.db.selectFrom('domain_users').select('id').where('domain_id', '=', domain).execute()).toEqual([]);
     expect(await t.db.selectFrom('dns_records').select('id').where('domain_id', '=', domain).execute()).toEqual([]);
-    const audit = await t.db.selectFrom('audit_log').select(['data', 'user_id']).where('action', '=', 'customer.deleted').executeTakeFirstOrThrow();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select(['data', 'user_id'])
+      .where('action', '=', 'customer.deleted')
+      .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ user_id: admin.user.id, data: { email: 'leaving@alpha.test', domains: 1 } });
   });
 });

@@ -20,7 +20,9 @@ const customers = (db: Db) =>
   db
     .selectFrom('users')
     .select(customerColumns)
-    .select((eb) => eb.selectFrom('domains').select(eb.fn.countAll<number>().as('n')).whereRef('domains.owner_id', '=', 'users.id').as('domain_count'))
+    .select((eb) =>
+      eb.selectFrom('domains').select(eb.fn.countAll<number>().as('n')).whereRef('domains.owner_id', '=', 'users.id').as('domain_count'),
+    )
     .where('users.role', '=', 'customer');
 
 export type CustomerRow = Awaited<ReturnType<ReturnType<typeof customers>['executeTakeFirstOrThrow']>>;
@@ -44,7 +46,11 @@ export const listCustomerPage = (db: Db, q: CustomerPageQuery) => {
   if (q.q) {
     const pattern = `${escapeLike(q.q.toLowerCase())}%`;
     query = query.where((eb) =>
-      eb.or([eb(sql`lower(users.email)`, 'like', pattern), eb(sql`lower(users.given_name)`, 'like', pattern), eb(sql`lower(users.sn)`, 'like', pattern)]),
+      eb.or([
+        eb(sql`lower(users.email)`, 'like', pattern),
+        eb(sql`lower(users.given_name)`, 'like', pattern),
+        eb(sql`lower(users.sn)`, 'like', pattern),
+      ]),
     );
   }
   if (q.locked !== undefined) query = query.where('users.locked_at', q.locked ? 'is not' : 'is', null);
@@ -55,7 +61,11 @@ export const listCustomerPage = (db: Db, q: CustomerPageQuery) => {
 export const findCustomer = (db: Db, id: number) => customers(db).where('users.id', '=', id).executeTakeFirst();
 
 export const emailTakenInTenant = async (db: Db, tenantId: number, email: string, exceptId: number | null): Promise<boolean> => {
-  let query = db.selectFrom('users').select('id').where('tenant_id', '=', tenantId).where(sql<string>`lower(email)`, '=', email.toLowerCase());
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase());
   if (exceptId !== null) query = query.where('id', '!=', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 };

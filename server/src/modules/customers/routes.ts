@@ -27,7 +27,12 @@ export function customerRoutes(customers: CustomerService, actors: ActorSource) 
       '/system/customers',
       {
         preHandler: requireUser,
-        schema: { tags, summary: "Customers (host admins: their tenant's; super admins: all), by e-mail, keyset pages", querystring: customerListQuerySchema, response: { 200: customerListAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: "Customers (host admins: their tenant's; super admins: all), by e-mail, keyset pages",
+          querystring: customerListQuerySchema,
+          response: { 200: customerListAnswerSchema, ...errors },
+        },
       },
       async (request) => customers.list(authedUser(request).user, request.query),
     );
@@ -36,7 +41,12 @@ export function customerRoutes(customers: CustomerService, actors: ActorSource) 
       '/system/customers',
       {
         preHandler: requireUser,
-        schema: { tags, summary: 'Create a customer with an initial password (password policy applies)', body: customerCreatePayloadSchema, response: { 201: customerAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: 'Create a customer with an initial password (password policy applies)',
+          body: customerCreatePayloadSchema,
+          response: { 201: customerAnswerSchema, ...errors },
+        },
       },
       async (request, reply) => {
         const customer = await customers.create(await actors.actor(request), request.body);
@@ -46,7 +56,10 @@ export function customerRoutes(customers: CustomerService, actors: ActorSource) 
 
     api.get(
       '/system/customers/:id',
-      { preHandler: requireUser, schema: { tags, summary: 'One customer', params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: { tags, summary: 'One customer', params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } },
+      },
       async (request) => ({ data: await customers.get(authedUser(request).user, request.params.id) }),
     );
 
@@ -54,7 +67,13 @@ export function customerRoutes(customers: CustomerService, actors: ActorSource) 
       '/system/customers/:id',
       {
         preHandler: requireUser,
-        schema: { tags, summary: 'Change contact data (e-mail, names, phones, language)', params: idParamsSchema, body: customerUpdatePayloadSchema, response: { 200: customerAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: 'Change contact data (e-mail, names, phones, language)',
+          params: idParamsSchema,
+          body: customerUpdatePayloadSchema,
+          response: { 200: customerAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const customer = await customers.update(await actors.actor(request), request.params.id, request.body);
@@ -80,15 +99,33 @@ export function customerRoutes(customers: CustomerService, actors: ActorSource) 
       },
     );
 
-    const actions: { path: string; summary: string; message: MessageKey; run: (actor: Awaited<ReturnType<ActorSource['actor']>>, id: number) => ReturnType<CustomerService['get']> }[] = [
-      { path: 'lock', summary: 'Lock: no login, every session ends', message: 'customer.locked', run: (actor, id) => customers.setLocked(actor, id, true) },
+    const actions: {
+      path: string;
+      summary: string;
+      message: MessageKey;
+      run: (actor: Awaited<ReturnType<ActorSource['actor']>>, id: number) => ReturnType<CustomerService['get']>;
+    }[] = [
+      {
+        path: 'lock',
+        summary: 'Lock: no login, every session ends',
+        message: 'customer.locked',
+        run: (actor, id) => customers.setLocked(actor, id, true),
+      },
       { path: 'unlock', summary: 'Unlock', message: 'customer.unlocked', run: (actor, id) => customers.setLocked(actor, id, false) },
-      { path: 'reset-2fa', summary: 'Turn two-factor authentication off (lost authenticator); the customer is told by e-mail', message: 'customer.2fa_reset', run: (actor, id) => customers.resetTwoFactor(actor, id) },
+      {
+        path: 'reset-2fa',
+        summary: 'Turn two-factor authentication off (lost authenticator); the customer is told by e-mail',
+        message: 'customer.2fa_reset',
+        run: (actor, id) => customers.resetTwoFactor(actor, id),
+      },
     ];
     for (const action of actions) {
       api.post(
         `/system/customers/:id/${action.path}`,
-        { preHandler: requireUser, schema: { tags, summary: action.summary, params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } } },
+        {
+          preHandler: requireUser,
+          schema: { tags, summary: action.summary, params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } },
+        },
         async (request) => {
           const customer = await action.run(await actors.actor(request), request.params.id);
           return { data: customer, message: translate(request.lang, action.message, { email: customer.email }) };

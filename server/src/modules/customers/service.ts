@@ -75,7 +75,16 @@ export class CustomerService {
     this.deps = deps;
   }
 
-  async list(viewer: UserRow, query: { cursor?: string | undefined; limit: number; q?: string | undefined; tenant_id?: number | undefined; locked?: 'true' | 'false' | undefined }) {
+  async list(
+    viewer: UserRow,
+    query: {
+      cursor?: string | undefined;
+      limit: number;
+      q?: string | undefined;
+      tenant_id?: number | undefined;
+      locked?: 'true' | 'false' | undefined;
+    },
+  ) {
     assertAdmin(viewer);
     const after = query.cursor ? decodeCursor(query.cursor, SORT, z.tuple([z.string(), z.number().int()])) : undefined;
     const rows = await listCustomerPage(this.deps.db, {
@@ -139,10 +148,16 @@ export class CustomerService {
       if (isUniqueViolation(error, 'users_tenant_email')) throw fieldError('email', 'registration.email_taken');
       throw error;
     }
-    await this.deps.audit.recordAction(actor, 'customer.updated', customer.tenant_id, { type: 'user', id: customer.id }, {
-      changed: Object.keys(values).join(','),
-      ...(input.email !== undefined && input.email !== customer.email ? { previous_email: customer.email, email: input.email } : {}),
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'customer.updated',
+      customer.tenant_id,
+      { type: 'user', id: customer.id },
+      {
+        changed: Object.keys(values).join(','),
+        ...(input.email !== undefined && input.email !== customer.email ? { previous_email: customer.email, email: input.email } : {}),
+      },
+    );
     return this.get(actor.user, customer.id);
   }
 
@@ -153,7 +168,13 @@ export class CustomerService {
     if (locked !== (customer.locked_at !== null)) {
       await setCustomerLocked(this.deps.db, customer.id, locked ? now : null, now);
       if (locked) await signOutEverywhere(this.deps.sessions, this.deps.realtime, customer.id);
-      await this.deps.audit.recordAction(actor, locked ? 'customer.locked' : 'customer.unlocked', customer.tenant_id, { type: 'user', id: customer.id }, { email: customer.email });
+      await this.deps.audit.recordAction(
+        actor,
+        locked ? 'customer.locked' : 'customer.unlocked',
+        customer.tenant_id,
+        { type: 'user', id: customer.id },
+        { email: customer.email },
+      );
     }
     return this.get(actor.user, customer.id);
   }
@@ -162,12 +183,19 @@ export class CustomerService {
   async resetTwoFactor(actor: Actor, id: number): Promise<Customer> {
     const customer = await this.visible(actor.user, id);
     await this.deps.db.transaction().execute((trx) => resetTwoFactor(trx, customer.id, this.deps.clock.now()));
-    await this.deps.audit.recordAction(actor, 'customer.2fa_reset', customer.tenant_id, { type: 'user', id: customer.id }, {
-      email: customer.email,
-      was_enabled: customer.google2fa_enabled,
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'customer.2fa_reset',
+      customer.tenant_id,
+      { type: 'user', id: customer.id },
+      {
+        email: customer.email,
+        was_enabled: customer.google2fa_enabled,
+      },
+    );
     const [user, tenant] = await Promise.all([findUserById(this.deps.db, customer.id), this.deps.tenants.byId(customer.tenant_id)]);
-    if (user && tenant && customer.google2fa_enabled) await this.deps.notifier.notify(user, 'two_factor_disabled', { ip: actor.ip, tenant });
+    if (user && tenant && customer.google2fa_enabled)
+      await this.deps.notifier.notify(user, 'two_factor_disabled', { ip: actor.ip, tenant });
     return this.get(actor.user, customer.id);
   }
 
@@ -176,7 +204,13 @@ export class CustomerService {
     const customer = await this.visible(actor.user, id);
     if (confirm.trim().toLowerCase() !== customer.email.toLowerCase()) throw fieldError('confirm', 'customer.confirm_mismatch');
     const { domains } = await this.deps.db.transaction().execute((trx) => deleteCustomerWithDomains(trx, customer.id));
-    await this.deps.audit.recordAction(actor, 'customer.deleted', customer.tenant_id, { type: 'user', id: customer.id }, { email: customer.email, domains });
+    await this.deps.audit.recordAction(
+      actor,
+      'customer.deleted',
+      customer.tenant_id,
+      { type: 'user', id: customer.id },
+      { email: customer.email, domains },
+    );
     return customer.email;
   }
 
@@ -190,7 +224,8 @@ export class CustomerService {
 
   private async tenantForNewCustomer(viewer: UserRow, requested: number | undefined): Promise<number> {
     if (requested === undefined || requested === viewer.tenant_id) return viewer.tenant_id;
-    if (viewer.role !== 'super_admin' || !(await this.deps.tenants.byId(requested))) throw fieldError('tenant_id', 'customer.tenant_unknown');
+    if (viewer.role !== 'super_admin' || !(await this.deps.tenants.byId(requested)))
+      throw fieldError('tenant_id', 'customer.tenant_unknown');
     return requested;
   }
 }

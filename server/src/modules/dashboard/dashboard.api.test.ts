@@ -28,16 +28,30 @@ beforeAll(async () => {
     [root.call, carol.user.id, 'carol.example', 5],
   ];
   for (const [call, owner, name, days] of domains) {
-    const answer = await call({ method: 'POST', url: '/api/host/domain', payload: { name, owner_id: owner, ...(days === null ? {} : { expire_at: new Date(now + days * DAY).toISOString() }) } });
+    const answer = await call({
+      method: 'POST',
+      url: '/api/host/domain',
+      payload: { name, owner_id: owner, ...(days === null ? {} : { expire_at: new Date(now + days * DAY).toISOString() }) },
+    });
     expect(answer.statusCode, answer.body).toBe(201);
   }
   const soon = (await alice.call({ method: 'GET', url: '/api/host/domain', query: { q: 'soon' } })).json().data[0].id;
-  await alice.call({ method: 'POST', url: `/api/host/domain/${soon}/users`, payload: { uid: 'info', password: 'mailbox passphrase 2026', password_confirmation: 'mailbox passphrase 2026' } });
-  await t.db.insertInto('cart_items').values({ tenant_id: tenantA, user_id: alice.user.id, product_type: 'domain', title: 'x.com', price_minor: 1000 }).execute();
-  await t.db.insertInto('notifications').values([
-    { tenant_id: tenantA, user_id: alice.user.id, type: 'info', text: 'unread', created_at: t.clock.now() },
-    { tenant_id: tenantA, user_id: alice.user.id, type: 'info', text: 'read', created_at: t.clock.now(), read_at: t.clock.now() },
-  ]).execute();
+  await alice.call({
+    method: 'POST',
+    url: `/api/host/domain/${soon}/users`,
+    payload: { uid: 'info', password: 'mailbox passphrase 2026', password_confirmation: 'mailbox passphrase 2026' },
+  });
+  await t.db
+    .insertInto('cart_items')
+    .values({ tenant_id: tenantA, user_id: alice.user.id, product_type: 'domain', title: 'x.com', price_minor: 1000 })
+    .execute();
+  await t.db
+    .insertInto('notifications')
+    .values([
+      { tenant_id: tenantA, user_id: alice.user.id, type: 'info', text: 'unread', created_at: t.clock.now() },
+      { tenant_id: tenantA, user_id: alice.user.id, type: 'info', text: 'read', created_at: t.clock.now(), read_at: t.clock.now() },
+    ])
+    .execute();
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -50,7 +64,7 @@ const dashboard = async (call: Caller) => {
 };
 
 describe('GET /api/dashboard', () => {
-  it("shows a customer their own numbers and the domains expiring next", async () => {
+  it('shows a customer their own numbers and the domains expiring next', async () => {
     const data = await dashboard(alice.call);
     expect(data).toMatchObject({
       scope: 'own',
@@ -68,7 +82,16 @@ describe('GET /api/dashboard', () => {
 
   it("shows a host admin the tenant's totals, and a super admin everyone's", async () => {
     const tenant = await dashboard(admin.call);
-    expect(tenant).toMatchObject({ scope: 'tenant', domains: 5, domains_expiring_30d: 2, domains_expired: 1, domain_users: 1, customers: 2, cart_items: 0, notifications_unread: 0 });
+    expect(tenant).toMatchObject({
+      scope: 'tenant',
+      domains: 5,
+      domains_expiring_30d: 2,
+      domains_expired: 1,
+      domain_users: 1,
+      customers: 2,
+      cart_items: 0,
+      notifications_unread: 0,
+    });
     expect(tenant.expiring_soon.map((d: { name: string }) => d.name)).toEqual(['soon.example', 'bob-soon.example']);
     const all = await dashboard(root.call);
     expect(all).toMatchObject({ scope: 'all', domains: 6, domains_expiring_30d: 3, customers: 3 });

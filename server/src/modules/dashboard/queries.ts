@@ -22,8 +22,17 @@ const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | s
 export async function domainCounts(db: Db, scope: DashboardScope, now: Date, soon: Date) {
   const [domains, expiring, expired, users] = await Promise.all([
     count(scoped(db, scope).select((eb) => eb.fn.countAll<number>().as('n'))),
-    count(scoped(db, scope).select((eb) => eb.fn.countAll<number>().as('n')).where(expiryKey, '>', now).where(expiryKey, '<=', soon)),
-    count(scoped(db, scope).select((eb) => eb.fn.countAll<number>().as('n')).where(expiryKey, '<=', now)),
+    count(
+      scoped(db, scope)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(expiryKey, '>', now)
+        .where(expiryKey, '<=', soon),
+    ),
+    count(
+      scoped(db, scope)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(expiryKey, '<=', now),
+    ),
     count(
       scoped(db, scope)
         .innerJoin('domain_users', 'domain_users.domain_id', 'domains.id')
@@ -34,13 +43,27 @@ export async function domainCounts(db: Db, scope: DashboardScope, now: Date, soo
 }
 
 export const countCustomers = (db: Db, tenantId: number | null) => {
-  let query = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'customer');
+  let query = db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('role', '=', 'customer');
   if (tenantId !== null) query = query.where('tenant_id', '=', tenantId);
   return count(query);
 };
 
 export const countCartItems = (db: Db, userId: number) =>
-  count(db.selectFrom('cart_items').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId));
+  count(
+    db
+      .selectFrom('cart_items')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId),
+  );
 
 export const countUnreadNotifications = (db: Db, userId: number) =>
-  count(db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('read_at', 'is', null));
+  count(
+    db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null),
+  );

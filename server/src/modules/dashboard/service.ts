@@ -33,7 +33,13 @@ export class DashboardService {
       countCartItems(this.db, viewer.id),
       countUnreadNotifications(this.db, viewer.id),
       // The expiry index walked from now: the next domains to expire.
-      listDomainPage(this.db, { ...scope, sort: 'expire_at', descending: false, after: [now.toISOString(), 0], limit: EXPIRING_SOON_SHOWN }),
+      listDomainPage(this.db, {
+        ...scope,
+        sort: 'expire_at',
+        descending: false,
+        after: [now.toISOString(), 0],
+        limit: EXPIRING_SOON_SHOWN,
+      }),
     ]);
     return {
       scope: viewer.role === 'customer' ? 'own' : viewer.role === 'host_admin' ? 'tenant' : 'all',
@@ -45,7 +51,9 @@ export class DashboardService {
       cart_items: cart,
       credit: null,
       notifications_unread: unread,
-      expiring_soon: next.filter((row) => row.expire_at !== null && new Date(row.expire_at) <= soon).map((row) => presentListItem(row, now)),
+      expiring_soon: next
+        .filter((row) => row.expire_at !== null && new Date(row.expire_at) <= soon)
+        .map((row) => presentListItem(row, now)),
     };
   }
 }

@@ -8,7 +8,23 @@ import { findTenantByHost, insertTenant, insertTenantHost } from '../tenants/que
 import { createUser } from '../users/service.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-const WORDS = ['harbor', 'anchor', 'lighthouse', 'tide', 'coral', 'pier', 'compass', 'reef', 'sail', 'keel', 'marina', 'cove', 'buoy', 'dune', 'gull'];
+const WORDS = [
+  'harbor',
+  'anchor',
+  'lighthouse',
+  'tide',
+  'coral',
+  'pier',
+  'compass',
+  'reef',
+  'sail',
+  'keel',
+  'marina',
+  'cove',
+  'buoy',
+  'dune',
+  'gull',
+];
 const SUFFIXES = ['studio', 'shop', 'labs', 'media', 'cloud', 'works', 'garden', 'travel', 'bakery', 'design'];
 const TLDS = ['com', 'net', 'org', 'cz', 'de', 'eu', 'io'];
 
@@ -60,12 +76,19 @@ export async function loadDemoData(
     ] as const;
     const hostAdmin = `admin@${host}`;
     await createUser(trx, hasher, clock, {
-      tenantId: tenant.id, email: hostAdmin, password, role: 'host_admin', given_name: 'Harbor', sn: 'Admin',
+      tenantId: tenant.id,
+      email: hostAdmin,
+      password,
+      role: 'host_admin',
+      given_name: 'Harbor',
+      sn: 'Admin',
     });
     const customers: Awaited<ReturnType<typeof createUser>>[] = [];
     for (const [given, sn] of people) {
       const email = `${given.toLowerCase()}@${host}`;
-      customers.push(await createUser(trx, hasher, clock, { tenantId: tenant.id, email, password, role: 'customer', given_name: given, sn }));
+      customers.push(
+        await createUser(trx, hasher, clock, { tenantId: tenant.id, email, password, role: 'customer', given_name: given, sn }),
+      );
     }
     const now = clock.now().getTime();
     const names = demoDomainNames(150);
@@ -73,7 +96,7 @@ export async function loadDemoData(
       const owner = customers[i % customers.length];
       if (!owner) throw new Error('demo customers missing');
       // 20 expired, 30 without expiry, the rest expiring over the next two years.
-      const expireAt = i < 20 ? new Date(now - (i + 1) * 3 * DAY) : i < 50 ? null : new Date(now + ((i * 5) % 730 + 1) * DAY);
+      const expireAt = i < 20 ? new Date(now - (i + 1) * 3 * DAY) : i < 50 ? null : new Date(now + (((i * 5) % 730) + 1) * DAY);
       return { tenant_id: tenant.id, owner_id: owner.id, name, expire_at: expireAt };
     });
     await trx.insertInto('domains').values(rows).execute();

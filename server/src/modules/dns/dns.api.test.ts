@@ -20,7 +20,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const add = (payload: Record<string, unknown>, call = owner.call) => call({ method: 'POST', url: `/api/host/domain/${domainId}/dns`, payload });
+const add = (payload: Record<string, unknown>, call = owner.call) =>
+  call({ method: 'POST', url: `/api/host/domain/${domainId}/dns`, payload });
 const zone = async () => (await owner.call({ method: 'GET', url: `/api/host/domain/${domainId}/dns` })).json().data;
 
 describe('/api/host/domain/:id/dns', () => {
@@ -58,18 +59,46 @@ describe('/api/host/domain/:id/dns', () => {
       [{ name: 'x', type: 'A', content: '2001:db8::1' }, 'content', 'Enter an IPv4 address, e.g. 192.0.2.10.'],
       [{ name: 'x', type: 'AAAA', content: '192.0.2.1' }, 'content', 'Enter an IPv6 address, e.g. 2001:db8::10.'],
       [{ name: 'x', type: 'CNAME', content: '192.0.2.1' }, 'content', 'Enter a host name, e.g. mail.example.com (not an IP address).'],
-      [{ name: '@', type: 'CNAME', content: 'other.example.net' }, 'name', 'The domain itself (@) cannot be a CNAME: it has SOA and NS records.'],
+      [
+        { name: '@', type: 'CNAME', content: 'other.example.net' },
+        'name',
+        'The domain itself (@) cannot be a CNAME: it has SOA and NS records.',
+      ],
       [{ name: 'x', type: 'MX', content: 'mail.example.com' }, 'priority', 'MX and SRV records need a priority (0–65535).'],
       [{ name: 'x', type: 'MX', content: 'mail.example.com', priority: 70000 }, 'priority', 'Use a priority between 0 and 65535.'],
       [{ name: 'x', type: 'A', content: '192.0.2.1', priority: 5 }, 'priority', 'Only MX and SRV records have a priority.'],
       [{ name: 'x', type: 'A', content: '192.0.2.1', ttl: 30 }, 'ttl', 'Use a TTL between 60 seconds and 604800 seconds (one week).'],
       [{ name: 'x', type: 'A', content: '192.0.2.1', ttl: 604801 }, 'ttl', 'Use a TTL between 60 seconds and 604800 seconds (one week).'],
-      [{ name: 'sip', type: 'SRV', content: '5 5060 sip.example.com', priority: 1 }, 'name', 'An SRV name starts with the service and protocol, e.g. _sip._tcp.'],
-      [{ name: '_sip._tcp', type: 'SRV', content: '5 sip.example.com', priority: 1 }, 'content', 'Enter weight, port and target, e.g. 10 5060 sip.example.com.'],
-      [{ name: '@', type: 'CAA', content: '0 issue' }, 'content', 'Enter flags, tag and value, e.g. 0 issue "letsencrypt.org" (tags: issue, issuewild, iodef, issuemail).'],
-      [{ name: '@', type: 'CAA', content: '0 iodef "not-a-url"' }, 'content', 'Enter flags, tag and value, e.g. 0 issue "letsencrypt.org" (tags: issue, issuewild, iodef, issuemail).'],
-      [{ name: 'a..b', type: 'A', content: '192.0.2.1' }, 'name', 'Enter a name in this zone: @ for the domain itself, or e.g. www, *.dev, _dmarc.'],
-      [{ name: 'a.*', type: 'A', content: '192.0.2.1' }, 'name', 'Enter a name in this zone: @ for the domain itself, or e.g. www, *.dev, _dmarc.'],
+      [
+        { name: 'sip', type: 'SRV', content: '5 5060 sip.example.com', priority: 1 },
+        'name',
+        'An SRV name starts with the service and protocol, e.g. _sip._tcp.',
+      ],
+      [
+        { name: '_sip._tcp', type: 'SRV', content: '5 sip.example.com', priority: 1 },
+        'content',
+        'Enter weight, port and target, e.g. 10 5060 sip.example.com.',
+      ],
+      [
+        { name: '@', type: 'CAA', content: '0 issue' },
+        'content',
+        'Enter flags, tag and value, e.g. 0 issue "letsencrypt.org" (tags: issue, issuewild, iodef, issuemail).',
+      ],
+      [
+        { name: '@', type: 'CAA', content: '0 iodef "not-a-url"' },
+        'content',
+        'Enter flags, tag and value, e.g. 0 issue "letsencrypt.org" (tags: issue, issuewild, iodef, issuemail).',
+      ],
+      [
+        { name: 'a..b', type: 'A', content: '192.0.2.1' },
+        'name',
+        'Enter a name in this zone: @ for the domain itself, or e.g. www, *.dev, _dmarc.',
+      ],
+      [
+        { name: 'a.*', type: 'A', content: '192.0.2.1' },
+        'name',
+        'Enter a name in this zone: @ for the domain itself, or e.g. www, *.dev, _dmarc.',
+      ],
       [{ name: 'x', type: 'TXT', content: 'bell\u0007' }, 'content', 'Enter text of up to 4000 printable characters.'],
       [{ name: 'x', type: 'SOA', content: 'x' }, 'type', 'This value is not valid.'],
     ];
@@ -83,7 +112,9 @@ describe('/api/host/domain/:id/dns', () => {
   it('keeps a CNAME alone at its name, and refuses duplicates', async () => {
     expect((await add({ name: 'shop', type: 'CNAME', content: 'shops.example.net' })).statusCode).toBe(201);
     const beside = await add({ name: 'shop', type: 'TXT', content: 'hello' });
-    expect(beside.json().errors.name).toEqual(['A CNAME must be the only record of its name: remove the other records or the CNAME first.']);
+    expect(beside.json().errors.name).toEqual([
+      'A CNAME must be the only record of its name: remove the other records or the CNAME first.',
+    ]);
     expect((await add({ name: 'shop', type: 'CNAME', content: 'other.example.net' })).json().errors.name).toBeDefined();
     // www has an AAAA record: a CNAME may not join it.
     expect((await add({ name: 'www', type: 'CNAME', content: 'other.example.net' })).json().errors.name).toBeDefined();
@@ -94,13 +125,25 @@ describe('/api/host/domain/:id/dns', () => {
   it('changes and deletes records, bumping the serial, and keeps the rules on change', async () => {
     const created = (await add({ name: 'edit', type: 'A', content: '192.0.2.50' })).json();
     const id = created.data.id;
-    const patched = await owner.call({ method: 'PATCH', url: `/api/host/domain/${domainId}/dns/${id}`, payload: { content: '192.0.2.51', ttl: 120 } });
+    const patched = await owner.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${domainId}/dns/${id}`,
+      payload: { content: '192.0.2.51', ttl: 120 },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json().data).toMatchObject({ content: '192.0.2.51', ttl: 120, type: 'A' });
     expect(patched.json().soa.serial).toBe(created.soa.serial + 1);
-    const toMx = await owner.call({ method: 'PATCH', url: `/api/host/domain/${domainId}/dns/${id}`, payload: { type: 'MX', content: 'mx.example.com' } });
+    const toMx = await owner.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${domainId}/dns/${id}`,
+      payload: { type: 'MX', content: 'mx.example.com' },
+    });
     expect(toMx.json().errors.priority).toBeDefined();
-    const toCname = await owner.call({ method: 'PATCH', url: `/api/host/domain/${domainId}/dns/${id}`, payload: { type: 'CNAME', content: 'x.example.net' } });
+    const toCname = await owner.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${domainId}/dns/${id}`,
+      payload: { type: 'CNAME', content: 'x.example.net' },
+    });
     expect(toCname.statusCode, toCname.body).toBe(200);
     const serialBefore = toCname.json().soa.serial;
     const deleted = await owner.call({ method: 'DELETE', url: `/api/host/domain/${domainId}/dns/${id}` });

@@ -46,7 +46,11 @@ export const findRecord = (db: Db, domainId: number, recordId: number) =>
   db.selectFrom('dns_records').selectAll().where('domain_id', '=', domainId).where('id', '=', recordId).executeTakeFirst();
 
 export const countRecords = async (db: Db, domainId: number): Promise<number> => {
-  const row = await db.selectFrom('dns_records').select((eb) => eb.fn.countAll<number>().as('n')).where('domain_id', '=', domainId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('dns_records')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('domain_id', '=', domainId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 };
 
@@ -65,7 +69,13 @@ export const insertRecords = async (db: Db, values: Insertable<DnsRecordsTable>[
 };
 
 export const updateRecord = (db: Db, domainId: number, recordId: number, values: Updateable<DnsRecordsTable>) =>
-  db.updateTable('dns_records').set(values).where('domain_id', '=', domainId).where('id', '=', recordId).returningAll().executeTakeFirstOrThrow();
+  db
+    .updateTable('dns_records')
+    .set(values)
+    .where('domain_id', '=', domainId)
+    .where('id', '=', recordId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 
 export const deleteRecord = async (db: Db, domainId: number, recordId: number): Promise<number> => {
   const result = await db.deleteFrom('dns_records').where('domain_id', '=', domainId).where('id', '=', recordId).executeTakeFirst();

@@ -96,10 +96,12 @@ export function validateRecord(input: RecordInput, zone: string): ValidRecord {
       break;
     case 'SRV': {
       const labels = name?.split('.') ?? [];
-      if (name !== undefined && (labels.length < 2 || !labels[0]?.startsWith('_') || !labels[1]?.startsWith('_'))) fail('name', 'dns.srv_name');
+      if (name !== undefined && (labels.length < 2 || !labels[0]?.startsWith('_') || !labels[1]?.startsWith('_')))
+        fail('name', 'dns.srv_name');
       const [weight, port, target, ...rest] = content.split(/\s+/);
       const host = target === '.' ? '.' : target === undefined ? undefined : targetHost(target);
-      if (uint16(weight) === undefined || uint16(port) === undefined || host === undefined || rest.length) fail('content', 'dns.invalid_srv');
+      if (uint16(weight) === undefined || uint16(port) === undefined || host === undefined || rest.length)
+        fail('content', 'dns.invalid_srv');
       else content = `${uint16(weight)} ${uint16(port)} ${host}`;
       break;
     }
@@ -110,7 +112,10 @@ export function validateRecord(input: RecordInput, zone: string): ValidRecord {
       let value = match?.[3]?.trim() ?? '';
       if (/^".*"$/s.test(value)) value = value.slice(1, -1);
       const validValue =
-        value.length > 0 && value.length <= 1000 && !/["\p{Cc}]/u.test(value) && (tag !== 'iodef' || /^(mailto:|https?:\/\/)\S+$/.test(value));
+        value.length > 0 &&
+        value.length <= 1000 &&
+        !/["\p{Cc}]/u.test(value) &&
+        (tag !== 'iodef' || /^(mailto:|https?:\/\/)\S+$/.test(value));
       if (!match || !(flags === 0 || flags === 128) || !CAA_TAGS.has(tag) || !validValue) fail('content', 'dns.invalid_caa');
       else content = `${flags} ${tag} "${value}"`;
       break;

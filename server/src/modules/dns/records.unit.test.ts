@@ -4,7 +4,8 @@ import { relativeName, validateRecord, type RecordInput } from './records.ts';
 import { dailySerialBase, nextSerial } from './zone.ts';
 
 const ZONE = 'example.com';
-const valid = (input: Partial<RecordInput> & Pick<RecordInput, 'type' | 'content'>) => validateRecord({ name: '@', ttl: 3600, ...input }, ZONE);
+const valid = (input: Partial<RecordInput> & Pick<RecordInput, 'type' | 'content'>) =>
+  validateRecord({ name: '@', ttl: 3600, ...input }, ZONE);
 const problems = (input: Partial<RecordInput> & Pick<RecordInput, 'type' | 'content'>) => {
   try {
     valid(input);
@@ -30,7 +31,13 @@ describe('relativeName', () => {
 
 describe('validateRecord', () => {
   it('answers records in canonical form', () => {
-    expect(valid({ type: 'MX', content: 'MX1.Example.net.', priority: 5 })).toEqual({ name: '@', type: 'MX', content: 'mx1.example.net', ttl: 3600, priority: 5 });
+    expect(valid({ type: 'MX', content: 'MX1.Example.net.', priority: 5 })).toEqual({
+      name: '@',
+      type: 'MX',
+      content: 'mx1.example.net',
+      ttl: 3600,
+      priority: 5,
+    });
     expect(valid({ type: 'TXT', content: '"v=spf1 -all"' }).content).toBe('v=spf1 -all');
     expect(valid({ type: 'TXT', content: 'a "quoted" word' }).content).toBe('a "quoted" word');
     expect(valid({ type: 'CAA', content: '128 issuewild "ca.example"' }).content).toBe('128 issuewild "ca.example"');

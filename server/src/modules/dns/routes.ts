@@ -28,7 +28,15 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
 
     api.get(
       '/host/domain/:id/dns',
-      { preHandler: requireUser, schema: { tags, summary: "A domain's zone: SOA and records", params: idParamsSchema, response: { 200: dnsZoneAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "A domain's zone: SOA and records",
+          params: idParamsSchema,
+          response: { 200: dnsZoneAnswerSchema, ...errors },
+        },
+      },
       async (request) => ({ data: await dns.zone(authedUser(request).user, request.params.id) }),
     );
 
@@ -54,7 +62,13 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
       '/host/domain/:id/dns/:recordId',
       {
         preHandler: requireUser,
-        schema: { tags, summary: 'Change a record; bumps the SOA serial', params: recordParams, body: dnsRecordUpdatePayloadSchema, response: { 200: dnsRecordAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: 'Change a record; bumps the SOA serial',
+          params: recordParams,
+          body: dnsRecordUpdatePayloadSchema,
+          response: { 200: dnsRecordAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const answer = await dns.update(await actors.actor(request), request.params.id, request.params.recordId, request.body);
@@ -64,7 +78,15 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
 
     api.delete(
       '/host/domain/:id/dns/:recordId',
-      { preHandler: requireUser, schema: { tags, summary: 'Delete a record; bumps the SOA serial', params: recordParams, response: { 200: deletedAnswer, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Delete a record; bumps the SOA serial',
+          params: recordParams,
+          response: { 200: deletedAnswer, ...errors },
+        },
+      },
       async (request) => {
         const { soa } = await dns.remove(await actors.actor(request), request.params.id, request.params.recordId);
         return { soa, message: translate(request.lang, 'dns.record_deleted') };

@@ -84,7 +84,8 @@ export class DnsService {
     const domain = await this.deps.domains.visible(actor.user, domainId);
     const record = validateRecord(input, domain.name);
     const { row, serial } = await this.change(domain, null, record, async (trx) => {
-      if ((await countRecords(trx, domain.id)) >= DNS_RECORDS_PER_ZONE_MAX) throw new HttpError(422, 'dns.too_many', { params: { max: DNS_RECORDS_PER_ZONE_MAX } });
+      if ((await countRecords(trx, domain.id)) >= DNS_RECORDS_PER_ZONE_MAX)
+        throw new HttpError(422, 'dns.too_many', { params: { max: DNS_RECORDS_PER_ZONE_MAX } });
       const now = this.deps.clock.now();
       return insertRecord(trx, { ...record, tenant_id: domain.tenant_id, domain_id: domain.id, created_at: now, updated_at: now });
     });
@@ -173,13 +174,24 @@ export class DnsService {
     return { data: present(row, domain.name), soa: await this.soa(domain, await listRecords(this.deps.db, domain.id), serial) };
   }
 
-  private async audit(actor: Actor, action: 'dns.record_created' | 'dns.record_updated' | 'dns.record_deleted', domain: DomainRow, row: RecordRow) {
-    await this.deps.audit.recordAction(actor, action, domain.tenant_id, { type: 'dns_record', id: row.id }, {
-      domain_id: domain.id,
-      domain: domain.name,
-      name: row.name,
-      type: row.type,
-      content: row.content.slice(0, 200),
-    });
+  private async audit(
+    actor: Actor,
+    action: 'dns.record_created' | 'dns.record_updated' | 'dns.record_deleted',
+    domain: DomainRow,
+    row: RecordRow,
+  ) {
+    await this.deps.audit.recordAction(
+      actor,
+      action,
+      domain.tenant_id,
+      { type: 'dns_record', id: row.id },
+      {
+        domain_id: domain.id,
+        domain: domain.name,
+        name: row.name,
+        type: row.type,
+        content: row.content.slice(0, 200),
+      },
+    );
   }
 }

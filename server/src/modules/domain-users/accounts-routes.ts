@@ -30,7 +30,13 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
       '/host/domain/:id/users',
       {
         preHandler: requireUser,
-        schema: { tags, summary: "A domain's mail/FTP accounts, by uid", params: idParamsSchema, querystring: pageQuerySchema, response: { 200: domainUserListAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: "A domain's mail/FTP accounts, by uid",
+          params: idParamsSchema,
+          querystring: pageQuerySchema,
+          response: { 200: domainUserListAnswerSchema, ...errors },
+        },
       },
       async (request) => accounts.list(authedUser(request).user, request.params.id, request.query),
     );
@@ -55,7 +61,10 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
 
     api.get(
       '/host/domain/:id/users/:userId',
-      { preHandler: requireUser, schema: { tags, summary: 'One account', params: accountParams, response: { 200: domainUserAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: { tags, summary: 'One account', params: accountParams, response: { 200: domainUserAnswerSchema, ...errors } },
+      },
       async (request) => ({ data: await accounts.get(authedUser(request).user, request.params.id, request.params.userId) }),
     );
 
@@ -63,7 +72,13 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
       '/host/domain/:id/users/:userId',
       {
         preHandler: requireUser,
-        schema: { tags, summary: 'Change the quota, or enable/disable the account', params: accountParams, body: domainUserUpdatePayloadSchema, response: { 200: domainUserAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: 'Change the quota, or enable/disable the account',
+          params: accountParams,
+          body: domainUserUpdatePayloadSchema,
+          response: { 200: domainUserAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const account = await accounts.update(await actors.actor(request), request.params.id, request.params.userId, request.body);
@@ -91,7 +106,10 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
 
     api.delete(
       '/host/domain/:id/users/:userId',
-      { preHandler: requireUser, schema: { tags, summary: 'Delete the account', params: accountParams, response: { 200: messageAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: { tags, summary: 'Delete the account', params: accountParams, response: { 200: messageAnswerSchema, ...errors } },
+      },
       async (request) => {
         const uid = await accounts.remove(await actors.actor(request), request.params.id, request.params.userId);
         return { message: translate(request.lang, 'domain_user.deleted', { uid }) };

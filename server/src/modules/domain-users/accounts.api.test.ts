@@ -26,7 +26,11 @@ const url = (suffix = '') => `/api/host/domain/${domainId}/users${suffix}`;
 const createAccount = (call: Caller, payload: Record<string, unknown>) =>
   call({ method: 'POST', url: url(), payload: { password: PASS, password_confirmation: PASS, ...payload } });
 const changeOwnPassword = (uid: string, old: string, password: string) =>
-  t.app.inject({ method: 'PATCH', url: '/api/host/domain-user/change-password', payload: { uid, user_password_old: old, user_password: password, user_password_confirmation: password } });
+  t.app.inject({
+    method: 'PATCH',
+    url: '/api/host/domain-user/change-password',
+    payload: { uid, user_password_old: old, user_password: password, user_password_confirmation: password },
+  });
 
 describe('/api/host/domain/:id/users', () => {
   it('creates an account from a local part or a full address, hashed with argon2id', async () => {
@@ -36,7 +40,11 @@ describe('/api/host/domain/:id/users', () => {
     expect(answer.json().message).toBe('The account info@xn--bcher-kva.example has been created.');
     const full = await createAccount(admin.call, { uid: 'sales@bücher.example', enabled: false });
     expect(full.json().data).toMatchObject({ uid: 'sales@xn--bcher-kva.example', quota_mb: 1024, enabled: false });
-    const row = await t.db.selectFrom('domain_users').select(['password_hash', 'tenant_id']).where('uid', '=', 'info@xn--bcher-kva.example').executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('domain_users')
+      .select(['password_hash', 'tenant_id'])
+      .where('uid', '=', 'info@xn--bcher-kva.example')
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
     // The account's user can now use /change-password.
     expect((await changeOwnPassword('info@xn--bcher-kva.example', PASS, 'another mailbox passphrase')).statusCode).toBe(200);
@@ -51,9 +59,15 @@ describe('/api/host/domain/:id/users', () => {
     }
     const weak = await createAccount(owner.call, { uid: 'weak', password: 'short', password_confirmation: 'other' });
     expect(Object.keys(weak.json().errors).sort()).toEqual(['password', 'password_confirmation']);
-    const sameAsLogin = await createAccount(owner.call, { uid: 'office', password: 'office@xn--bcher-kva.example', password_confirmation: 'office@xn--bcher-kva.example' });
+    const sameAsLogin = await createAccount(owner.call, {
+      uid: 'office',
+      password: 'office@xn--bcher-kva.example',
+      password_confirmation: 'office@xn--bcher-kva.example',
+    });
     expect(sameAsLogin.json().errors.password[0]).toMatch(/must not be your e-mail/);
-    expect((await createAccount(owner.call, { uid: 'big', quota_mb: 0 })).json().errors.quota_mb).toEqual(['Use a quota between 1 MB and 1 TB (1048576 MB).']);
+    expect((await createAccount(owner.call, { uid: 'big', quota_mb: 0 })).json().errors.quota_mb).toEqual([
+      'Use a quota between 1 MB and 1 TB (1048576 MB).',
+    ]);
   });
 
   it('lists accounts by uid in keyset pages, to the owner and admins only', async () => {
@@ -61,7 +75,9 @@ describe('/api/host/domain/:id/users', () => {
     const uids: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { data: { uid: string }[]; next_cursor: string | null } = (await owner.call({ method: 'GET', url: url(), query: { limit: '2', ...(cursor ? { cursor } : {}) } })).json();
+      const page: { data: { uid: string }[]; next_cursor: string | null } = (
+        await owner.call({ method: 'GET', url: url(), query: { limit: '2', ...(cursor ? { cursor } : {}) } })
+      ).json();
       uids.push(...page.data.map((a) => a.uid.split('@')[0]!));
       cursor = page.next_cursor;
     } while (cursor);
@@ -78,26 +94,48 @@ describe('/api/host/domain/:id/users', () => {
     expect((await changeOwnPassword('ftp@xn--bcher-kva.example', PASS, 'a brand new passphrase')).statusCode).toBe(422);
     await owner.call({ method: 'PATCH', url: url(`/${id}`), payload: { enabled: true } });
 
-    const reset = await admin.call({ method: 'POST', url: url(`/${id}/password`), payload: { password: 'set by the admin 2026', password_confirmation: 'set by the admin 2026' } });
+    const reset = await admin.call({
+      method: 'POST',
+      url: url(`/${id}/password`),
+      payload: { password: 'set by the admin 2026', password_confirmation: 'set by the admin 2026' },
+    });
     expect(reset.statusCode, reset.body).toBe(200);
     expect((await changeOwnPassword('ftp@xn--bcher-kva.example', PASS, 'a brand new passphrase')).statusCode).toBe(422);
     expect((await changeOwnPassword('ftp@xn--bcher-kva.example', 'set by the admin 2026', 'a brand new passphrase')).statusCode).toBe(200);
-    const weak = await owner.call({ method: 'POST', url: url(`/${id}/password`), payload: { password: 'short', password_confirmation: 'short' } });
+    const weak = await owner.call({
+      method: 'POST',
+      url: url(`/${id}/password`),
+      payload: { password: 'short', password_confirmation: 'short' },
+    });
     expect(weak.json().errors.password).toBeDefined();
 
     expect((await stranger.call({ method: 'DELETE', url: url(`/${id}`) })).statusCode).toBe(404);
     const deleted = await owner.call({ method: 'DELETE', url: url(`/${id}`) });
     expect(deleted.json().message).toBe('The account ftp@xn--bcher-kva.example has been deleted.');
     expect((await owner.call({ method: 'GET', url: url(`/${id}`) })).statusCode).toBe(404);
-    const actions = await t.db.selectFrom('audit_log').select('action').where('target_type', '=', 'domain_user').where('target_id', '=', String(id)).orderBy('id').execute();
-    expect(actions.map((a) => a.action)).toEqual(['domain_user.created', 'domain_user.updated', 'domain_user.updated', 'domain_user.password_reset', 'domain_user.deleted']);
+    const actions = await t.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_type', '=', 'domain_user')
+      .where('target_id', '=', String(id))
+      .orderBy('id')
+      .execute();
+    expect(actions.map((a) => a.action)).toEqual([
+      'domain_user.created',
+      'domain_user.updated',
+      'domain_user.updated',
+      'domain_user.password_reset',
+      'domain_user.deleted',
+    ]);
   });
 
   it('does not reach an account through another domain', async () => {
     const other = (await stranger.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'stranger.example' } })).json().data.id;
     const id = (await createAccount(owner.call, { uid: 'keep' })).json().data.id;
     expect((await stranger.call({ method: 'GET', url: `/api/host/domain/${other}/users/${id}` })).statusCode).toBe(404);
-    expect((await stranger.call({ method: 'PATCH', url: `/api/host/domain/${other}/users/${id}`, payload: { enabled: false } })).statusCode).toBe(404);
+    expect(
+      (await stranger.call({ method: 'PATCH', url: `/api/host/domain/${other}/users/${id}`, payload: { enabled: false } })).statusCode,
+    ).toBe(404);
     expect((await t.db.selectFrom('domain_users').select('enabled').where('id', '=', id).executeTakeFirstOrThrow()).enabled).toBe(true);
   });
 });

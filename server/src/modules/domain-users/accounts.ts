@@ -95,7 +95,12 @@ export class DomainUserAccounts {
     return present(row);
   }
 
-  async update(actor: Actor, domainId: number, id: number, input: { quota_mb?: number | undefined; enabled?: boolean | undefined }): Promise<DomainUser> {
+  async update(
+    actor: Actor,
+    domainId: number,
+    id: number,
+    input: { quota_mb?: number | undefined; enabled?: boolean | undefined },
+  ): Promise<DomainUser> {
     const domain = await this.deps.domains.visible(actor.user, domainId);
     await this.find(domain.id, id);
     const row = await updateDomainUser(this.deps.db, domain.id, id, {
@@ -112,7 +117,12 @@ export class DomainUserAccounts {
   }
 
   /** The owner or an admin sets a new password (the account's user changes it at /change-password). */
-  async resetPassword(actor: Actor, domainId: number, id: number, input: { password: string; password_confirmation: string }): Promise<DomainUser> {
+  async resetPassword(
+    actor: Actor,
+    domainId: number,
+    id: number,
+    input: { password: string; password_confirmation: string },
+  ): Promise<DomainUser> {
     const domain = await this.deps.domains.visible(actor.user, domainId);
     const account = await this.find(domain.id, id);
     assertNewPassword(input.password, input.password_confirmation, [account.uid]);
@@ -146,6 +156,12 @@ export class DomainUserAccounts {
     row: { id: number; uid: string; domain_id: number },
     data: Record<string, string | number | boolean> = {},
   ) {
-    await this.deps.audit.recordAction(actor, action, tenantId, { type: 'domain_user', id: row.id }, { uid: row.uid, domain_id: row.domain_id, ...data });
+    await this.deps.audit.recordAction(
+      actor,
+      action,
+      tenantId,
+      { type: 'domain_user', id: row.id },
+      { uid: row.uid, domain_id: row.domain_id, ...data },
+    );
   }
 }

@@ -38,7 +38,16 @@ export const findDomainUser = (db: Db, domainId: number, id: number) =>
 
 export const createDomainUser = (
   db: Db,
-  values: { tenant_id: number; domain_id: number; uid: string; password_hash: string; quota_mb: number; enabled: boolean; created_at: Date; updated_at: Date },
+  values: {
+    tenant_id: number;
+    domain_id: number;
+    uid: string;
+    password_hash: string;
+    quota_mb: number;
+    enabled: boolean;
+    created_at: Date;
+    updated_at: Date;
+  },
 ) =>
   db
     .insertInto('domain_users')

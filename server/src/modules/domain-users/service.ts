@@ -43,7 +43,13 @@ export class DomainUserPasswordService {
     if (!account || !valid || !account.enabled) {
       await uidThrottle.fail(uidKey);
       await ipThrottle.fail(context.ip);
-      await this.deps.audit.record({ action: 'domain_user.password_change_failed', tenantId: account?.tenant_id ?? null, userId: null, ip: context.ip, data: { uid: uidKey } });
+      await this.deps.audit.record({
+        action: 'domain_user.password_change_failed',
+        tenantId: account?.tenant_id ?? null,
+        userId: null,
+        ip: context.ip,
+        data: { uid: uidKey },
+      });
       throw invalidUidOrPassword();
     }
     assertNewPassword(input.user_password, input.user_password_confirmation, [account.uid], {
@@ -52,7 +58,13 @@ export class DomainUserPasswordService {
     });
     await uidThrottle.reset(uidKey);
     await updateDomainUserPassword(db, account.id, await hasher.hash(input.user_password), clock.now());
-    await this.deps.audit.record({ action: 'domain_user.password_changed', tenantId: account.tenant_id, userId: null, ip: context.ip, data: { uid: account.uid } });
+    await this.deps.audit.record({
+      action: 'domain_user.password_changed',
+      tenantId: account.tenant_id,
+      userId: null,
+      ip: context.ip,
+      data: { uid: account.uid },
+    });
     return account.uid;
   }
 }

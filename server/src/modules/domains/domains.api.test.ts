@@ -29,9 +29,16 @@ afterAll(async () => {
 
 const create = (call: Caller, payload: Record<string, unknown>) => call({ method: 'POST', url: '/api/host/domain', payload });
 const list = async (call: Caller, query: Record<string, string | number> = {}) => {
-  const answer = await call({ method: 'GET', url: '/api/host/domain', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+  const answer = await call({
+    method: 'GET',
+    url: '/api/host/domain',
+    query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+  });
   expect(answer.statusCode, answer.body).toBe(200);
-  return answer.json() as { data: { id: number; name: string; text: string; expired: boolean; expire_at: string | null; owner: { id: number } }[]; next_cursor: string | null };
+  return answer.json() as {
+    data: { id: number; name: string; text: string; expired: boolean; expire_at: string | null; owner: { id: number } }[];
+    next_cursor: string | null;
+  };
 };
 /** Every page of a listing, following next_cursor. */
 const walk = async (call: Caller, query: Record<string, string | number>) => {
@@ -50,7 +57,15 @@ describe('POST /api/host/domain', () => {
     const answer = await create(alice.call, { name: 'Alice-Shop.com', notes: 'main shop' });
     expect(answer.statusCode, answer.body).toBe(201);
     const domain = answer.json().data;
-    expect(domain).toMatchObject({ name: 'alice-shop.com', text: 'alice-shop.com', tenant_id: tenantA, owner: { id: alice.user.id }, expire_at: null, expired: false, notes: 'main shop' });
+    expect(domain).toMatchObject({
+      name: 'alice-shop.com',
+      text: 'alice-shop.com',
+      tenant_id: tenantA,
+      owner: { id: alice.user.id },
+      expire_at: null,
+      expired: false,
+      notes: 'main shop',
+    });
     expect(domain.settings).toEqual({ document_root: 'public_html', php_version: '8.3', ssl_redirect: true, hsts: false });
     expect(domain.counts).toEqual({ users: 0, dns_records: 2 });
 
@@ -60,7 +75,12 @@ describe('POST /api/host/domain', () => {
       '@ NS ns1.alpha.test',
       '@ NS ns2.alpha.test',
     ]);
-    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'domain.created').where('target_id', '=', String(domain.id)).executeTakeFirst();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'domain.created')
+      .where('target_id', '=', String(domain.id))
+      .executeTakeFirst();
     expect(audit).toMatchObject({ tenant_id: tenantA, user_id: alice.user.id, target_type: 'domain', ip: '127.0.0.1' });
   });
 
@@ -76,7 +96,18 @@ describe('POST /api/host/domain', () => {
   });
 
   it('accepts only real host names', async () => {
-    for (const name of ['localhost', '1.2.3.4', '-dash.com', 'under_score.com', 'xn--zz.com', 'exa mple.com', `${'a'.repeat(64)}.com`, 'a..b.com', 'example.c0m', '*.example.com']) {
+    for (const name of [
+      'localhost',
+      '1.2.3.4',
+      '-dash.com',
+      'under_score.com',
+      'xn--zz.com',
+      'exa mple.com',
+      `${'a'.repeat(64)}.com`,
+      'a..b.com',
+      'example.c0m',
+      '*.example.com',
+    ]) {
       const answer = await create(alice.call, { name });
       expect(answer.statusCode, name).toBe(422);
       expect(answer.json().errors.name, name).toHaveLength(1);
@@ -110,7 +141,9 @@ describe('POST /api/host/domain', () => {
     expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 422]);
     expect(answers.find((a) => a.statusCode === 422)?.json().errors.name).toEqual(['This domain already exists in the panel.']);
     // More at once, so that on PostgreSQL several pass the first check and meet at the unique index.
-    const many = await Promise.all(Array.from({ length: 6 }, (_, i) => create(i % 2 ? alice.call : bob.call, { name: 'race-many.example' })));
+    const many = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => create(i % 2 ? alice.call : bob.call, { name: 'race-many.example' })),
+    );
     expect(many.map((a) => a.statusCode).sort()).toEqual([201, 422, 422, 422, 422, 422]);
     for (const answer of many.filter((a) => a.statusCode === 422)) expect(answer.json().errors.name).toHaveLength(1);
     const rows = await t.db.selectFrom('domains').select('id').where('name', '=', 'race.example').execute();
@@ -125,7 +158,11 @@ describe('GET /api/host/domain', () => {
     const names = ['harbor-shop.com', 'harbor-labs.net', 'anchor.org', 'reef-harbor.eu', 'coral.io', 'tide-harbor.cz', 'zeta.com'];
     for (const [i, name] of names.entries()) {
       const expireAt = i === 0 ? new Date(now - DAY).toISOString() : i % 3 === 0 ? null : new Date(now + (i + 1) * 10 * DAY).toISOString();
-      const answer = await create(admin.call, { name, owner_id: i % 2 ? alice.user.id : bob.user.id, ...(expireAt ? { expire_at: expireAt } : {}) });
+      const answer = await create(admin.call, {
+        name,
+        owner_id: i % 2 ? alice.user.id : bob.user.id,
+        ...(expireAt ? { expire_at: expireAt } : {}),
+      });
       expect(answer.statusCode, answer.body).toBe(201);
     }
   });
@@ -133,14 +170,24 @@ describe('GET /api/host/domain', () => {
   it('scopes the list: own domains, the tenant for a host admin, all for a super admin', async () => {
     const own = await walk(alice.call, { limit: 3 });
     const rows = await t.db.selectFrom('domains').select(['name', 'owner_id', 'tenant_id']).execute();
-    expect(own.sort()).toEqual(rows.filter((r) => r.owner_id === alice.user.id).map((r) => r.name).sort());
-    expect((await walk(admin.call, { limit: 4 })).sort()).toEqual(rows.filter((r) => r.tenant_id === tenantA).map((r) => r.name).sort());
+    expect(own.sort()).toEqual(
+      rows
+        .filter((r) => r.owner_id === alice.user.id)
+        .map((r) => r.name)
+        .sort(),
+    );
+    expect((await walk(admin.call, { limit: 4 })).sort()).toEqual(
+      rows
+        .filter((r) => r.tenant_id === tenantA)
+        .map((r) => r.name)
+        .sort(),
+    );
     expect((await walk(root.call, { limit: 100 })).length).toBe(rows.length);
     expect(await walk(root.call, { tenant_id: tenantB })).toEqual(['carols.org']);
   });
 
   it('sorts by name or expiry, both ways, across keyset pages', async () => {
-    const all = (await t.db.selectFrom('domains').select(['name', 'id', 'expire_at']).where('tenant_id', '=', tenantA).execute());
+    const all = await t.db.selectFrom('domains').select(['name', 'id', 'expire_at']).where('tenant_id', '=', tenantA).execute();
     const byName = [...all].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id)).map((d) => d.name);
     expect(await walk(admin.call, { sort: 'name', limit: 2 })).toEqual(byName);
     expect(await walk(admin.call, { sort: '-name', limit: 3 })).toEqual([...byName].reverse());
@@ -157,15 +204,45 @@ describe('GET /api/host/domain', () => {
   });
 
   it('searches name prefixes first, then names containing the term, in pages', async () => {
-    expect(await walk(admin.call, { q: 'harbor', limit: 50 })).toEqual(['harbor-labs.net', 'harbor-shop.com', 'reef-harbor.eu', 'tide-harbor.cz']);
-    expect(await walk(admin.call, { q: 'HARBOR', limit: 1 })).toEqual(['harbor-labs.net', 'harbor-shop.com', 'reef-harbor.eu', 'tide-harbor.cz']);
-    expect(await walk(admin.call, { q: 'harbor', limit: 2 })).toEqual(['harbor-labs.net', 'harbor-shop.com', 'reef-harbor.eu', 'tide-harbor.cz']);
-    expect(await walk(admin.call, { q: 'harbor', sort: '-name', limit: 3 })).toEqual(['harbor-shop.com', 'harbor-labs.net', 'tide-harbor.cz', 'reef-harbor.eu']);
+    expect(await walk(admin.call, { q: 'harbor', limit: 50 })).toEqual([
+      'harbor-labs.net',
+      'harbor-shop.com',
+      'reef-harbor.eu',
+      'tide-harbor.cz',
+    ]);
+    expect(await walk(admin.call, { q: 'HARBOR', limit: 1 })).toEqual([
+      'harbor-labs.net',
+      'harbor-shop.com',
+      'reef-harbor.eu',
+      'tide-harbor.cz',
+    ]);
+    expect(await walk(admin.call, { q: 'harbor', limit: 2 })).toEqual([
+      'harbor-labs.net',
+      'harbor-shop.com',
+      'reef-harbor.eu',
+      'tide-harbor.cz',
+    ]);
+    expect(await walk(admin.call, { q: 'harbor', sort: '-name', limit: 3 })).toEqual([
+      'harbor-shop.com',
+      'harbor-labs.net',
+      'tide-harbor.cz',
+      'reef-harbor.eu',
+    ]);
     expect(await walk(alice.call, { q: 'harbor' })).toEqual(['harbor-labs.net', 'reef-harbor.eu', 'tide-harbor.cz']);
     // By expiry: prefix matches by expiry, then the others by expiry (harbor-shop expired, harbor-labs in 20 days;
     // reef-harbor has no expiry, tide-harbor expires in 60 days).
-    expect(await walk(admin.call, { q: 'harbor', sort: 'expire_at', limit: 1 })).toEqual(['harbor-shop.com', 'harbor-labs.net', 'tide-harbor.cz', 'reef-harbor.eu']);
-    expect(await walk(admin.call, { q: 'harbor', sort: '-expire_at', limit: 3 })).toEqual(['harbor-labs.net', 'harbor-shop.com', 'reef-harbor.eu', 'tide-harbor.cz']);
+    expect(await walk(admin.call, { q: 'harbor', sort: 'expire_at', limit: 1 })).toEqual([
+      'harbor-shop.com',
+      'harbor-labs.net',
+      'tide-harbor.cz',
+      'reef-harbor.eu',
+    ]);
+    expect(await walk(admin.call, { q: 'harbor', sort: '-expire_at', limit: 3 })).toEqual([
+      'harbor-labs.net',
+      'harbor-shop.com',
+      'reef-harbor.eu',
+      'tide-harbor.cz',
+    ]);
     expect(await walk(admin.call, { q: 'bücher' })).toEqual(['xn--bcher-kva.example']);
     expect(await walk(admin.call, { q: '%' })).toEqual([]);
     expect(await walk(admin.call, { q: 'nothing-like-this' })).toEqual([]);
@@ -200,30 +277,57 @@ describe('GET, PATCH, DELETE /api/host/domain/:id', () => {
   });
 
   it('lets the owner change settings and notes, but not owner or expiry', async () => {
-    const answer = await alice.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { notes: 'hello', settings: { php_version: '8.4', hsts: true } } });
+    const answer = await alice.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${id}`,
+      payload: { notes: 'hello', settings: { php_version: '8.4', hsts: true } },
+    });
     expect(answer.statusCode, answer.body).toBe(200);
-    expect(answer.json().data).toMatchObject({ notes: 'hello', settings: { php_version: '8.4', hsts: true, ssl_redirect: true, document_root: 'public_html' } });
-    expect((await alice.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { expire_at: '2030-01-01' } })).statusCode).toBe(403);
+    expect(answer.json().data).toMatchObject({
+      notes: 'hello',
+      settings: { php_version: '8.4', hsts: true, ssl_redirect: true, document_root: 'public_html' },
+    });
+    expect((await alice.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { expire_at: '2030-01-01' } })).statusCode).toBe(
+      403,
+    );
     expect((await alice.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { owner_id: bob.user.id } })).statusCode).toBe(403);
-    const bad = await alice.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { settings: { document_root: '../etc', php_version: '5.6' } } });
+    const bad = await alice.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${id}`,
+      payload: { settings: { document_root: '../etc', php_version: '5.6' } },
+    });
     expect(bad.statusCode).toBe(422);
     expect(Object.keys(bad.json().errors).sort()).toEqual(['settings.document_root', 'settings.php_version']);
   });
 
   it('lets an admin move the domain to another owner and set its expiry', async () => {
-    const answer = await admin.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { owner_id: bob.user.id, expire_at: '2028-05-05T12:00:00+02:00' } });
+    const answer = await admin.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${id}`,
+      payload: { owner_id: bob.user.id, expire_at: '2028-05-05T12:00:00+02:00' },
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json().data).toMatchObject({ owner: { id: bob.user.id }, expire_at: '2028-05-05T10:00:00.000Z' });
     expect((await alice.call({ method: 'GET', url: `/api/host/domain/${id}` })).statusCode).toBe(404);
     const cleared = await admin.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { expire_at: null } });
     expect(cleared.json().data.expire_at).toBeNull();
-    expect((await admin.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { owner_id: otherTenantCustomer.user.id } })).statusCode).toBe(422);
+    expect(
+      (await admin.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { owner_id: otherTenantCustomer.user.id } })).statusCode,
+    ).toBe(422);
   });
 
   it('moves users, records and zone along when a super admin gives the domain to another tenant', async () => {
     const domain = (await create(admin.call, { name: 'moving.com', owner_id: alice.user.id })).json().data;
-    await alice.call({ method: 'POST', url: `/api/host/domain/${domain.id}/users`, payload: { uid: 'info', password: 'mailbox passphrase 2026', password_confirmation: 'mailbox passphrase 2026' } });
-    const moved = await root.call({ method: 'PATCH', url: `/api/host/domain/${domain.id}`, payload: { owner_id: otherTenantCustomer.user.id } });
+    await alice.call({
+      method: 'POST',
+      url: `/api/host/domain/${domain.id}/users`,
+      payload: { uid: 'info', password: 'mailbox passphrase 2026', password_confirmation: 'mailbox passphrase 2026' },
+    });
+    const moved = await root.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${domain.id}`,
+      payload: { owner_id: otherTenantCustomer.user.id },
+    });
     expect(moved.json().data.tenant_id).toBe(tenantB);
     for (const table of ['domain_users', 'dns_records', 'dns_zones'] as const) {
       const tenants = await t.db.selectFrom(table).select('tenant_id').where('domain_id', '=', domain.id).execute();
@@ -234,13 +338,23 @@ describe('GET, PATCH, DELETE /api/host/domain/:id', () => {
 
   it('deletes a domain with its users, records and zone after the name is repeated', async () => {
     const domain = (await create(alice.call, { name: 'gone-soon.com' })).json().data;
-    await alice.call({ method: 'POST', url: `/api/host/domain/${domain.id}/users`, payload: { uid: 'info', password: 'mailbox passphrase 2026', password_confirmation: 'mailbox passphrase 2026' } });
-    await alice.call({ method: 'POST', url: `/api/host/domain/${domain.id}/dns`, payload: { name: 'www', type: 'A', content: '192.0.2.1' } });
+    await alice.call({
+      method: 'POST',
+      url: `/api/host/domain/${domain.id}/users`,
+      payload: { uid: 'info', password: 'mailbox passphrase 2026', password_confirmation: 'mailbox passphrase 2026' },
+    });
+    await alice.call({
+      method: 'POST',
+      url: `/api/host/domain/${domain.id}/dns`,
+      payload: { name: 'www', type: 'A', content: '192.0.2.1' },
+    });
 
     const unconfirmed = await alice.call({ method: 'DELETE', url: `/api/host/domain/${domain.id}` });
     expect(unconfirmed.statusCode).toBe(422);
     expect(unconfirmed.json().errors.confirm).toEqual(['Type the domain name to confirm the deletion.']);
-    expect((await bob.call({ method: 'DELETE', url: `/api/host/domain/${domain.id}`, query: { confirm: 'gone-soon.com' } })).statusCode).toBe(404);
+    expect(
+      (await bob.call({ method: 'DELETE', url: `/api/host/domain/${domain.id}`, query: { confirm: 'gone-soon.com' } })).statusCode,
+    ).toBe(404);
 
     const deleted = await alice.call({ method: 'DELETE', url: `/api/host/domain/${domain.id}`, query: { confirm: 'Gone-Soon.com' } });
     expect(deleted.statusCode, deleted.body).toBe(200);
@@ -249,7 +363,12 @@ describe('GET, PATCH, DELETE /api/host/domain/:id', () => {
       expect(await t.db.selectFrom(table).select('domain_id').where('domain_id', '=', domain.id).execute(), table).toEqual([]);
     }
     expect((await alice.call({ method: 'GET', url: `/api/host/domain/${domain.id}` })).statusCode).toBe(404);
-    const audit = await t.db.selectFrom('audit_log').select(['user_id', 'data']).where('action', '=', 'domain.deleted').where('target_id', '=', String(domain.id)).executeTakeFirstOrThrow();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select(['user_id', 'data'])
+      .where('action', '=', 'domain.deleted')
+      .where('target_id', '=', String(domain.id))
+      .executeTakeFirstOrThrow();
     expect(audit).toMatchObject({ user_id: alice.user.id, data: { name: 'gone-soon.com' } });
   });
 });

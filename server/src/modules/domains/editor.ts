@@ -68,7 +68,13 @@ export class DomainEditor {
       if (isUniqueViolation(error, 'domains_name')) throw fieldError('name', 'domain.taken');
       throw error;
     }
-    await this.deps.audit.recordAction(actor, 'domain.created', domain.tenant_id, { type: 'domain', id: domain.id }, { name, owner_id: owner.id });
+    await this.deps.audit.recordAction(
+      actor,
+      'domain.created',
+      domain.tenant_id,
+      { type: 'domain', id: domain.id },
+      { name, owner_id: owner.id },
+    );
     return this.detail(actor.user, domain.id);
   }
 
@@ -76,7 +82,8 @@ export class DomainEditor {
     const { db, clock } = this.deps;
     const domain = await this.deps.directory.visible(actor.user, id);
     assertAdminFields(actor.user, input);
-    const owner = input.owner_id !== undefined && input.owner_id !== domain.owner_id ? await this.owner(actor.user, input.owner_id) : undefined;
+    const owner =
+      input.owner_id !== undefined && input.owner_id !== domain.owner_id ? await this.owner(actor.user, input.owner_id) : undefined;
     const changes: string[] = [];
     const values: Parameters<typeof updateDomain>[2] = { updated_at: clock.now() };
     if (owner) {
@@ -102,12 +109,18 @@ export class DomainEditor {
       await updateDomain(trx, domain.id, values);
       if (owner && owner.tenant_id !== domain.tenant_id) await moveDomainToTenant(trx, domain.id, owner.tenant_id);
     });
-    await this.deps.audit.recordAction(actor, 'domain.updated', owner?.tenant_id ?? domain.tenant_id, { type: 'domain', id: domain.id }, {
-      name: domain.name,
-      changed: changes.join(','),
-      ...(owner ? { owner_id: owner.id, previous_owner_id: domain.owner_id } : {}),
-      ...(expireAt !== undefined ? { expire_at: expireAt?.toISOString() ?? null } : {}),
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'domain.updated',
+      owner?.tenant_id ?? domain.tenant_id,
+      { type: 'domain', id: domain.id },
+      {
+        name: domain.name,
+        changed: changes.join(','),
+        ...(owner ? { owner_id: owner.id, previous_owner_id: domain.owner_id } : {}),
+        ...(expireAt !== undefined ? { expire_at: expireAt?.toISOString() ?? null } : {}),
+      },
+    );
     return this.detail(actor.user, domain.id);
   }
 
@@ -115,10 +128,17 @@ export class DomainEditor {
   async remove(actor: Actor, id: number, confirm: string): Promise<string> {
     const domain = await this.deps.directory.visible(actor.user, id);
     const typed = confirm.trim().toLowerCase().replace(/\.$/, '');
-    if (typed !== domain.name && typed !== displayDomainName(domain.name).toLowerCase()) throw fieldError('confirm', 'domain.confirm_mismatch');
+    if (typed !== domain.name && typed !== displayDomainName(domain.name).toLowerCase())
+      throw fieldError('confirm', 'domain.confirm_mismatch');
     const deleted = await this.deps.db.transaction().execute((trx) => deleteDomainWithChildren(trx, domain.id));
     if (deleted === 0) throw new HttpError(404, 'http.not_found');
-    await this.deps.audit.recordAction(actor, 'domain.deleted', domain.tenant_id, { type: 'domain', id: domain.id }, { name: domain.name, owner_id: domain.owner_id });
+    await this.deps.audit.recordAction(
+      actor,
+      'domain.deleted',
+      domain.tenant_id,
+      { type: 'domain', id: domain.id },
+      { name: domain.name, owner_id: domain.owner_id },
+    );
     return domain.name;
   }
 

@@ -41,7 +41,10 @@ export class DomainListing {
     const sort = request.sort.replace('-', '') as 'name' | 'expire_at';
     const base: Omit<DomainPageQuery, 'limit'> = { ...scope, sort, descending: request.sort.startsWith('-') };
     const now = this.clock.now();
-    const done = (rows: DomainListRow[], next: string | null) => ({ data: rows.map((row) => presentListItem(row, now)), next_cursor: next });
+    const done = (rows: DomainListRow[], next: string | null) => ({
+      data: rows.map((row) => presentListItem(row, now)),
+      next_cursor: next,
+    });
 
     let phase: Phase = 'all';
     let after: readonly [string, number] | undefined;

@@ -13,7 +13,24 @@ describe('toStoredDomainName', () => {
   });
 
   it('refuses what is not a registrable host name', () => {
-    for (const name of ['', 'localhost', 'example', '192.0.2.1', '-a.com', 'a-.com', 'a_b.com', 'a..com', '.com', 'a.b c', 'xn--zz.com', 'ex$.com', '*.example.com', 'example.123', `${'a'.repeat(64)}.com`, `${'a.'.repeat(127)}com`]) {
+    for (const name of [
+      '',
+      'localhost',
+      'example',
+      '192.0.2.1',
+      '-a.com',
+      'a-.com',
+      'a_b.com',
+      'a..com',
+      '.com',
+      'a.b c',
+      'xn--zz.com',
+      'ex$.com',
+      '*.example.com',
+      'example.123',
+      `${'a'.repeat(64)}.com`,
+      `${'a.'.repeat(127)}com`,
+    ]) {
       expect(toStoredDomainName(name), name).toBeUndefined();
     }
   });

@@ -30,7 +30,13 @@ export function settingsOf(stored: Record<string, unknown>): DomainSettings {
 }
 
 export function presentDomain(
-  row: DomainListRow & { notes: string; settings: Record<string, unknown>; updated_at: Date | string; user_count: number | null; record_count: number | null },
+  row: DomainListRow & {
+    notes: string;
+    settings: Record<string, unknown>;
+    updated_at: Date | string;
+    user_count: number | null;
+    record_count: number | null;
+  },
   now: Date,
 ): Domain {
   return {

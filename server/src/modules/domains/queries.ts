@@ -68,7 +68,8 @@ function scopeCondition(q: DomainPageQuery): RawBuilder<boolean> {
   if (q.ownerId !== null) parts.push(sql`domains.owner_id = ${q.ownerId}`);
   const comparator = sql.raw(q.descending ? '<' : '>');
   if (q.after && q.sort === 'name') parts.push(sql`(domains.name, domains.id) ${comparator} (${q.after[0]}, ${q.after[1]})`);
-  if (q.after && q.sort === 'expire_at') parts.push(sql`(${expiryKey}, domains.id) ${comparator} (${q.after[0]}::timestamptz, ${q.after[1]})`);
+  if (q.after && q.sort === 'expire_at')
+    parts.push(sql`(${expiryKey}, domains.id) ${comparator} (${q.after[0]}::timestamptz, ${q.after[1]})`);
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 
@@ -130,7 +131,9 @@ type Match = NonNullable<DomainPageQuery['match']>;
 function matchCondition(table: 'domains' | 'w', match: Match): RawBuilder<boolean> {
   const { prefix, anywhere } = likePatterns(match.term);
   const name = sql.ref(`${table}.name`);
-  return match.kind === 'prefix' ? sql<boolean>`${name} like ${prefix}` : sql<boolean>`${name} like ${anywhere} and ${name} not like ${prefix}`;
+  return match.kind === 'prefix'
+    ? sql<boolean>`${name} like ${prefix}`
+    : sql<boolean>`${name} like ${anywhere} and ${name} not like ${prefix}`;
 }
 
 /**
@@ -155,7 +158,12 @@ export async function listMatchPage(db: Db, q: Omit<DomainPageQuery, 'match'>, m
   const found = db
     .with(
       (cte) => cte('m').materialized(),
-      () => db.selectFrom('domains').select(['domains.id', 'domains.name', 'domains.expire_at']).where(scopeCondition(q)).where(matchCondition('domains', match)),
+      () =>
+        db
+          .selectFrom('domains')
+          .select(['domains.id', 'domains.name', 'domains.expire_at'])
+          .where(scopeCondition(q))
+          .where(matchCondition('domains', match)),
     )
     .selectFrom('m')
     .select(['m.id', 'm.name', 'm.expire_at'])
@@ -171,8 +179,18 @@ export const findDomainDetail = (db: Db, viewer: UserRow, id: number) => {
       'domains.notes',
       'domains.settings',
       'domains.updated_at',
-      (eb) => eb.selectFrom('domain_users').select(eb.fn.countAll<number>().as('n')).whereRef('domain_users.domain_id', '=', 'domains.id').as('user_count'),
-      (eb) => eb.selectFrom('dns_records').select(eb.fn.countAll<number>().as('n')).whereRef('dns_records.domain_id', '=', 'domains.id').as('record_count'),
+      (eb) =>
+        eb
+          .selectFrom('domain_users')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('domain_users.domain_id', '=', 'domains.id')
+          .as('user_count'),
+      (eb) =>
+        eb
+          .selectFrom('dns_records')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('dns_records.domain_id', '=', 'domains.id')
+          .as('record_count'),
     ])
     .where('domains.id', '=', id);
   if (viewer.role === 'customer') query = query.where('domains.owner_id', '=', viewer.id);
@@ -181,7 +199,11 @@ export const findDomainDetail = (db: Db, viewer: UserRow, id: number) => {
 };
 
 export const findDomainByName = (db: Db, storedName: string) =>
-  db.selectFrom('domains').select(['id']).where(sql<string>`lower(name)`, '=', storedName.toLowerCase()).executeTakeFirst();
+  db
+    .selectFrom('domains')
+    .select(['id'])
+    .where(sql<string>`lower(name)`, '=', storedName.toLowerCase())
+    .executeTakeFirst();
 
 export const insertDomain = (db: Db, values: Insertable<DomainsTable>) =>
   db

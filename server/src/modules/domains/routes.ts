@@ -30,7 +30,8 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, actor
         preHandler: requireUser,
         schema: {
           tags: ['domains'],
-          summary: 'Domains the user sees (own; tenant for host admins; all for super admins): search by name, sort by name or expiry, keyset pages',
+          summary:
+            'Domains the user sees (own; tenant for host admins; all for super admins): search by name, sort by name or expiry, keyset pages',
           querystring: domainListQuerySchema,
           response: { 200: domainListAnswerSchema, ...errors },
         },
@@ -59,7 +60,12 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, actor
       '/host/domain/:id',
       {
         preHandler: requireUser,
-        schema: { tags: ['domains'], summary: 'One domain with its settings, notes and counts', params: idParamsSchema, response: { 200: domainAnswerSchema, ...errors } },
+        schema: {
+          tags: ['domains'],
+          summary: 'One domain with its settings, notes and counts',
+          params: idParamsSchema,
+          response: { 200: domainAnswerSchema, ...errors },
+        },
       },
       async (request) => ({ data: await editor.detail(authedUser(request).user, request.params.id) }),
     );

@@ -19,8 +19,18 @@ beforeAll(async () => {
   owner = (await addUser(t, tenant, 'owner@alpha.test', 'customer', ['Olga', 'Owner'])).user;
   const admin = await addUser(t, tenant, 'admin@alpha.test', 'host_admin');
   const now = t.clock.now().getTime();
-  for (const [name, days] of [['thirty.example', 30], ['seven.example', 7], ['one.example', 1], ['far.example', 31], ['past.example', -1]] as const) {
-    await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name, owner_id: owner.id, expire_at: new Date(now + days * DAY).toISOString() } });
+  for (const [name, days] of [
+    ['thirty.example', 30],
+    ['seven.example', 7],
+    ['one.example', 1],
+    ['far.example', 31],
+    ['past.example', -1],
+  ] as const) {
+    await admin.call({
+      method: 'POST',
+      url: '/api/host/domain',
+      payload: { name, owner_id: owner.id, expire_at: new Date(now + days * DAY).toISOString() },
+    });
   }
   await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'never.example', owner_id: owner.id } });
   // Recorded on the way through; the last test watches a real socket receive it.
@@ -34,7 +44,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-const reminders = () => t.db.selectFrom('domain_expiry_reminders as r').innerJoin('domains as d', 'd.id', 'r.domain_id').select(['d.name', 'r.days_before']).orderBy('d.name').execute();
+const reminders = () =>
+  t.db
+    .selectFrom('domain_expiry_reminders as r')
+    .innerJoin('domains as d', 'd.id', 'r.domain_id')
+    .select(['d.name', 'r.days_before'])
+    .orderBy('d.name')
+    .execute();
 
 describe('domain expiry reminders', () => {
   it('reminds each owner once per threshold (30, 7, 1 days), by mail, notification and realtime, even when run twice', async () => {
@@ -75,10 +91,19 @@ describe('domain expiry reminders', () => {
     t.clock.advance(21 * DAY);
     // thirty is now 7 days away, far 8.
     expect((await t.services.expiry.runOnce(t.clock.now())).sent).toBe(1);
-    expect((await reminders()).filter((r) => r.name === 'thirty.example').map((r) => r.days_before).sort()).toEqual([30, 7]);
+    expect(
+      (await reminders())
+        .filter((r) => r.name === 'thirty.example')
+        .map((r) => r.days_before)
+        .sort(),
+    ).toEqual([30, 7]);
 
     const seven = await t.db.selectFrom('domains').select(['id', 'expire_at']).where('name', '=', 'one.example').executeTakeFirstOrThrow();
-    await t.db.updateTable('domains').set({ expire_at: new Date(t.clock.now().getTime() + 20 * DAY) }).where('id', '=', seven.id).execute();
+    await t.db
+      .updateTable('domains')
+      .set({ expire_at: new Date(t.clock.now().getTime() + 20 * DAY) })
+      .where('id', '=', seven.id)
+      .execute();
     expect((await t.services.expiry.runOnce(t.clock.now())).sent).toBe(1);
     expect((await t.services.expiry.runOnce(t.clock.now())).sent).toBe(0);
     expect((await mailsTo(t.db, 'owner@alpha.test')).length).toBe(6);
@@ -88,8 +113,14 @@ describe('domain expiry reminders', () => {
     t.clock.advance(DAY);
     const results = await Promise.all([t.services.expiry.runOnce(t.clock.now()), t.services.expiry.runOnce(t.clock.now())]);
     const total = results.reduce((sum, r) => sum + r.sent, 0);
-    const rows = await t.db.selectFrom('domain_expiry_reminders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const notifications = await t.db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await t.db
+      .selectFrom('domain_expiry_reminders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const notifications = await t.db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe(Number(notifications.n));
     expect(Number(notifications.n)).toBe(6 + total);
   });
@@ -106,7 +137,11 @@ describe('domain expiry reminders', () => {
       expect(await socket.timeout(5000).emitWithAck('subscribe', realtimeChannel.notifications(owner.id))).toEqual({ ok: true });
       const received = new Promise<NotificationEvent>((resolve) => socket.once(REALTIME_EVENTS.notification, resolve));
       const domain = await t.db.selectFrom('domains').select('id').where('name', '=', 'never.example').executeTakeFirstOrThrow();
-      await t.db.updateTable('domains').set({ expire_at: new Date(t.clock.now().getTime() + DAY / 2) }).where('id', '=', domain.id).execute();
+      await t.db
+        .updateTable('domains')
+        .set({ expire_at: new Date(t.clock.now().getTime() + DAY / 2) })
+        .where('id', '=', domain.id)
+        .execute();
       expect((await t.services.expiry.runOnce(t.clock.now())).sent).toBe(1);
       expect(await received).toEqual({ type: 'warning', text: expect.stringMatching(/^The domain never\.example expires on /) });
     } finally {

@@ -41,8 +41,16 @@ export const dueForReminder = (db: Db, q: { after: Date; until: Date; daysBefore
 export type DueDomain = Awaited<ReturnType<typeof dueForReminder>>[number];
 
 /** True for the one caller that records this reminder; a second run (or instance) gets false. */
-export const claimReminder = async (db: Db, values: { domain_id: number; days_before: number; expire_at: Date; sent_at: Date }): Promise<boolean> => {
-  const rows = await db.insertInto('domain_expiry_reminders').values(values).onConflict((oc) => oc.doNothing()).returning('domain_id').execute();
+export const claimReminder = async (
+  db: Db,
+  values: { domain_id: number; days_before: number; expire_at: Date; sent_at: Date },
+): Promise<boolean> => {
+  const rows = await db
+    .insertInto('domain_expiry_reminders')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returning('domain_id')
+    .execute();
   return rows.length === 1;
 };
 

@@ -26,9 +26,16 @@ afterAll(async () => {
 describe('log in as customer', () => {
   it("swaps the admin's session for the customer's, with a banner, audit entries and a way back", async () => {
     const adminCookie = await sessionFor(t, admin.user, false);
-    const started = await t.app.inject({ method: 'POST', url: `/api/system/customers/${customer.user.id}/impersonate`, headers: { cookie: adminCookie } });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/system/customers/${customer.user.id}/impersonate`,
+      headers: { cookie: adminCookie },
+    });
     expect(started.statusCode, started.body).toBe(200);
-    expect(started.json()).toMatchObject({ data: { status: 'authenticated', user: { id: customer.user.id } }, message: 'You are now logged in as the customer.' });
+    expect(started.json()).toMatchObject({
+      data: { status: 'authenticated', user: { id: customer.user.id } },
+      message: 'You are now logged in as the customer.',
+    });
     const asCustomer = callerWith(t, sessionCookieFrom(started.headers['set-cookie']));
     // The admin's own session is gone (rotated), the new one is the customer's.
     expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie: adminCookie } })).statusCode).toBe(401);
@@ -56,7 +63,12 @@ describe('log in as customer', () => {
     expect((await back({ method: 'GET', url: '/api/user' })).json().data.user.id).toBe(admin.user.id);
     expect((await back({ method: 'GET', url: '/api/impersonation' })).json().data.impersonator).toBeNull();
     expect((await asCustomer({ method: 'GET', url: '/api/user' })).statusCode).toBe(401);
-    const actions = await t.db.selectFrom('audit_log').select(['action', 'user_id', 'target_id']).where('action', 'like', 'impersonation.%').orderBy('id').execute();
+    const actions = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'user_id', 'target_id'])
+      .where('action', 'like', 'impersonation.%')
+      .orderBy('id')
+      .execute();
     expect(actions).toEqual([
       { action: 'impersonation.started', user_id: admin.user.id, target_id: String(customer.user.id) },
       { action: 'impersonation.stopped', user_id: admin.user.id, target_id: String(customer.user.id) },

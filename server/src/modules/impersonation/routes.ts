@@ -18,7 +18,13 @@ export function impersonationRoutes(impersonation: ImpersonationService) {
           tags: ['customers'],
           summary: "Log in as a customer (host admins: their tenant's; super admins: any); the answer is the customer's session",
           params: idParamsSchema,
-          response: { 200: impersonationAnswerSchema, 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema },
+          response: {
+            200: impersonationAnswerSchema,
+            401: errorAnswerSchema,
+            403: errorAnswerSchema,
+            404: errorAnswerSchema,
+            422: errorAnswerSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -47,7 +53,7 @@ export function impersonationRoutes(impersonation: ImpersonationService) {
         preHandler: requireUser,
         schema: {
           tags: ['customers'],
-          summary: "End \"log in as customer\": back to the admin's own session",
+          summary: 'End "log in as customer": back to the admin\'s own session',
           response: { 200: impersonationAnswerSchema, 401: errorAnswerSchema, 409: errorAnswerSchema },
         },
       },

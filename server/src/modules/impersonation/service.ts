@@ -46,7 +46,10 @@ export class ImpersonationService {
     const customer = await findUserById(this.deps.db, customerId);
     if (!customer || customer.role !== 'customer' || !administers(admin, customer.tenant_id)) throw new HttpError(404, 'http.not_found');
     if (customer.locked_at) throw new HttpError(422, 'customer.locked_no_login');
-    const { user } = await this.rotate(request, reply, customer, { remember: false, impersonator: { id: admin.id, remember: session.remember } });
+    const { user } = await this.rotate(request, reply, customer, {
+      remember: false,
+      impersonator: { id: admin.id, remember: session.remember },
+    });
     await this.deps.audit.record({
       action: 'impersonation.started',
       tenantId: customer.tenant_id,

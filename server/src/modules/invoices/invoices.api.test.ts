@@ -40,8 +40,18 @@ describe('GET /api/account/invoices', () => {
   it("lists the user's own invoices, newest first, in keyset pages, filtered by status", async () => {
     const first = await ok(alpha.customer.call, { method: 'GET', url: '/api/account/invoices', query: { limit: '1' } });
     expect(first.data.map((i: { number: string }) => i.number)).toEqual(['2026-000003']);
-    expect(first.data[0]).toMatchObject({ kind: 'order', status: 'unpaid', payment_provider: 'bank_transfer', gross: { amount: 1561 }, buyer: { email: 'c0@alpha.test' } });
-    const second = await ok(alpha.customer.call, { method: 'GET', url: '/api/account/invoices', query: { limit: '1', cursor: first.next_cursor } });
+    expect(first.data[0]).toMatchObject({
+      kind: 'order',
+      status: 'unpaid',
+      payment_provider: 'bank_transfer',
+      gross: { amount: 1561 },
+      buyer: { email: 'c0@alpha.test' },
+    });
+    const second = await ok(alpha.customer.call, {
+      method: 'GET',
+      url: '/api/account/invoices',
+      query: { limit: '1', cursor: first.next_cursor },
+    });
     expect(second.data.map((i: { number: string }) => i.number)).toEqual(['2026-000001']);
     expect(second.next_cursor).toBeNull();
     const paid = await ok(alpha.customer.call, { method: 'GET', url: '/api/account/invoices', query: { status: 'paid' } });
@@ -56,7 +66,15 @@ describe('GET /api/account/invoices', () => {
       number: '2026-000001',
       currency: 'EUR',
       vat_rate: 21,
-      lines: [{ title: 'Domain registration one-a.com', kind: 'domain_register', period_months: 12, net: { amount: 1290 }, discount: { amount: 0 } }],
+      lines: [
+        {
+          title: 'Domain registration one-a.com',
+          kind: 'domain_register',
+          period_months: 12,
+          net: { amount: 1290 },
+          discount: { amount: 0 },
+        },
+      ],
       totals: { subtotal: { amount: 1290 }, net: { amount: 1290 }, vat: { amount: 271 }, gross: { amount: 1561 } },
       instructions: { kind: 'bank_transfer', reference: '2026000001', amount: 1561 },
       seller: { title: 'alpha Hosting' },
@@ -71,9 +89,16 @@ describe('GET /api/system/invoices', () => {
   it("lists the admin's tenant's invoices only, filtered by buyer", async () => {
     const all = await ok(alpha.admin.call, { method: 'GET', url: '/api/system/invoices' });
     expect(all.data.map((i: { number: string }) => i.number)).toEqual(['2026-000003', '2026-000002', '2026-000001']);
-    const one = await ok(alpha.admin.call, { method: 'GET', url: '/api/system/invoices', query: { user_id: String(alpha.customers[1]!.user.id) } });
+    const one = await ok(alpha.admin.call, {
+      method: 'GET',
+      url: '/api/system/invoices',
+      query: { user_id: String(alpha.customers[1]!.user.id) },
+    });
     expect(one.data.map((i: { number: string }) => i.number)).toEqual(['2026-000002']);
-    expect((await alpha.admin.call({ method: 'GET', url: '/api/system/invoices', query: { user_id: String(beta.customer.user.id) } })).statusCode).toBe(404);
+    expect(
+      (await alpha.admin.call({ method: 'GET', url: '/api/system/invoices', query: { user_id: String(beta.customer.user.id) } }))
+        .statusCode,
+    ).toBe(404);
     const betaList = await ok(beta.admin.call, { method: 'GET', url: '/api/system/invoices' });
     expect(betaList.data.map((i: { buyer: { email: string } }) => i.buyer.email)).toEqual(['c0@beta.test']);
     expect((await alpha.customer.call({ method: 'GET', url: '/api/system/invoices' })).statusCode).toBe(403);
@@ -86,15 +111,27 @@ describe('GET /api/system/invoices', () => {
 describe('settlement', () => {
   it('settles once per (provider, reference), records the payment, and is audited', async () => {
     const invoice = (await ok(alpha.customer.call, { method: 'GET', url: '/api/account/invoices', query: { status: 'unpaid' } })).data[0];
-    const input = { tenantId: alpha.tenantId, invoiceId: invoice.id, provider: 'stripe' as const, reference: 'pi_123', amount: 1561, actorId: null };
+    const input = {
+      tenantId: alpha.tenantId,
+      invoiceId: invoice.id,
+      provider: 'stripe' as const,
+      reference: 'pi_123',
+      amount: 1561,
+      actorId: null,
+    };
     const outcomes = await Promise.all(Array.from({ length: 5 }, () => t.services.settlement.settle(input)));
     expect(outcomes.filter((o) => o.settled)).toHaveLength(1);
     expect(outcomes.filter((o) => !o.settled).every((o) => o.alreadyPaid)).toBe(true);
-    expect(await t.db.selectFrom('payments').select(['provider', 'reference', 'amount']).where('invoice_id', '=', invoice.id).execute()).toEqual([
-      { provider: 'stripe', reference: 'pi_123', amount: 1561 },
-    ]);
+    expect(
+      await t.db.selectFrom('payments').select(['provider', 'reference', 'amount']).where('invoice_id', '=', invoice.id).execute(),
+    ).toEqual([{ provider: 'stripe', reference: 'pi_123', amount: 1561 }]);
     expect(await t.db.selectFrom('domains').select('id').where('name', '=', 'three-a.com').execute()).toHaveLength(1);
-    const audit = await t.db.selectFrom('audit_log').select(['action', 'tenant_id']).where('action', '=', 'invoice.paid').where('target_id', '=', String(invoice.id)).execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'tenant_id'])
+      .where('action', '=', 'invoice.paid')
+      .where('target_id', '=', String(invoice.id))
+      .execute();
     expect(audit).toEqual([{ action: 'invoice.paid', tenant_id: alpha.tenantId }]);
     const shown = (await ok(alpha.customer.call, { method: 'GET', url: `/api/account/invoices/${invoice.id}` })).data;
     expect(shown.status).toBe('paid');

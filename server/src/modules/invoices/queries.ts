@@ -24,7 +24,10 @@ export async function nextInvoiceNumber(trx: Db, tenantId: number, year: number)
 export const insertInvoice = (trx: Db, values: Insertable<InvoicesTable>) =>
   trx
     .insertInto('invoices')
-    .values({ ...values, instructions: values.instructions ? sql`${JSON.stringify(values.instructions)}::jsonb` : null } as Insertable<InvoicesTable>)
+    .values({
+      ...values,
+      instructions: values.instructions ? sql`${JSON.stringify(values.instructions)}::jsonb` : null,
+    } as Insertable<InvoicesTable>)
     .returningAll()
     .executeTakeFirstOrThrow();
 
@@ -60,12 +63,26 @@ export const findUnpaidInvoiceByReference = (db: Db, tenantId: number, reference
     .executeTakeFirst();
 
 export const markInvoicePaid = (trx: Db, id: number, now: Date) =>
-  trx.updateTable('invoices').set({ status: 'paid', paid_at: now }).where('id', '=', id).where('status', '=', 'unpaid').returningAll().executeTakeFirst();
+  trx
+    .updateTable('invoices')
+    .set({ status: 'paid', paid_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'unpaid')
+    .returningAll()
+    .executeTakeFirst();
 
 /** A payment under its (tenant, provider, reference) once; undefined when that reference was recorded before. */
 export const insertPayment = (
   trx: Db,
-  values: { tenant_id: number; invoice_id: number; provider: string; reference: string; amount: number; actor_id: number | null; created_at: Date },
+  values: {
+    tenant_id: number;
+    invoice_id: number;
+    provider: string;
+    reference: string;
+    amount: number;
+    actor_id: number | null;
+    created_at: Date;
+  },
 ) =>
   trx
     .insertInto('payments')

@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { adminInvoiceListQuerySchema, errorAnswerSchema, idParamsSchema, invoiceAnswerSchema, invoiceListAnswerSchema, invoiceListQuerySchema } from '@berth/contracts';
+import {
+  adminInvoiceListQuerySchema,
+  errorAnswerSchema,
+  idParamsSchema,
+  invoiceAnswerSchema,
+  invoiceListAnswerSchema,
+  invoiceListQuerySchema,
+} from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { shopTenantOf } from '../shop/tenant.ts';
 import type { InvoiceReader } from './service.ts';
@@ -15,7 +22,12 @@ export function invoiceRoutes(invoices: InvoiceReader) {
       '/account/invoices',
       {
         preHandler: requireUser,
-        schema: { tags: ['invoices'], summary: "The user's invoices, newest first (keyset pages)", querystring: invoiceListQuerySchema, response: { 200: invoiceListAnswerSchema, ...errors } },
+        schema: {
+          tags: ['invoices'],
+          summary: "The user's invoices, newest first (keyset pages)",
+          querystring: invoiceListQuerySchema,
+          response: { 200: invoiceListAnswerSchema, ...errors },
+        },
       },
       async (request) => invoices.listForUser(authedUser(request).user, request.query, request.lang),
     );
@@ -55,7 +67,12 @@ export function invoiceRoutes(invoices: InvoiceReader) {
       '/system/invoices/:id',
       {
         preHandler: requireUser,
-        schema: { tags: ['invoices'], summary: 'Admins: one invoice of a tenant they administer', params: idParamsSchema, response: { 200: invoiceAnswerSchema, ...errors } },
+        schema: {
+          tags: ['invoices'],
+          summary: 'Admins: one invoice of a tenant they administer',
+          params: idParamsSchema,
+          response: { 200: invoiceAnswerSchema, ...errors },
+        },
       },
       async (request) => ({ data: await invoices.getInvoiceForAdmin(authedUser(request).user, request.params.id, request.lang) }),
     );

@@ -124,11 +124,23 @@ export class InvoiceReader {
   }
 
   private async page(
-    filter: { userId?: number | undefined; tenantId?: number; status?: InvoiceRow['status'] | undefined; cursor?: string | undefined; limit: number },
+    filter: {
+      userId?: number | undefined;
+      tenantId?: number;
+      status?: InvoiceRow['status'] | undefined;
+      cursor?: string | undefined;
+      limit: number;
+    },
     language: string,
   ): Promise<{ data: InvoiceListItem[]; next_cursor: string | null }> {
     const beforeId = filter.cursor ? decodeCursor(filter.cursor, 'invoices', idCursor)[0] : undefined;
-    const rows = await listInvoices(this.db, { userId: filter.userId, tenantId: filter.tenantId, status: filter.status, beforeId, limit: filter.limit + 1 });
+    const rows = await listInvoices(this.db, {
+      userId: filter.userId,
+      tenantId: filter.tenantId,
+      status: filter.status,
+      beforeId,
+      limit: filter.limit + 1,
+    });
     const page = pageOfRows(rows, filter.limit, (row) => encodeCursor('invoices', [row.id]));
     return { data: page.rows.map((row) => presentInvoiceListItem(row, language)), next_cursor: page.nextCursor };
   }

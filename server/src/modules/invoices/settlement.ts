@@ -42,7 +42,10 @@ export async function settleInTransaction(trx: Db, input: SettlementInput, now: 
         amount: [
           {
             key: 'invoice.amount_short',
-            params: { amount: formatMoney(input.amount, invoice.currency, language), total: formatMoney(Number(invoice.gross), invoice.currency, language) },
+            params: {
+              amount: formatMoney(input.amount, invoice.currency, language),
+              total: formatMoney(Number(invoice.gross), invoice.currency, language),
+            },
           },
         ],
       },
@@ -126,7 +129,10 @@ export class InvoiceSettlementService implements InvoiceSettlement {
       });
       // The payer's header (credit) and pages refresh on a notification event.
       const payer = await findUserById(this.deps.db, outcome.invoice.user_id);
-      this.deps.realtime?.notify(outcome.invoice.user_id, { type: 'info', text: translate(languageOf(payer), 'invoice.paid_notice', { number: outcome.invoice.number }) });
+      this.deps.realtime?.notify(outcome.invoice.user_id, {
+        type: 'info',
+        text: translate(languageOf(payer), 'invoice.paid_notice', { number: outcome.invoice.number }),
+      });
     }
     return { settled: outcome.settled, alreadyPaid: outcome.alreadyPaid };
   }

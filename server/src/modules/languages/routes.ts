@@ -4,9 +4,11 @@ import { languagesAnswerSchema } from '@berth/contracts';
 import { PANEL_LANGUAGES } from './service.ts';
 
 export async function languageRoutes(app: FastifyInstance): Promise<void> {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/languages',
-    { schema: { tags: ['shell'], summary: 'The languages of the panel', response: { 200: languagesAnswerSchema } } },
-    async () => ({ data: [...PANEL_LANGUAGES] }),
-  );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/languages',
+      { schema: { tags: ['shell'], summary: 'The languages of the panel', response: { 200: languagesAnswerSchema } } },
+      async () => ({ data: [...PANEL_LANGUAGES] }),
+    );
 }

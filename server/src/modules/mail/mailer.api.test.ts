@@ -52,7 +52,10 @@ const decodeWords = (value: string) =>
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_all, _charset: string, encoding: string, data: string) =>
       encoding.toUpperCase() === 'B'
         ? Buffer.from(data, 'base64').toString('utf8')
-        : Buffer.from(data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
+        : Buffer.from(
+            data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            'latin1',
+          ).toString('utf8'),
     );
 
 function parseMime(raw: string): MimePart {
@@ -174,7 +177,13 @@ describe('Mailer without SMTP_URL (outbox)', () => {
 
   it('in production logs neither links, codes nor the body', async () => {
     const capture = captureLog();
-    const mailer = new Mailer({ db: database.db, clock: new ManualClock(), log: capture.log, from: 'noreply@example.com', production: true });
+    const mailer = new Mailer({
+      db: database.db,
+      clock: new ManualClock(),
+      log: capture.log,
+      from: 'noreply@example.com',
+      production: true,
+    });
     await mailer.send(otpMail());
     expect(await database.db.selectFrom('outbox').select('id').execute()).toHaveLength(1);
     expect(capture.lines).toHaveLength(1);
@@ -187,7 +196,13 @@ describe('Mailer without SMTP_URL (outbox)', () => {
 
   it('logs a failed outbox write without the body (database errors carry the query parameters) and rethrows', async () => {
     const capture = captureLog();
-    const mailer = new Mailer({ db: database.db, clock: new ManualClock(), log: capture.log, from: 'noreply@example.com', production: true });
+    const mailer = new Mailer({
+      db: database.db,
+      clock: new ManualClock(),
+      log: capture.log,
+      from: 'noreply@example.com',
+      production: true,
+    });
     const error = await mailer.send(resetMail({ tenantId: 999_999 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MailDeliveryError);
     expect((error as MailDeliveryError).message).toMatch(/foreign key/);

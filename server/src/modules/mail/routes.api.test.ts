@@ -30,14 +30,32 @@ beforeAll(async () => {
   await migrateToLatest(db);
   const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));
   const hasher = new PasswordHasher({ memoryCost: 19_456, timeCost: 2 });
-  await ensureOperator(db, hasher, clock, { adminEmail: 'root@example.com', adminPassword: 'correct horse battery staple', publicUrl: undefined });
+  await ensureOperator(db, hasher, clock, {
+    adminEmail: 'root@example.com',
+    adminPassword: 'correct horse battery staple',
+    publicUrl: undefined,
+  });
   const sessions = new SessionService(db, clock);
 
   const password = 'another long enough password';
-  const hostAdmin = await createUser(db, hasher, clock, { tenantId: OPERATOR_TENANT_ID, email: 'host@example.com', password, role: 'host_admin' });
-  const customer = await createUser(db, hasher, clock, { tenantId: OPERATOR_TENANT_ID, email: 'cust@example.com', password, role: 'customer' });
+  const hostAdmin = await createUser(db, hasher, clock, {
+    tenantId: OPERATOR_TENANT_ID,
+    email: 'host@example.com',
+    password,
+    role: 'host_admin',
+  });
+  const customer = await createUser(db, hasher, clock, {
+    tenantId: OPERATOR_TENANT_ID,
+    email: 'cust@example.com',
+    password,
+    role: 'customer',
+  });
   const root = await db.selectFrom('users').select('id').where('email', '=', 'root@example.com').executeTakeFirstOrThrow();
-  for (const [role, userId] of [['super_admin', root.id], ['host_admin', hostAdmin.id], ['customer', customer.id]] as const) {
+  for (const [role, userId] of [
+    ['super_admin', root.id],
+    ['host_admin', hostAdmin.id],
+    ['customer', customer.id],
+  ] as const) {
     const { token } = await sessions.create({ userId, tenantId: OPERATOR_TENANT_ID, remember: false, ip: null, userAgent: null });
     cookies[role] = `berth_session=${token}`;
   }
@@ -45,9 +63,19 @@ beforeAll(async () => {
   resellerId = (await db.insertInto('tenants').values({ title: 'Reseller' }).returning('id').executeTakeFirstOrThrow()).id;
   mailer = new Mailer({ db, clock, log: pino({ level: 'silent' }), from: 'noreply@example.com', production: false });
   const base = { tenantTitle: 'Berth', language: 'en' as const, kind: 'password_reset' as const };
-  await mailer.send({ ...base, to: 'a@example.com', tenantId: OPERATOR_TENANT_ID, params: { name: 'A', link: 'https://x.example/r/1', minutes: 60 } });
+  await mailer.send({
+    ...base,
+    to: 'a@example.com',
+    tenantId: OPERATOR_TENANT_ID,
+    params: { name: 'A', link: 'https://x.example/r/1', minutes: 60 },
+  });
   clock.advance(1000);
-  await mailer.send({ ...base, to: 'b@example.com', tenantId: resellerId, params: { name: 'B', link: 'https://x.example/r/2', minutes: 60 } });
+  await mailer.send({
+    ...base,
+    to: 'b@example.com',
+    tenantId: resellerId,
+    params: { name: 'B', link: 'https://x.example/r/2', minutes: 60 },
+  });
 
   app = Fastify({ logger: false });
   app.setValidatorCompiler(validatorCompiler);

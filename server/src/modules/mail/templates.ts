@@ -142,8 +142,7 @@ const en: Wording = {
   verifyEmail: {
     subject: (brand) => `Confirm your e-mail address for ${brand}`,
     preheader: 'One click to activate your account.',
-    intro: (brand) =>
-      `Thank you for registering with ${brand}. Please confirm your e-mail address to activate your account.`,
+    intro: (brand) => `Thank you for registering with ${brand}. Please confirm your e-mail address to activate your account.`,
     button: 'Confirm e-mail address',
     codeLabel: 'Your verification code',
     ignore: 'If you did not create an account, you can ignore this e-mail. The account will not be activated.',
@@ -180,13 +179,11 @@ const en: Wording = {
     },
     email_changed: {
       subject: (brand) => `The e-mail address of your ${brand} account was changed`,
-      intro: (brand) =>
-        `The e-mail address of your ${brand} account was just changed. This address will no longer receive its messages.`,
+      intro: (brand) => `The e-mail address of your ${brand} account was just changed. This address will no longer receive its messages.`,
     },
     recovery_codes_regenerated: {
       subject: (brand) => `New recovery codes for your ${brand} account`,
-      intro: (brand) =>
-        `New recovery codes were generated for your ${brand} account. Your previous recovery codes no longer work.`,
+      intro: (brand) => `New recovery codes were generated for your ${brand} account. Your previous recovery codes no longer work.`,
     },
     time: 'Time',
     ip: 'IP address',
@@ -212,8 +209,7 @@ const de: Wording = {
       `wir haben eine Anfrage erhalten, das Passwort Ihres Kontos bei ${brand} zurückzusetzen. Klicken Sie auf die Schaltfläche, um ein neues Passwort festzulegen.`,
     button: 'Passwort zurücksetzen',
     validity: (minutes) => `Der Link ist ${minutes} gültig und kann nur einmal verwendet werden.`,
-    ignore:
-      'Falls Sie das Zurücksetzen nicht angefordert haben, können Sie diese E-Mail ignorieren. Ihr Passwort bleibt unverändert.',
+    ignore: 'Falls Sie das Zurücksetzen nicht angefordert haben, können Sie diese E-Mail ignorieren. Ihr Passwort bleibt unverändert.',
     footer: (brand) =>
       `Sie erhalten diese E-Mail, weil für Ihr Konto bei ${brand} das Zurücksetzen des Passworts angefordert wurde. Falls Sie das nicht waren, ist nichts weiter zu tun.`,
   },
@@ -226,8 +222,7 @@ const de: Wording = {
     button: 'Jetzt anmelden',
     validity: (minutes) =>
       `Der Code ist ${minutes} gültig und kann nur einmal verwendet werden. Geben Sie ihn niemals weiter: Wir werden Sie nie danach fragen.`,
-    ignore:
-      'Falls Sie keine Anmeldung versucht haben, können Sie diese E-Mail ignorieren. Ohne diesen Code kann sich niemand anmelden.',
+    ignore: 'Falls Sie keine Anmeldung versucht haben, können Sie diese E-Mail ignorieren. Ohne diesen Code kann sich niemand anmelden.',
     footer: (brand) =>
       `Sie erhalten diese E-Mail, weil für Ihr Konto bei ${brand} ein Einmalcode zur Anmeldung angefordert wurde. Falls Sie das nicht waren, können Sie sie bedenkenlos ignorieren.`,
   },
@@ -303,8 +298,7 @@ const cs: Wording = {
   passwordReset: {
     subject: (brand) => `Obnovení hesla k účtu ${brand}`,
     preheader: 'Nastavte si nové heslo ke svému účtu.',
-    intro: (brand) =>
-      `obdrželi jsme žádost o obnovení hesla k vašemu účtu ${brand}. Nové heslo si nastavíte kliknutím na tlačítko níže.`,
+    intro: (brand) => `obdrželi jsme žádost o obnovení hesla k vašemu účtu ${brand}. Nové heslo si nastavíte kliknutím na tlačítko níže.`,
     button: 'Obnovit heslo',
     validity: (minutes) => `Odkaz platí ${minutes} a lze jej použít pouze jednou.`,
     ignore: 'Pokud jste o obnovení hesla nežádali, tento e-mail ignorujte. Vaše heslo zůstane beze změny.',
@@ -314,12 +308,10 @@ const cs: Wording = {
   otpCode: {
     subject: (brand) => `Váš jednorázový přihlašovací kód pro ${brand}`,
     preheader: (minutes) => `Přihlašovací kód platí ${minutes}.`,
-    intro: (brand) =>
-      `k přihlášení do účtu ${brand} použijte tento jednorázový kód, nebo se přihlaste přímo kliknutím na tlačítko níže.`,
+    intro: (brand) => `k přihlášení do účtu ${brand} použijte tento jednorázový kód, nebo se přihlaste přímo kliknutím na tlačítko níže.`,
     codeLabel: 'Váš přihlašovací kód',
     button: 'Přihlásit se',
-    validity: (minutes) =>
-      `Kód platí ${minutes} a lze jej použít pouze jednou. Nikomu jej nesdělujte: nikdy vás o něj nebudeme žádat.`,
+    validity: (minutes) => `Kód platí ${minutes} a lze jej použít pouze jednou. Nikomu jej nesdělujte: nikdy vás o něj nebudeme žádat.`,
     ignore: 'Pokud jste se nepokoušeli přihlásit, tento e-mail ignorujte. Bez tohoto kódu se nikdo nepřihlásí.',
     footer: (brand) =>
       `Tento e-mail dostáváte, protože byl pro váš účet ${brand} vyžádán jednorázový přihlašovací kód. Pokud jste to nebyli vy, můžete jej bez obav ignorovat.`,
@@ -327,8 +319,7 @@ const cs: Wording = {
   verifyEmail: {
     subject: (brand) => `Potvrďte svou e-mailovou adresu pro ${brand}`,
     preheader: 'Jedním kliknutím aktivujete svůj účet.',
-    intro: (brand) =>
-      `děkujeme za registraci u ${brand}. Pro aktivaci účtu prosím potvrďte svou e-mailovou adresu.`,
+    intro: (brand) => `děkujeme za registraci u ${brand}. Pro aktivaci účtu prosím potvrďte svou e-mailovou adresu.`,
     button: 'Potvrdit e-mailovou adresu',
     codeLabel: 'Váš ověřovací kód',
     ignore: 'Pokud jste si účet nezaložili, tento e-mail ignorujte. Účet nebude aktivován.',
@@ -361,18 +352,15 @@ const cs: Wording = {
     },
     two_factor_disabled: {
       subject: (brand) => `Dvoufázové ověření u účtu ${brand} bylo vypnuto`,
-      intro: (brand) =>
-        `u vašeho účtu ${brand} bylo vypnuto dvoufázové ověření. Účet je nyní chráněn pouze heslem.`,
+      intro: (brand) => `u vašeho účtu ${brand} bylo vypnuto dvoufázové ověření. Účet je nyní chráněn pouze heslem.`,
     },
     email_changed: {
       subject: (brand) => `E-mailová adresa účtu ${brand} byla změněna`,
-      intro: (brand) =>
-        `e-mailová adresa vašeho účtu ${brand} byla právě změněna. Na tuto adresu už zprávy účtu chodit nebudou.`,
+      intro: (brand) => `e-mailová adresa vašeho účtu ${brand} byla právě změněna. Na tuto adresu už zprávy účtu chodit nebudou.`,
     },
     recovery_codes_regenerated: {
       subject: (brand) => `Nové záložní kódy k účtu ${brand}`,
-      intro: (brand) =>
-        `k vašemu účtu ${brand} byly vygenerovány nové záložní kódy. Dosavadní záložní kódy už neplatí.`,
+      intro: (brand) => `k vašemu účtu ${brand} byly vygenerovány nové záložní kódy. Dosavadní záložní kódy už neplatí.`,
     },
     time: 'Čas',
     ip: 'IP adresa',
@@ -409,7 +397,13 @@ const securityNotice =
     const time = typeof p.time === 'string' ? p.time : formatTime(p.time, w.locale);
     const blocks: Block[] = [
       { type: 'paragraph', text: w.security[kind].intro(brand) },
-      { type: 'facts', rows: [[w.security.time, time], [w.security.ip, p.ip || w.security.unknownIp]] },
+      {
+        type: 'facts',
+        rows: [
+          [w.security.time, time],
+          [w.security.ip, p.ip || w.security.unknownIp],
+        ],
+      },
       { type: 'paragraph', text: w.security.wasYou },
       { type: 'paragraph', text: w.security.notYou },
     ];
@@ -470,7 +464,13 @@ const composers: { [K in MailKind]: Composer<K> } = {
       preheader: w.domainExpiry.preheader(p.domain, date),
       blocks: [
         { type: 'paragraph', text: w.domainExpiry.intro(brand, p.domain, date, days) },
-        { type: 'facts', rows: [[w.domainExpiry.domainLabel, p.domain], [w.domainExpiry.dateLabel, date]] },
+        {
+          type: 'facts',
+          rows: [
+            [w.domainExpiry.domainLabel, p.domain],
+            [w.domainExpiry.dateLabel, date],
+          ],
+        },
         { type: 'paragraph', text: w.domainExpiry.advice },
         { type: 'button', label: w.domainExpiry.button, url: requireWebLink(p.link) },
       ],
@@ -483,12 +483,7 @@ const composers: { [K in MailKind]: Composer<K> } = {
  * Renders one transactional mail in the recipient's language. `brand` is the tenant's title: the
  * mail speaks for the tenant, not for Berth.
  */
-export function renderMail<K extends MailKind>(
-  kind: K,
-  language: LanguageCode,
-  params: MailParams[K],
-  brand: string,
-): RenderedMail {
+export function renderMail<K extends MailKind>(kind: K, language: LanguageCode, params: MailParams[K], brand: string): RenderedMail {
   const w = wordings[language];
   const cleanBrand = oneLine(brand);
   const composition = composers[kind](w, params, cleanBrand);
@@ -537,14 +532,7 @@ const INK = '#1f2937';
 const MUTED = '#6b7280';
 const LINE = '#e5e7eb';
 
-function renderHtml(
-  language: LanguageCode,
-  w: Wording,
-  mail: Composition,
-  greeting: string,
-  signoff: string[],
-  brand: string,
-): string {
+function renderHtml(language: LanguageCode, w: Wording, mail: Composition, greeting: string, signoff: string[], brand: string): string {
   const body = mail.blocks.map((block) => renderBlock(w, block)).join('\n');
   return `<!DOCTYPE html>
 <html lang="${language}" dir="ltr">
@@ -608,12 +596,7 @@ function renderBlock(w: Wording, block: Block): string {
 /* ---- helpers ---- */
 
 export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
 /** Names and titles land in headers and single lines: no line breaks, no runs of blanks. */

@@ -116,7 +116,12 @@ describe('renderMail', () => {
   });
 
   it('keeps line breaks out of the subject and greeting', () => {
-    const mail = renderMail('password_reset', 'en', { ...samples.password_reset, name: 'Eve\r\nBcc: x@y' }, 'Acme\r\nBcc: evil@example.com');
+    const mail = renderMail(
+      'password_reset',
+      'en',
+      { ...samples.password_reset, name: 'Eve\r\nBcc: x@y' },
+      'Acme\r\nBcc: evil@example.com',
+    );
     expect(mail.subject).toBe('Reset your password for Acme Bcc: evil@example.com');
     expect(mail.text.split('\n')[0]).toBe('Hello Eve Bcc: x@y,');
   });

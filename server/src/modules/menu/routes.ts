@@ -12,7 +12,10 @@ export function menuRoutes(domains: DomainDirectory) {
 
     api.get(
       '/menu',
-      { preHandler: requireUser, schema: { tags: ['shell'], summary: "The navigation tree of the user's role", response: { 200: menuAnswerSchema } } },
+      {
+        preHandler: requireUser,
+        schema: { tags: ['shell'], summary: "The navigation tree of the user's role", response: { 200: menuAnswerSchema } },
+      },
       async (request) => ({ data: navigationFor(authedUser(request).user, request.tenant) }),
     );
 

@@ -64,7 +64,8 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
   }
   if (sells) {
     const partner: Spec[] = [{ id: 'partner.credit', title: 'menu.partner_credit', route: '/system/partner/credit' }];
-    if (tenant.config.host_purchases !== null) partner.push({ id: 'partner.promo', title: 'menu.partner_promo', route: '/system/partner/promo' });
+    if (tenant.config.host_purchases !== null)
+      partner.push({ id: 'partner.promo', title: 'menu.partner_promo', route: '/system/partner/promo' });
     tree.push({ id: 'partner', title: 'menu.partner', icon: 'coins', children: partner });
   }
   tree.push({

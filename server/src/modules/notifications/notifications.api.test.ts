@@ -19,13 +19,24 @@ beforeAll(async () => {
   admin = await addUser(t, tenant, 'admin@alpha.test', 'host_admin');
   // The real path: domains expiring soon, then the daily reminder job writes the notifications.
   const now = t.clock.now().getTime();
-  for (const [name, days] of [['first.example', 20], ['second.example', 5]] as const) {
-    const answer = await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name, owner_id: owner.user.id, expire_at: new Date(now + days * DAY).toISOString() } });
+  for (const [name, days] of [
+    ['first.example', 20],
+    ['second.example', 5],
+  ] as const) {
+    const answer = await admin.call({
+      method: 'POST',
+      url: '/api/host/domain',
+      payload: { name, owner_id: owner.user.id, expire_at: new Date(now + days * DAY).toISOString() },
+    });
     expect(answer.statusCode, answer.body).toBe(201);
   }
   await t.services.expiry.runOnce(t.clock.now());
   t.clock.advance(MINUTE);
-  const third = await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'third.example', owner_id: owner.user.id, expire_at: new Date(now + 12 * 60 * 60 * 1000).toISOString() } });
+  const third = await admin.call({
+    method: 'POST',
+    url: '/api/host/domain',
+    payload: { name: 'third.example', owner_id: owner.user.id, expire_at: new Date(now + 12 * 60 * 60 * 1000).toISOString() },
+  });
   expect(third.statusCode, third.body).toBe(201);
   await t.services.expiry.runOnce(t.clock.now());
   t.clock.advance(MINUTE);
@@ -101,7 +112,11 @@ describe('POST /api/notifications/:id/read and /read-all', () => {
     expect(unread.data.map((n) => n.id)).not.toContain(middle?.id);
     expect(unread.data.map((n) => n.id)).toContain(newest?.id);
     expect(unread.unread).toBe(2);
-    const row = await t.db.selectFrom('notifications').select('read_at').where('id', '=', middle?.id as number).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('notifications')
+      .select('read_at')
+      .where('id', '=', middle?.id as number)
+      .executeTakeFirstOrThrow();
     expect(new Date(row.read_at as Date).toISOString()).toBe(readAt);
   });
 
@@ -119,7 +134,10 @@ describe('POST /api/notifications/:id/read and /read-all', () => {
   });
 
   it("marks all of the caller's notifications read, and nobody else's", async () => {
-    await t.db.insertInto('notifications').values({ tenant_id: tenant, user_id: other.user.id, type: 'info', text: 'for otto', created_at: t.clock.now() }).execute();
+    await t.db
+      .insertInto('notifications')
+      .values({ tenant_id: tenant, user_id: other.user.id, type: 'info', text: 'for otto', created_at: t.clock.now() })
+      .execute();
     const answer = await owner.call({ method: 'POST', url: '/api/notifications/read-all' });
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json()).toEqual({ data: { marked: 2 }, unread: 0 });

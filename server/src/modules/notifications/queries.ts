@@ -2,10 +2,7 @@ import type { Db } from '../../db/connection.ts';
 
 /** A user's notifications, newest first by id (ids grow with time; the (user_id, id) index serves it). */
 export const listNotificationPage = (db: Db, q: { userId: number; unreadOnly: boolean; beforeId: number | undefined; limit: number }) => {
-  let query = db
-    .selectFrom('notifications')
-    .select(['id', 'type', 'text', 'read_at', 'created_at'])
-    .where('user_id', '=', q.userId);
+  let query = db.selectFrom('notifications').select(['id', 'type', 'text', 'read_at', 'created_at']).where('user_id', '=', q.userId);
   if (q.unreadOnly) query = query.where('read_at', 'is', null);
   if (q.beforeId !== undefined) query = query.where('id', '<', q.beforeId);
   return query.orderBy('id', 'desc').limit(q.limit).execute();

@@ -34,7 +34,11 @@ export function notificationRoutes(notifications: NotificationService) {
       '/notifications/read-all',
       {
         preHandler: requireUser,
-        schema: { tags, summary: "Mark all of the caller's notifications read", response: { 200: notificationsReadAllAnswerSchema, 401: errorAnswerSchema } },
+        schema: {
+          tags,
+          summary: "Mark all of the caller's notifications read",
+          response: { 200: notificationsReadAllAnswerSchema, 401: errorAnswerSchema },
+        },
       },
       async (request) => notifications.markAllRead(authedUser(request).user.id),
     );

@@ -34,7 +34,10 @@ export class NotificationService {
     this.clock = clock;
   }
 
-  async list(userId: number, query: { cursor?: string | undefined; limit: number; unread?: 'true' | 'false' | undefined }): Promise<NotificationListAnswer> {
+  async list(
+    userId: number,
+    query: { cursor?: string | undefined; limit: number; unread?: 'true' | 'false' | undefined },
+  ): Promise<NotificationListAnswer> {
     const beforeId = query.cursor ? decodeCursor(query.cursor, SORT, z.tuple([z.number().int()]))[0] : undefined;
     const [rows, unread] = await Promise.all([
       listNotificationPage(this.db, { userId, unreadOnly: query.unread === 'true', beforeId, limit: query.limit + 1 }),

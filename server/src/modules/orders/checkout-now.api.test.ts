@@ -28,7 +28,9 @@ describe('POST /api/shop/checkout with `item` ("buy now")', () => {
     const { data } = answer.json();
     expect(data).toMatchObject({ status: 'paid', invoice: { number: '2026-000001', totals: { gross: { amount: GROSS } } } });
     expect(data.invoice.lines.map((line: { title: string }) => line.title)).toEqual(['Domain registration right-now.com']);
-    expect(await t.db.selectFrom('domains').select('owner_id').where('name', '=', 'right-now.com').executeTakeFirst()).toEqual({ owner_id: user.id });
+    expect(await t.db.selectFrom('domains').select('owner_id').where('name', '=', 'right-now.com').executeTakeFirst()).toEqual({
+      owner_id: user.id,
+    });
     const cart = (await ok(call, { method: 'GET', url: '/api/cart' })).data.rows as { title: string }[];
     expect(cart.map((row) => row.title)).toEqual(['Hosting Starter']);
     expect(await balance(call)).toBe(5_000 - GROSS);
@@ -41,10 +43,14 @@ describe('POST /api/shop/checkout with `item` ("buy now")', () => {
     const taken = await checkout(first.call, 'credit', 'buy-now-taken', register('right-now.com'));
     expect(taken.statusCode).toBe(422);
     expect(Object.keys(taken.json().errors)).toEqual(['name']);
-    const period = await checkout(first.call, 'credit', 'buy-now-period', { item: { kind: 'domain_register', name: 'odd-period.com', period_months: 7 } });
+    const period = await checkout(first.call, 'credit', 'buy-now-period', {
+      item: { kind: 'domain_register', name: 'odd-period.com', period_months: 7 },
+    });
     expect(period.statusCode).toBe(422);
     const theirs = await ok(second.call, { method: 'POST', url: '/api/host/domain', payload: { name: 'not-yours.com' } }, 201);
-    const foreign = await checkout(first.call, 'credit', 'buy-now-foreign', { item: { kind: 'domain_renew', domain_id: theirs.data.id, period_months: 12 } });
+    const foreign = await checkout(first.call, 'credit', 'buy-now-foreign', {
+      item: { kind: 'domain_renew', domain_id: theirs.data.id, period_months: 12 },
+    });
     expect(foreign.statusCode).toBe(404);
     // Nothing was ordered and no invoice number was used.
     expect(await t.db.selectFrom('orders').select('id').where('user_id', '=', first.user.id).execute()).toEqual([]);
@@ -66,19 +72,32 @@ describe('100 concurrent checkouts against one balance', () => {
     const refused = answers.filter((answer) => answer.statusCode === 422);
     expect(sold).toHaveLength(37);
     expect(refused).toHaveLength(63);
-    for (const answer of refused) expect(answer.json().errors.payment[0]).toMatch(/^Insufficient credit: the balance is €\d+\.\d\d, the amount due is €15\.61\.$/);
+    for (const answer of refused)
+      expect(answer.json().errors.payment[0]).toMatch(/^Insufficient credit: the balance is €\d+\.\d\d, the amount due is €15\.61\.$/);
 
     expect(await balance(call)).toBe(0);
     expect(await ledgerConsistent(t, user.id)).toBe(0);
-    const purchases = await t.db.selectFrom('credit_ledger').select('amount').where('user_id', '=', user.id).where('type', '=', 'purchase').execute();
+    const purchases = await t.db
+      .selectFrom('credit_ledger')
+      .select('amount')
+      .where('user_id', '=', user.id)
+      .where('type', '=', 'purchase')
+      .execute();
     expect(purchases).toHaveLength(37);
 
     // Every sale delivered and invoiced; the refused ones left nothing behind.
     const domains = await t.db.selectFrom('domains').select('name').where('tenant_id', '=', shop.tenantId).orderBy('name').execute();
     expect(domains.map((d) => d.name)).toEqual([...sold].sort());
     expect(await t.db.selectFrom('orders').select('id').where('user_id', '=', user.id).execute()).toHaveLength(37);
-    const invoices = await t.db.selectFrom('invoices').select(['number', 'status']).where('tenant_id', '=', shop.tenantId).orderBy('number').execute();
-    expect(invoices.map((invoice) => invoice.number)).toEqual(Array.from({ length: 37 }, (_, i) => `2026-${String(i + 1).padStart(6, '0')}`));
+    const invoices = await t.db
+      .selectFrom('invoices')
+      .select(['number', 'status'])
+      .where('tenant_id', '=', shop.tenantId)
+      .orderBy('number')
+      .execute();
+    expect(invoices.map((invoice) => invoice.number)).toEqual(
+      Array.from({ length: 37 }, (_, i) => `2026-${String(i + 1).padStart(6, '0')}`),
+    );
     expect(new Set(invoices.map((invoice) => invoice.status))).toEqual(new Set(['paid']));
   }, 120_000);
 });

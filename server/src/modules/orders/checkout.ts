@@ -30,7 +30,14 @@ export interface CheckoutInput {
  * transaction. Any failure rolls all of it back, the promo claim included.
  */
 export class CheckoutService {
-  private readonly deps: { db: Db; clock: Clock; audit: AuditService; realtime: RealtimeHub; providers: PaymentProviders; invoices: InvoiceReader };
+  private readonly deps: {
+    db: Db;
+    clock: Clock;
+    audit: AuditService;
+    realtime: RealtimeHub;
+    providers: PaymentProviders;
+    invoices: InvoiceReader;
+  };
 
   constructor(deps: CheckoutService['deps']) {
     this.deps = deps;
@@ -70,13 +77,20 @@ export class CheckoutService {
           paid_at: null,
         });
         if (!cart.lines.length) throw new HttpError(422, 'cart.empty', { fields: { cart: [{ key: 'cart.empty' }] } });
-        if (cart.lines.some((line) => !line.available)) throw new HttpError(422, 'cart.unavailable', { fields: { cart: [{ key: 'cart.unavailable' }] } });
+        if (cart.lines.some((line) => !line.available))
+          throw new HttpError(422, 'cart.unavailable', { fields: { cart: [{ key: 'cart.unavailable' }] } });
 
         const promo = cart.promo;
         if (promo) {
           if (cart.promoProblem) throw fieldError('code', cart.promoProblem.key, cart.promoProblem.params);
           if (!(await claimUse(trx, promo.id, now))) throw fieldError('code', 'promo.used_up');
-          const redeemed = await insertRedemption(trx, { promo_id: promo.id, user_id: user.id, order_id: order.id, once_key: promo.once_per_customer ? user.id : null, created_at: now });
+          const redeemed = await insertRedemption(trx, {
+            promo_id: promo.id,
+            user_id: user.id,
+            order_id: order.id,
+            once_key: promo.once_per_customer ? user.id : null,
+            created_at: now,
+          });
           if (!redeemed) throw fieldError('code', 'promo.already_used');
         }
         await setOrderTotals(trx, order.id, { ...cart.totals, promo_id: promo?.id ?? null, promo_code: promo?.code ?? null });
@@ -102,7 +116,13 @@ export class CheckoutService {
           orderId: order.id,
           currency: cart.settings.currency,
           vatRateBp: cart.settings.vat_rate_bp,
-          lines: cart.lines.map((line) => ({ kind: line.kind, title: line.title, period_months: line.row.period_months, net: line.net, discount: line.discount })),
+          lines: cart.lines.map((line) => ({
+            kind: line.kind,
+            title: line.title,
+            period_months: line.row.period_months,
+            net: line.net,
+            discount: line.discount,
+          })),
           totals: cart.totals,
           promoCode: promo?.code ?? null,
           provider: provider.id,
@@ -113,7 +133,14 @@ export class CheckoutService {
         if (start.status === 'paid') {
           const settled = await settleInTransaction(
             trx,
-            { tenantId: invoice.tenant_id, invoiceId: invoice.id, provider: provider.id, reference: start.reference, amount: Number(invoice.gross), actorId: user.id },
+            {
+              tenantId: invoice.tenant_id,
+              invoiceId: invoice.id,
+              provider: provider.id,
+              reference: start.reference,
+              amount: Number(invoice.gross),
+              actorId: user.id,
+            },
             now,
           );
           paid = settled.settled;
@@ -121,7 +148,14 @@ export class CheckoutService {
           await setInvoiceInstructions(trx, invoice.id, start.instructions as unknown as Record<string, unknown>);
         }
         if (!input.item) await emptyCart(trx, user.id);
-        return { orderId: order.id, invoiceId: invoice.id, paid, number: invoice.number, gross: cart.totals.gross, promo: promo?.code ?? null };
+        return {
+          orderId: order.id,
+          invoiceId: invoice.id,
+          paid,
+          number: invoice.number,
+          gross: cart.totals.gross,
+          promo: promo?.code ?? null,
+        };
       });
     } catch (error) {
       // The same key at the same time: the other request's order won the unique index.
@@ -132,15 +166,27 @@ export class CheckoutService {
       throw error;
     }
     if (!input.item) this.deps.realtime.cartUpdated(user.id);
-    await this.deps.audit.recordAction(actor, 'order.created', user.tenant_id, { type: 'order', id: outcome.orderId }, {
-      invoice: outcome.number,
-      payment: input.payment,
-      gross: outcome.gross,
-      promo: outcome.promo,
-      paid: outcome.paid,
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'order.created',
+      user.tenant_id,
+      { type: 'order', id: outcome.orderId },
+      {
+        invoice: outcome.number,
+        payment: input.payment,
+        gross: outcome.gross,
+        promo: outcome.promo,
+        paid: outcome.paid,
+      },
+    );
     if (outcome.paid) {
-      await this.deps.audit.recordAction(actor, 'invoice.paid', user.tenant_id, { type: 'invoice', id: outcome.invoiceId }, { number: outcome.number, provider: input.payment });
+      await this.deps.audit.recordAction(
+        actor,
+        'invoice.paid',
+        user.tenant_id,
+        { type: 'invoice', id: outcome.invoiceId },
+        { number: outcome.number, provider: input.payment },
+      );
     }
     const invoice = await this.deps.invoices.getInvoiceForUser(user, outcome.invoiceId, language);
     return { result: { order_id: outcome.orderId, status: outcome.paid ? 'paid' : 'pending', invoice }, created: true };
@@ -149,7 +195,17 @@ export class CheckoutService {
   /** One product priced like a cart row of its own (never stored in the cart). */
   private async itemAsCart(trx: Db, actor: Actor, item: CartAddPayload, now: Date): Promise<PricedCart> {
     const values = await resolveItem(trx, actor.user, item, now);
-    const row: CartItemRow = { id: 0, plan_id: null, domain_id: null, domain_name: null, tld: null, period_months: 12, currency: '', ...values, created_at: now };
+    const row: CartItemRow = {
+      id: 0,
+      plan_id: null,
+      domain_id: null,
+      domain_name: null,
+      tld: null,
+      period_months: 12,
+      currency: '',
+      ...values,
+      created_at: now,
+    };
     return priceRows(trx, actor.user, now, [row], null);
   }
 
@@ -159,6 +215,10 @@ export class CheckoutService {
     if (!order) return undefined;
     const invoice = await findInvoiceByOrder(this.deps.db, order.id);
     if (!invoice) return undefined;
-    return { order_id: order.id, status: order.status, invoice: await this.deps.invoices.getInvoiceForUser(actor.user, invoice.id, language) };
+    return {
+      order_id: order.id,
+      status: order.status,
+      invoice: await this.deps.invoices.getInvoiceForUser(actor.user, invoice.id, language),
+    };
   }
 }

@@ -21,10 +21,22 @@ describe('POST /api/shop/checkout paid from credit', () => {
   it('creates the order and a numbered invoice, takes the credit, delivers everything and empties the cart', async () => {
     const { call, user } = alpha.customer;
     const owned = await ok(call, { method: 'POST', url: '/api/host/domain', payload: { name: 'renew-me.com' } }, 201);
-    await ok(alpha.admin.call, { method: 'PATCH', url: `/api/host/domain/${owned.data.id}`, payload: { expire_at: '2027-01-15T00:00:00Z' } });
+    await ok(alpha.admin.call, {
+      method: 'PATCH',
+      url: `/api/host/domain/${owned.data.id}`,
+      payload: { expire_at: '2027-01-15T00:00:00Z' },
+    });
     await ok(call, { method: 'POST', url: '/api/cart/items', payload: { kind: 'hosting', plan_id: await starterId(), period_months: 12 } });
-    await ok(call, { method: 'POST', url: '/api/cart/items', payload: { kind: 'domain_register', name: 'fresh-start.com', period_months: 24 } });
-    await ok(call, { method: 'POST', url: '/api/cart/items', payload: { kind: 'domain_renew', domain_id: owned.data.id, period_months: 12 } });
+    await ok(call, {
+      method: 'POST',
+      url: '/api/cart/items',
+      payload: { kind: 'domain_register', name: 'fresh-start.com', period_months: 24 },
+    });
+    await ok(call, {
+      method: 'POST',
+      url: '/api/cart/items',
+      payload: { kind: 'domain_renew', domain_id: owned.data.id, period_months: 12 },
+    });
     // 3900 + 2580 + 1490 net = 7970; VAT 21 % = 1674; gross 9644
     await giveCredit(alpha.admin.call, user.id, 10_000);
 
@@ -44,7 +56,13 @@ describe('POST /api/shop/checkout paid from credit', () => {
       seller: { title: 'alpha Hosting' },
       buyer: { id: user.id, email: 'c0@alpha.test' },
     });
-    expect(data.invoice.totals).toMatchObject({ subtotal: { amount: 7970 }, discount: { amount: 0 }, net: { amount: 7970 }, vat: { amount: 1674 }, gross: { amount: 9644, formatted: '€96.44' } });
+    expect(data.invoice.totals).toMatchObject({
+      subtotal: { amount: 7970 },
+      discount: { amount: 0 },
+      net: { amount: 7970 },
+      vat: { amount: 1674 },
+      gross: { amount: 9644, formatted: '€96.44' },
+    });
     expect(data.invoice.lines.map((line: { title: string; net: { amount: number } }) => [line.title, line.net.amount])).toEqual([
       ['Hosting Starter', 3900],
       ['Domain registration fresh-start.com', 2580],
@@ -64,14 +82,21 @@ describe('POST /api/shop/checkout paid from credit', () => {
     expect(await balance(call)).toBe(10_000 - 9644);
     await ledgerConsistent(t, user.id);
     expect((await ok(call, { method: 'GET', url: '/api/cart' })).data.rows).toEqual([]);
-    const audit = await t.db.selectFrom('audit_log').select('action').where('target_type', '=', 'order').where('target_id', '=', String(data.order_id)).execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_type', '=', 'order')
+      .where('target_id', '=', String(data.order_id))
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['order.created']);
   });
 
   it("credits the partner's commission (10 % of the net) and shows it as the partner's commission in GET /api/user", async () => {
     const entries = (await ok(alpha.admin.call, { method: 'GET', url: '/api/credit' })).data;
     expect(entries.balance.amount).toBe(797);
-    expect(entries.entries).toMatchObject([{ type: 'commission', amount: { amount: 797 }, description: 'Commission on invoice 2026-000001' }]);
+    expect(entries.entries).toMatchObject([
+      { type: 'commission', amount: { amount: 797 }, description: 'Commission on invoice 2026-000001' },
+    ]);
     const me = (await ok(alpha.admin.call, { method: 'GET', url: '/api/user' })).data.user;
     expect(me.commission).toEqual({ value: 7.97, value_formatted: '€7.97' });
     expect((await ok(alpha.customer.call, { method: 'GET', url: '/api/user' })).data.user.commission.value).toBe(3.56);
@@ -100,7 +125,12 @@ describe('POST /api/shop/checkout paid from credit', () => {
     const { call, user } = alpha.customers[2]!;
     await giveCredit(alpha.admin.call, user.id, 50_000);
     await ok(call, { method: 'POST', url: '/api/cart/items', payload: { kind: 'domain_register', name: 'once-only.eu' } });
-    const first = await call({ method: 'POST', url: '/api/shop/checkout', headers: { 'idempotency-key': 'header-key-123' }, payload: { payment: 'credit' } });
+    const first = await call({
+      method: 'POST',
+      url: '/api/shop/checkout',
+      headers: { 'idempotency-key': 'header-key-123' },
+      payload: { payment: 'credit' },
+    });
     expect(first.statusCode, first.body).toBe(201);
     const again = await checkout(call, 'credit', 'header-key-123');
     expect(again.statusCode).toBe(200);
@@ -146,13 +176,21 @@ describe('POST /api/shop/checkout by bank transfer', () => {
     expect(message).toBe('Your order has been placed. It is activated when the payment for invoice 2026-000001 arrives.');
     expect(data.status).toBe('pending');
     expect(data.invoice).toMatchObject({ status: 'unpaid', number: '2026-000001', payment_provider: 'bank_transfer' });
-    expect(data.invoice.instructions).toMatchObject({ kind: 'bank_transfer', iban: 'DE89370400440532013000', reference: '2026000001', amount: 1561, currency: 'EUR' });
+    expect(data.invoice.instructions).toMatchObject({
+      kind: 'bank_transfer',
+      iban: 'DE89370400440532013000',
+      reference: '2026000001',
+      amount: 1561,
+      currency: 'EUR',
+    });
     expect(data.invoice.instructions.qr_svg).toContain('<svg');
     expect((await ok(call, { method: 'GET', url: '/api/cart' })).data.rows).toEqual([]);
     expect(await t.db.selectFrom('domains').select('id').where('name', '=', 'no-bank.com').execute()).toEqual([]);
 
     // Another tenant's admin cannot confirm it; the tenant's admin can, once.
-    expect((await alpha.admin.call({ method: 'POST', url: `/api/system/invoices/${data.invoice.id}/mark-paid`, payload: {} })).statusCode).toBe(404);
+    expect(
+      (await alpha.admin.call({ method: 'POST', url: `/api/system/invoices/${data.invoice.id}/mark-paid`, payload: {} })).statusCode,
+    ).toBe(404);
     await ok(beta.admin.call, { method: 'POST', url: `/api/system/invoices/${data.invoice.id}/mark-paid`, payload: {} });
     const domain = await t.db.selectFrom('domains').selectAll().where('name', '=', 'no-bank.com').executeTakeFirstOrThrow();
     expect(domain.owner_id).toBe(user.id);
@@ -174,7 +212,9 @@ describe('POST /api/shop/checkout by bank transfer', () => {
     await ok(alpha.customer.call, { method: 'POST', url: '/api/host/domain', payload: { name: 'race-lost.com' } }, 201);
     await ok(beta.admin.call, { method: 'POST', url: `/api/system/invoices/${pending.invoice.id}/mark-paid`, payload: {} });
     const credit = (await ok(call, { method: 'GET', url: '/api/credit' })).data;
-    expect(credit.entries).toMatchObject([{ type: 'refund', amount: { amount: 1561 }, description: 'Refund: Domain registration race-lost.com' }]);
+    expect(credit.entries).toMatchObject([
+      { type: 'refund', amount: { amount: 1561 }, description: 'Refund: Domain registration race-lost.com' },
+    ]);
     await ledgerConsistent(t, user.id);
   });
 });

@@ -8,7 +8,15 @@ import { findDomainByName, insertDomain, updateDomain } from '../domains/queries
 import { addMonths, vatOf } from '../shop/money.ts';
 import { languageOf } from '../shop/language.ts';
 import { findUserById } from '../users/queries.ts';
-import { insertSubscription, listOrderItems, lockOrder, markItemProvisioned, markOrderPaid, type OrderItemRow, type OrderRow } from './queries.ts';
+import {
+  insertSubscription,
+  listOrderItems,
+  lockOrder,
+  markItemProvisioned,
+  markOrderPaid,
+  type OrderItemRow,
+  type OrderRow,
+} from './queries.ts';
 
 /**
  * Delivers a paid order inside the settlement transaction: register/transfer → the domain is
@@ -32,7 +40,13 @@ export async function provisionOrder(trx: Db, orderId: number, now: Date): Promi
 }
 
 /** The domain id delivered (null for hosting), or undefined when the item cannot be delivered. */
-async function deliver(trx: Db, order: OrderRow, item: OrderItemRow, nameServers: readonly string[], now: Date): Promise<number | null | undefined> {
+async function deliver(
+  trx: Db,
+  order: OrderRow,
+  item: OrderItemRow,
+  nameServers: readonly string[],
+  now: Date,
+): Promise<number | null | undefined> {
   switch (item.kind) {
     case 'hosting': {
       await insertSubscription(trx, {
@@ -64,7 +78,12 @@ async function deliver(trx: Db, order: OrderRow, item: OrderItemRow, nameServers
     }
     case 'domain_renew': {
       if (item.domain_id === null) return undefined;
-      const domain = await trx.selectFrom('domains').select(['id', 'expire_at']).where('id', '=', item.domain_id).forUpdate().executeTakeFirst();
+      const domain = await trx
+        .selectFrom('domains')
+        .select(['id', 'expire_at'])
+        .where('id', '=', item.domain_id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!domain) return undefined;
       const from = domain.expire_at && new Date(domain.expire_at) > now ? new Date(domain.expire_at) : now;
       await updateDomain(trx, domain.id, { expire_at: addMonths(from, item.period_months), updated_at: now });

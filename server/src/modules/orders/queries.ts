@@ -38,9 +38,24 @@ export const markOrderPaid = (trx: Db, id: number, now: Date) =>
 
 export const insertSubscription = (
   trx: Db,
-  values: { tenant_id: number; user_id: number; plan_id: number | null; title: string; order_item_id: number; starts_at: Date; expires_at: Date },
+  values: {
+    tenant_id: number;
+    user_id: number;
+    plan_id: number | null;
+    title: string;
+    order_item_id: number;
+    starts_at: Date;
+    expires_at: Date;
+  },
 ) => trx.insertInto('hosting_subscriptions').values(values).execute();
 
 /** The partner who earns commission on a tenant's orders: its first host admin. */
 export const findPartner = (db: Db, tenantId: number) =>
-  db.selectFrom('users').select(['id', 'language']).where('tenant_id', '=', tenantId).where('role', '=', 'host_admin').orderBy('id').limit(1).executeTakeFirst();
+  db
+    .selectFrom('users')
+    .select(['id', 'language'])
+    .where('tenant_id', '=', tenantId)
+    .where('role', '=', 'host_admin')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();

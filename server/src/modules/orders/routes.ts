@@ -19,7 +19,8 @@ export function orderRoutes(checkout: CheckoutService, actors: ActorSource) {
         preHandler: requireUser,
         schema: {
           tags: ['shop'],
-          summary: 'Order the cart (or, with `item`, that one product): order, invoice, promo and payment in one transaction; the same idempotency key (body or Idempotency-Key header) answers the same order',
+          summary:
+            'Order the cart (or, with `item`, that one product): order, invoice, promo and payment in one transaction; the same idempotency key (body or Idempotency-Key header) answers the same order',
           body: checkoutPayloadSchema,
           response: { 200: checkoutAnswerSchema, 201: checkoutAnswerSchema, ...errors },
         },
@@ -34,10 +35,17 @@ export function orderRoutes(checkout: CheckoutService, actors: ActorSource) {
         }
         const { result, created } = await checkout.checkout(
           await actors.actor(request),
-          { payment: request.body.payment, paymentMethodId: request.body.payment_method_id ?? null, idempotencyKey: key, item: request.body.item },
+          {
+            payment: request.body.payment,
+            paymentMethodId: request.body.payment_method_id ?? null,
+            idempotencyKey: key,
+            item: request.body.item,
+          },
           request.lang,
         );
-        const message = translate(request.lang, result.status === 'paid' ? 'checkout.paid' : 'checkout.pending', { number: result.invoice.number });
+        const message = translate(request.lang, result.status === 'paid' ? 'checkout.paid' : 'checkout.pending', {
+          number: result.invoice.number,
+        });
         return reply.code(created ? 201 : 200).send({ data: result, message });
       },
     );

@@ -64,7 +64,9 @@ describe('one-time password login', () => {
     expect((await otpLogin(first.uniqId, first.code)).statusCode).toBe(422);
     const third = await codeFor();
     t.clock.advance(10 * 60_000 + 1000);
-    expect((await otpLogin(third.uniqId, third.code)).json().errors.otp).toEqual(['The code is not valid or has expired. Please request a new one.']);
+    expect((await otpLogin(third.uniqId, third.code)).json().errors.otp).toEqual([
+      'The code is not valid or has expired. Please request a new one.',
+    ]);
   });
 
   it('kills the uniq_id after 5 wrong tries, and a new code does not reset the account count', async () => {
@@ -85,9 +87,19 @@ describe('one-time password login', () => {
 
   it('still asks a 2FA user for the second factor', async () => {
     const { cookie } = await login(t.app);
-    const setup = await t.app.inject({ method: 'POST', url: '/api/account/2fa/setup', headers: { cookie }, payload: { password: 'correct horse battery staple' } });
+    const setup = await t.app.inject({
+      method: 'POST',
+      url: '/api/account/2fa/setup',
+      headers: { cookie },
+      payload: { password: 'correct horse battery staple' },
+    });
     const secret = setup.json().data.secret;
-    await t.app.inject({ method: 'POST', url: '/api/account/2fa/enable', headers: { cookie }, payload: { code: await generate({ secret, epoch: t.clock.now().getTime() / 1000 }) } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/account/2fa/enable',
+      headers: { cookie },
+      payload: { code: await generate({ secret, epoch: t.clock.now().getTime() / 1000 }) },
+    });
     const { uniqId, code } = await codeFor('admin@localhost');
     const answer = await otpLogin(uniqId, code);
     expect(answer.json()).toEqual({ data: { status: 'two_factor_required' } });

@@ -9,7 +9,11 @@ export const findOtpLogin = (db: Db, uniqId: string) =>
   db.selectFrom('otp_logins').selectAll().where('uniq_id', '=', uniqId).executeTakeFirst();
 
 export const countOtpAttempt = (db: Db, uniqId: string) =>
-  db.updateTable('otp_logins').set({ attempts: sql`attempts + 1` }).where('uniq_id', '=', uniqId).execute();
+  db
+    .updateTable('otp_logins')
+    .set({ attempts: sql`attempts + 1` })
+    .where('uniq_id', '=', uniqId)
+    .execute();
 
 /** Spends the code; of concurrent submissions only one gets the row. */
 export const claimOtpLogin = async (db: Db, uniqId: string, maxAttempts: number, now: Date): Promise<boolean> => {

@@ -114,7 +114,12 @@ export class OtpService {
     if (!row || !live || !matches || !(await claimOtpLogin(db, uniqId, OTP_MAX_ATTEMPTS, now))) {
       if (row) await countOtpAttempt(db, uniqId);
       if (row?.user_id) await this.deps.accountThrottle.fail(String(row.user_id));
-      await this.deps.audit.record({ action: 'auth.otp.failure', tenantId: context.tenant.id, userId: row?.user_id ?? null, ip: context.ip });
+      await this.deps.audit.record({
+        action: 'auth.otp.failure',
+        tenantId: context.tenant.id,
+        userId: row?.user_id ?? null,
+        ip: context.ip,
+      });
       throw fieldError('otp', 'otp.invalid');
     }
     const user = row.user_id === null ? undefined : await findUserById(db, row.user_id);

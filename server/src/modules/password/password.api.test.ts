@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, createCustomer, createTestApp, login, sessionCookieFrom, type TestApp } from '../../../test/harness.ts';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createCustomer,
+  createTestApp,
+  login,
+  sessionCookieFrom,
+  type TestApp,
+} from '../../../test/harness.ts';
 import { lastMailTo, linkIn, mailsTo } from '../../../test/outbox.ts';
 
 let t: TestApp;
@@ -47,7 +55,11 @@ describe('forgot password', () => {
     const path = await requestReset();
     const [, , , uniqId, token] = path.split('/');
     expect(Buffer.from(token ?? '', 'base64url').length).toBeGreaterThanOrEqual(16);
-    const row = await t.db.selectFrom('password_resets').selectAll().where('uniq_id', '=', uniqId ?? '').executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('password_resets')
+      .selectAll()
+      .where('uniq_id', '=', uniqId ?? '')
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).not.toContain(token);
   });
 });
@@ -64,7 +76,9 @@ describe('reset password', () => {
     const cookie = sessionCookieFrom(answer.headers['set-cookie']);
     expect((await t.app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/user', headers: { cookie: before.cookie } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } })).statusCode).toBe(422);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } })).statusCode,
+    ).toBe(422);
     await login(t.app, ADMIN_EMAIL, NEW_PASSWORD);
     expect((await mailsTo(t.db, ADMIN_EMAIL)).map((m) => m.subject).join('\n')).toMatch(/password (was|has been) changed/i);
   });
@@ -124,7 +138,9 @@ describe('password policy (NIST SP 800-63B-4)', () => {
     expect((await change('exactly15chars!', long)).statusCode).toBe(200);
     // The last character counts: a password differing only at the end does not log in.
     const almost = `${long.slice(0, -1)}y`;
-    expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: ADMIN_EMAIL, password: almost } })).statusCode).toBe(422);
+    expect((await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: ADMIN_EMAIL, password: almost } })).statusCode).toBe(
+      422,
+    );
     await login(t.app, ADMIN_EMAIL, long);
   });
 

@@ -33,7 +33,16 @@ const HEADER_NAMES: Record<Column, string[]> = {
   date: ['date', 'booking date', 'value date', 'datum', 'buchungstag', 'datum zaúčtování'],
   amount: ['amount', 'betrag', 'částka', 'castka'],
   currency: ['currency', 'währung', 'waehrung', 'měna', 'mena'],
-  reference: ['reference', 'variable symbol', 'variable_symbol', 'vs', 'reference/variable symbol', 'verwendungszweck', 'variabilní symbol', 'variabilni symbol'],
+  reference: [
+    'reference',
+    'variable symbol',
+    'variable_symbol',
+    'vs',
+    'reference/variable symbol',
+    'verwendungszweck',
+    'variabilní symbol',
+    'variabilni symbol',
+  ],
   counterparty: ['counterparty', 'payer', 'name', 'auftraggeber', 'protiúčet', 'název protiúčtu', 'nazev protiuctu'],
   transaction_id: ['id', 'transaction id', 'transaction_id', 'transaktions-id', 'id pohybu'],
 };
@@ -75,7 +84,10 @@ export function parseBankStatement(content: Buffer | string): StatementLine[] {
   if (!header) throw new StatementFormatError('columns');
   const names = header.map((name) => name.trim().toLowerCase());
   const index = (column: Column) => names.findIndex((name) => HEADER_NAMES[column].includes(name));
-  const columns = Object.fromEntries((Object.keys(HEADER_NAMES) as Column[]).map((column) => [column, index(column)])) as Record<Column, number>;
+  const columns = Object.fromEntries((Object.keys(HEADER_NAMES) as Column[]).map((column) => [column, index(column)])) as Record<
+    Column,
+    number
+  >;
   if (BANK_STATEMENT_COLUMNS.some((column) => columns[column] < 0)) throw new StatementFormatError('columns');
   if (rows.length > BANK_STATEMENT_MAX_LINES) throw new StatementFormatError('too_many');
   const cell = (row: string[], column: Column) => (columns[column] < 0 ? '' : (row[columns[column]] ?? '').trim());

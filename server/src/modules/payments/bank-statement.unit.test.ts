@@ -24,9 +24,18 @@ describe('statement amounts', () => {
 
 describe('statement CSV', () => {
   it('reads columns in any order, with ; and a BOM, and numbers the lines', () => {
-    const csv = '\ufeffCounterparty;Amount;Date;Currency;Variable symbol\n"Novák; Jan";"1 210,00";2026-11-02;czk;2026000001\n\nACME;-5,00;2026-11-03;CZK;\n';
+    const csv =
+      '\ufeffCounterparty;Amount;Date;Currency;Variable symbol\n"Novák; Jan";"1 210,00";2026-11-02;czk;2026000001\n\nACME;-5,00;2026-11-03;CZK;\n';
     expect(parseBankStatement(csv)).toEqual([
-      { line: 2, date: '2026-11-02', amount: 121_000, currency: 'CZK', reference: '2026000001', counterparty: 'Novák; Jan', transactionId: null },
+      {
+        line: 2,
+        date: '2026-11-02',
+        amount: 121_000,
+        currency: 'CZK',
+        reference: '2026000001',
+        counterparty: 'Novák; Jan',
+        transactionId: null,
+      },
       { line: 3, date: '2026-11-03', amount: -500, currency: 'CZK', reference: '', counterparty: 'ACME', transactionId: null },
     ]);
   });
@@ -44,7 +53,8 @@ describe('statement CSV', () => {
   });
 
   it('gives the same line the same reference and another line another one', () => {
-    const csv = 'date,amount,currency,reference,counterparty\n2026-11-02,12.10,EUR,17,Ann\n2026-11-02,12.10,EUR,17,Ann\n2026-11-02,12.10,EUR,18,Ann\n';
+    const csv =
+      'date,amount,currency,reference,counterparty\n2026-11-02,12.10,EUR,17,Ann\n2026-11-02,12.10,EUR,17,Ann\n2026-11-02,12.10,EUR,18,Ann\n';
     const [a, b, c] = parseBankStatement(csv).map((line) => statementLineReference(1, line));
     expect(a).toBe(b);
     expect(a).not.toBe(c);

@@ -40,12 +40,18 @@ export class BankTransferProvider implements PaymentProvider {
 
   async start(trx: Db, invoice: InvoiceToPay): Promise<PaymentStart> {
     const instructions = await this.instructions(trx, invoice);
-    if (!instructions) throw new HttpError(422, 'payments.bank_transfer_unavailable', { fields: { payment: [{ key: 'payments.bank_transfer_unavailable' }] } });
+    if (!instructions)
+      throw new HttpError(422, 'payments.bank_transfer_unavailable', {
+        fields: { payment: [{ key: 'payments.bank_transfer_unavailable' }] },
+      });
     return { status: 'pending', instructions };
   }
 
   /** How to pay an invoice by transfer, or null when the tenant has no bank account (any more). */
-  async instructions(db: Db, invoice: Pick<InvoiceToPay, 'tenant_id' | 'total' | 'currency' | 'payment_reference'>): Promise<BankTransferInstructions | null> {
+  async instructions(
+    db: Db,
+    invoice: Pick<InvoiceToPay, 'tenant_id' | 'total' | 'currency' | 'payment_reference'>,
+  ): Promise<BankTransferInstructions | null> {
     const account = await findTenantBankAccount(db, invoice.tenant_id);
     if (!account) return null;
     return {
@@ -61,7 +67,10 @@ export class BankTransferProvider implements PaymentProvider {
   }
 
   /** The same payment QR code as PNG, for the invoice PDF; null without a bank account. */
-  async qrPng(db: Db, invoice: Pick<InvoiceToPay, 'tenant_id' | 'total' | 'currency' | 'payment_reference'>): Promise<{ png: Buffer; account: TenantBankAccount } | null> {
+  async qrPng(
+    db: Db,
+    invoice: Pick<InvoiceToPay, 'tenant_id' | 'total' | 'currency' | 'payment_reference'>,
+  ): Promise<{ png: Buffer; account: TenantBankAccount } | null> {
     const account = await findTenantBankAccount(db, invoice.tenant_id);
     if (!account) return null;
     return { png: await paymentQrPng(qrInput(account, invoice)), account };
@@ -81,18 +90,29 @@ export class TenantBankAccounts {
     return (await findTenantBankAccount(this.deps.db, tenantId)) ?? null;
   }
 
-  async set(actor: Actor, tenantId: number, input: { account_name: string; iban: string; bic?: string | null | undefined }): Promise<TenantBankAccount> {
+  async set(
+    actor: Actor,
+    tenantId: number,
+    input: { account_name: string; iban: string; bic?: string | null | undefined },
+  ): Promise<TenantBankAccount> {
     await this.assertAdministers(actor.user, tenantId);
     const account = { account_name: input.account_name, iban: input.iban, bic: input.bic ?? null };
     await upsertTenantBankAccount(this.deps.db, { tenant_id: tenantId, ...account, updated_at: this.deps.clock.now() });
-    await this.deps.audit.recordAction(actor, 'tenant.bank_account_set', tenantId, { type: 'tenant', id: tenantId }, { iban_end: account.iban.slice(-4) });
+    await this.deps.audit.recordAction(
+      actor,
+      'tenant.bank_account_set',
+      tenantId,
+      { type: 'tenant', id: tenantId },
+      { iban_end: account.iban.slice(-4) },
+    );
     return account;
   }
 
   async remove(actor: Actor, tenantId: number): Promise<void> {
     await this.assertAdministers(actor.user, tenantId);
     const result = await deleteTenantBankAccount(this.deps.db, tenantId);
-    if (Number(result.numDeletedRows) > 0) await this.deps.audit.recordAction(actor, 'tenant.bank_account_removed', tenantId, { type: 'tenant', id: tenantId });
+    if (Number(result.numDeletedRows) > 0)
+      await this.deps.audit.recordAction(actor, 'tenant.bank_account_removed', tenantId, { type: 'tenant', id: tenantId });
   }
 
   private async assertAdministers(viewer: UserRow, tenantId: number): Promise<void> {
@@ -104,5 +124,11 @@ export class TenantBankAccounts {
 /** Test details for the demo data (a valid IBAN that is nobody's real account); kept when one is set. */
 export async function seedDemoBankAccount(db: Db, tenantId: number, accountName: string, now: Date): Promise<void> {
   if (!(await findTenantById(db, tenantId)) || (await findTenantBankAccount(db, tenantId))) return;
-  await upsertTenantBankAccount(db, { tenant_id: tenantId, account_name: accountName, iban: 'CZ6508000000192000145399', bic: 'GIBACZPX', updated_at: now });
+  await upsertTenantBankAccount(db, {
+    tenant_id: tenantId,
+    account_name: accountName,
+    iban: 'CZ6508000000192000145399',
+    bic: 'GIBACZPX',
+    updated_at: now,
+  });
 }

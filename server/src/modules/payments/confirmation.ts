@@ -29,7 +29,11 @@ export class PaymentConfirmation {
     return invoice;
   }
 
-  async markPaid(actor: Actor, invoiceId: number, bankReference: string | undefined): Promise<{ invoice: InvoiceRow; settled: boolean; alreadyPaid: boolean }> {
+  async markPaid(
+    actor: Actor,
+    invoiceId: number,
+    bankReference: string | undefined,
+  ): Promise<{ invoice: InvoiceRow; settled: boolean; alreadyPaid: boolean }> {
     const invoice = await this.administeredInvoice(actor.user, invoiceId);
     if (invoice.status === 'cancelled') throw new HttpError(422, 'payments.invoice_cancelled');
     if (invoice.status === 'paid') return { invoice, settled: false, alreadyPaid: true };
@@ -43,12 +47,18 @@ export class PaymentConfirmation {
       actorId: actor.user.id,
     });
     if (result.settled) {
-      await this.deps.audit.recordAction(actor, 'invoice.marked_paid', invoice.tenant_id, { type: 'invoice', id: invoice.id }, {
-        number: invoice.number,
-        amount: invoice.gross,
-        currency: invoice.currency,
-        bank_reference: bankReference ?? null,
-      });
+      await this.deps.audit.recordAction(
+        actor,
+        'invoice.marked_paid',
+        invoice.tenant_id,
+        { type: 'invoice', id: invoice.id },
+        {
+          number: invoice.number,
+          amount: invoice.gross,
+          currency: invoice.currency,
+          bank_reference: bankReference ?? null,
+        },
+      );
     }
     return { invoice, settled: result.settled, alreadyPaid: result.alreadyPaid };
   }
@@ -62,12 +72,24 @@ export class PaymentConfirmation {
   }
 
   /** Parses the CSV (StatementFormatError when it cannot) and settles each matching line, in file order. */
-  async importStatement(actor: Actor, tenantId: number, file: Buffer): Promise<{ lines: BankStatementLine[]; counts: Record<BankStatementLineStatus, number> }> {
+  async importStatement(
+    actor: Actor,
+    tenantId: number,
+    file: Buffer,
+  ): Promise<{ lines: BankStatementLine[]; counts: Record<BankStatementLineStatus, number> }> {
     const parsed = parseBankStatement(file);
     const lines: BankStatementLine[] = [];
     for (const line of parsed) lines.push(await this.matchLine(actor, tenantId, line));
-    const counts = Object.fromEntries(BANK_STATEMENT_LINE_STATUSES.map((status) => [status, lines.filter((l) => l.status === status).length])) as Record<BankStatementLineStatus, number>;
-    await this.deps.audit.recordAction(actor, 'payments.bank_statement_imported', tenantId, { type: 'tenant', id: tenantId }, { lines: lines.length, ...counts });
+    const counts = Object.fromEntries(
+      BANK_STATEMENT_LINE_STATUSES.map((status) => [status, lines.filter((l) => l.status === status).length]),
+    ) as Record<BankStatementLineStatus, number>;
+    await this.deps.audit.recordAction(
+      actor,
+      'payments.bank_statement_imported',
+      tenantId,
+      { type: 'tenant', id: tenantId },
+      { lines: lines.length, ...counts },
+    );
     return { lines, counts };
   }
 
@@ -86,7 +108,9 @@ export class PaymentConfirmation {
     if (line.amount === null || !/^[A-Z]{3}$/.test(line.currency)) return answer('invalid');
     // Outgoing payments and empty references are not payments of invoices.
     if (line.amount <= 0 || line.reference === '') return answer('ignored');
-    const candidates = (await findInvoicesByReference(this.deps.db, tenantId, line.reference)).filter((invoice) => invoice.status !== 'cancelled');
+    const candidates = (await findInvoicesByReference(this.deps.db, tenantId, line.reference)).filter(
+      (invoice) => invoice.status !== 'cancelled',
+    );
     if (candidates.length === 0) return answer('no_match');
     const exact = candidates.find((invoice) => invoice.gross === line.amount && invoice.currency.toUpperCase() === line.currency);
     if (!exact) {
@@ -104,13 +128,19 @@ export class PaymentConfirmation {
       actorId: actor.user.id,
     });
     if (!result.settled) return answer('already_paid', exact);
-    await this.deps.audit.recordAction(actor, 'invoice.paid_by_statement', tenantId, { type: 'invoice', id: exact.id }, {
-      number: exact.number,
-      amount: line.amount,
-      currency: line.currency,
-      line: line.line,
-      counterparty: line.counterparty.slice(0, 100),
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'invoice.paid_by_statement',
+      tenantId,
+      { type: 'invoice', id: exact.id },
+      {
+        number: exact.number,
+        amount: line.amount,
+        currency: line.currency,
+        line: line.line,
+        counterparty: line.counterparty.slice(0, 100),
+      },
+    );
     return answer('matched', exact);
   }
 }

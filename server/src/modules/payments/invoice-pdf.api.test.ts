@@ -20,7 +20,11 @@ beforeAll(async () => {
   rivalAdmin = await addUser(t, rival, 'admin@rival.test', 'host_admin');
   buyer = await addUser(t, shop, 'buyer@shop.test', 'customer', ['Jiří', 'Šťastný']);
   stranger = await addUser(t, shop, 'stranger@shop.test');
-  await admin.call({ method: 'PUT', url: `/api/system/tenants/${shop}/bank-account`, payload: { account_name: 'Přístav s.r.o.', iban: VALID_CZ_IBAN } });
+  await admin.call({
+    method: 'PUT',
+    url: `/api/system/tenants/${shop}/bank-account`,
+    payload: { account_name: 'Přístav s.r.o.', iban: VALID_CZ_IBAN },
+  });
 });
 afterAll(async () => t.close());
 
@@ -42,7 +46,11 @@ function pdfText(pdf: Buffer): string {
 
 /** PDF text strings may be UTF-16BE hex (<FEFF...>): decode those to compare with plain text. */
 function decodedStrings(text: string): string {
-  const hex = [...text.matchAll(/<FEFF([0-9A-Fa-f]+)>/g)].map((m) => Buffer.from(m[1] ?? '', 'hex').swap16().toString('utf16le'));
+  const hex = [...text.matchAll(/<FEFF([0-9A-Fa-f]+)>/g)].map((m) =>
+    Buffer.from(m[1] ?? '', 'hex')
+      .swap16()
+      .toString('utf16le'),
+  );
   return `${text}\n${hex.join('\n')}`;
 }
 

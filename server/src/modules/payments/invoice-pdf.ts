@@ -61,14 +61,31 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
   const right = left + width;
 
   // Heading: seller left, "Invoice <number>" right.
-  doc.font('bold').fontSize(18).fillColor(INK).text(input.seller, left, 50, { width: width / 2 });
-  doc.font('bold').fontSize(18).text(t('invoice_pdf.title'), left + width / 2, 50, { width: width / 2, align: 'right' });
-  doc.font('regular').fontSize(10).fillColor(GREY).text(invoice.number, left + width / 2, 74, { width: width / 2, align: 'right' });
+  doc
+    .font('bold')
+    .fontSize(18)
+    .fillColor(INK)
+    .text(input.seller, left, 50, { width: width / 2 });
+  doc
+    .font('bold')
+    .fontSize(18)
+    .text(t('invoice_pdf.title'), left + width / 2, 50, { width: width / 2, align: 'right' });
+  doc
+    .font('regular')
+    .fontSize(10)
+    .fillColor(GREY)
+    .text(invoice.number, left + width / 2, 74, { width: width / 2, align: 'right' });
 
   // Parties and dates.
   let y = 115;
-  const label = (text: string, x: number, top: number, w: number) => doc.font('regular').fontSize(8).fillColor(GREY).text(text.toUpperCase(), x, top, { width: w });
-  const value = (text: string, x: number, top: number, w: number, bold = false) => doc.font(bold ? 'bold' : 'regular').fontSize(10).fillColor(INK).text(text, x, top, { width: w });
+  const label = (text: string, x: number, top: number, w: number) =>
+    doc.font('regular').fontSize(8).fillColor(GREY).text(text.toUpperCase(), x, top, { width: w });
+  const value = (text: string, x: number, top: number, w: number, bold = false) =>
+    doc
+      .font(bold ? 'bold' : 'regular')
+      .fontSize(10)
+      .fillColor(INK)
+      .text(text, x, top, { width: w });
   const column = width / 3;
   label(t('invoice_pdf.seller'), left, y, column - 10);
   value(input.seller, left, y + 12, column - 10, true);
@@ -91,7 +108,11 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
   const amountWidth = 110;
   doc.moveTo(left, y).lineTo(right, y).strokeColor(RULE).stroke();
   label(t('invoice_pdf.item'), left, y + 6, width - amountWidth);
-  doc.font('regular').fontSize(8).fillColor(GREY).text(t('invoice_pdf.net').toUpperCase(), right - amountWidth, y + 6, { width: amountWidth, align: 'right' });
+  doc
+    .font('regular')
+    .fontSize(8)
+    .fillColor(GREY)
+    .text(t('invoice_pdf.net').toUpperCase(), right - amountWidth, y + 6, { width: amountWidth, align: 'right' });
   y += 22;
   for (const line of input.lines) {
     const caption = line.period_months ? `${line.title} · ${t('invoice_pdf.period', { months: line.period_months })}` : line.title;
@@ -113,7 +134,10 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
   y += 10;
   const totalsX = right - 260;
   const total = (name: string, amount: number, bold = false) => {
-    doc.font(bold ? 'bold' : 'regular').fontSize(bold ? 12 : 10).fillColor(INK);
+    doc
+      .font(bold ? 'bold' : 'regular')
+      .fontSize(bold ? 12 : 10)
+      .fillColor(INK);
     doc.text(name, totalsX, y, { width: 150 });
     doc.text(money(amount), right - amountWidth, y, { width: amountWidth, align: 'right' });
     y += bold ? 20 : 16;
@@ -123,7 +147,10 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
     total(invoice.promo_code ? t('invoice_pdf.promo', { code: invoice.promo_code }) : t('invoice_pdf.discount'), -invoice.discount);
   }
   total(t('invoice_pdf.net'), invoice.net);
-  total(t('invoice_pdf.vat', { rate: new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(invoice.vat_rate_bp / 100) }), invoice.vat);
+  total(
+    t('invoice_pdf.vat', { rate: new Intl.NumberFormat(lang, { maximumFractionDigits: 2 }).format(invoice.vat_rate_bp / 100) }),
+    invoice.vat,
+  );
   doc.moveTo(totalsX, y).lineTo(right, y).strokeColor(RULE).stroke();
   y += 6;
   total(t('invoice_pdf.total'), invoice.gross, true);
@@ -135,7 +162,11 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
   y += 36;
   if (input.transfer) {
     const qrSize = 130;
-    doc.font('bold').fontSize(12).fillColor(INK).text(t('invoice_pdf.pay_by_transfer'), left, y, { width: width - qrSize - 20 });
+    doc
+      .font('bold')
+      .fontSize(12)
+      .fillColor(INK)
+      .text(t('invoice_pdf.pay_by_transfer'), left, y, { width: width - qrSize - 20 });
     const rows: [string, string][] = [
       [t('invoice_pdf.account'), input.transfer.accountName],
       ['IBAN', formatIban(input.transfer.iban)],
@@ -148,7 +179,11 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
       value(text, left, y + 32 + i * 24, width - qrSize - 20);
     });
     doc.image(input.transfer.qrPng, right - qrSize, y, { width: qrSize, height: qrSize });
-    doc.font('regular').fontSize(8).fillColor(GREY).text(t('invoice_pdf.scan'), right - qrSize, y + qrSize + 4, { width: qrSize, align: 'center' });
+    doc
+      .font('regular')
+      .fontSize(8)
+      .fillColor(GREY)
+      .text(t('invoice_pdf.scan'), right - qrSize, y + qrSize + 4, { width: qrSize, align: 'center' });
   }
 
   doc.end();
@@ -180,7 +215,12 @@ export class InvoicePdfs {
       listInvoiceLines(db, invoice.id),
       findInvoiceParties(db, invoice.tenant_id, invoice.user_id),
       invoice.status === 'unpaid' && invoice.payment_provider === 'bank_transfer'
-        ? this.deps.bankTransfer.qrPng(db, { tenant_id: invoice.tenant_id, total: invoice.gross, currency: invoice.currency, payment_reference: invoice.payment_reference })
+        ? this.deps.bankTransfer.qrPng(db, {
+            tenant_id: invoice.tenant_id,
+            total: invoice.gross,
+            currency: invoice.currency,
+            payment_reference: invoice.payment_reference,
+          })
         : Promise.resolve(null),
     ]);
     const buyer = parties.buyer;

@@ -33,7 +33,14 @@ export const cardSetupReturnUrls = (baseUrl: string) => ({
 export function presentPaymentMethod(row: PaymentMethodRow): PaymentMethod {
   const base = { id: row.id, is_default: row.is_default, created_at: iso(row.created_at) };
   if (row.kind === 'card') {
-    return { ...base, kind: 'card', brand: row.card_brand ?? '', last4: row.card_last4 ?? '', exp_month: row.card_exp_month ?? 0, exp_year: row.card_exp_year ?? 0 };
+    return {
+      ...base,
+      kind: 'card',
+      brand: row.card_brand ?? '',
+      last4: row.card_last4 ?? '',
+      exp_month: row.card_exp_month ?? 0,
+      exp_year: row.card_exp_year ?? 0,
+    };
   }
   return { ...base, kind: 'bank_transfer', account_name: row.account_name ?? '', iban: row.iban ?? '', bic: row.bic };
 }
@@ -68,7 +75,13 @@ export class PaymentMethods {
       .execute(async (trx) => {
         const existing = await lockPaymentMethods(trx, user.id);
         const makeDefault = existing.length === 0 || input.make_default === true;
-        const inserted = await insertPaymentMethod(trx, { ...details, tenant_id: user.tenant_id, user_id: user.id, is_default: false, created_at: this.deps.clock.now() });
+        const inserted = await insertPaymentMethod(trx, {
+          ...details,
+          tenant_id: user.tenant_id,
+          user_id: user.id,
+          is_default: false,
+          created_at: this.deps.clock.now(),
+        });
         if (makeDefault) await setDefaultPaymentMethod(trx, user.id, inserted.id);
         return { ...inserted, is_default: makeDefault };
       })
@@ -77,12 +90,18 @@ export class PaymentMethods {
         if (isUniqueViolation(error, 'payment_methods_stripe')) throw fieldError('stripe_payment_method_id', 'payments.method_exists');
         throw error;
       });
-    await this.deps.audit.recordAction(actor, 'payment_method.added', user.tenant_id, { type: 'payment_method', id: row.id }, {
-      kind: row.kind,
-      // Enough to recognise it in the log, never the whole account or card.
-      hint: row.kind === 'card' ? `${row.card_brand} ${row.card_last4}` : `…${(row.iban ?? '').slice(-4)}`,
-      default: row.is_default,
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'payment_method.added',
+      user.tenant_id,
+      { type: 'payment_method', id: row.id },
+      {
+        kind: row.kind,
+        // Enough to recognise it in the log, never the whole account or card.
+        hint: row.kind === 'card' ? `${row.card_brand} ${row.card_last4}` : `…${(row.iban ?? '').slice(-4)}`,
+        default: row.is_default,
+      },
+    );
     return presentPaymentMethod(row);
   }
 
@@ -96,11 +115,16 @@ export class PaymentMethods {
     await this.assertAllowed(user);
     const stripe = this.deps.stripe;
     if (!stripe) throw fieldError('kind', 'payments.card_unavailable');
-    const [currency, tenant] = await Promise.all([findShopCurrency(this.deps.db, user.tenant_id), origin ? undefined : findTenantById(this.deps.db, user.tenant_id)]);
+    const [currency, tenant] = await Promise.all([
+      findShopCurrency(this.deps.db, user.tenant_id),
+      origin ? undefined : findTenantById(this.deps.db, user.tenant_id),
+    ]);
     const baseUrl = (origin ?? tenant?.public_url ?? this.deps.fallbackUrl).replace(/\/+$/, '');
-    const session = await stripe.createCardSetupSession({ userId: user.id, tenantId: user.tenant_id, currency, ...cardSetupReturnUrls(baseUrl) }).catch(() => {
-      throw new HttpError(503, 'payments.gateway_unavailable');
-    });
+    const session = await stripe
+      .createCardSetupSession({ userId: user.id, tenantId: user.tenant_id, currency, ...cardSetupReturnUrls(baseUrl) })
+      .catch(() => {
+        throw new HttpError(503, 'payments.gateway_unavailable');
+      });
     return { url: session.url };
   }
 
@@ -117,7 +141,8 @@ export class PaymentMethods {
       throw new HttpError(503, 'payments.gateway_unavailable');
     });
     // Someone else's session is answered like one that does not exist.
-    if (!session || session.userId !== String(user.id) || session.tenantId !== String(user.tenant_id)) throw new HttpError(404, 'http.not_found');
+    if (!session || session.userId !== String(user.id) || session.tenantId !== String(user.tenant_id))
+      throw new HttpError(404, 'http.not_found');
     if (!session.complete || !session.paymentMethodId) throw fieldError('session_id', 'payments.card_setup_incomplete');
     const paymentMethodId = session.paymentMethodId;
     const saved = async () => {
@@ -146,7 +171,13 @@ export class PaymentMethods {
       await setDefaultPaymentMethod(trx, user.id, id);
       return { ...found, is_default: true };
     });
-    await this.deps.audit.recordAction(actor, 'payment_method.default_set', user.tenant_id, { type: 'payment_method', id: row.id }, { kind: row.kind });
+    await this.deps.audit.recordAction(
+      actor,
+      'payment_method.default_set',
+      user.tenant_id,
+      { type: 'payment_method', id: row.id },
+      { kind: row.kind },
+    );
     return presentPaymentMethod(row);
   }
 
@@ -163,10 +194,16 @@ export class PaymentMethods {
       if (next) await setDefaultPaymentMethod(trx, user.id, next.id);
       return { row: found, nextDefault: next?.id ?? null };
     });
-    await this.deps.audit.recordAction(actor, 'payment_method.removed', user.tenant_id, { type: 'payment_method', id }, {
-      kind: removed.row.kind,
-      next_default: removed.nextDefault,
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'payment_method.removed',
+      user.tenant_id,
+      { type: 'payment_method', id },
+      {
+        kind: removed.row.kind,
+        next_default: removed.nextDefault,
+      },
+    );
   }
 
   /** 403 unless the user is a super admin or their tenant sells through host_purchases. */
@@ -177,7 +214,16 @@ export class PaymentMethods {
   }
 
   private async details(input: PaymentMethodInput) {
-    const empty = { account_name: null, iban: null, bic: null, stripe_payment_method_id: null, card_brand: null, card_last4: null, card_exp_month: null, card_exp_year: null };
+    const empty = {
+      account_name: null,
+      iban: null,
+      bic: null,
+      stripe_payment_method_id: null,
+      card_brand: null,
+      card_last4: null,
+      card_exp_month: null,
+      card_exp_year: null,
+    };
     if (input.kind === 'bank_transfer') {
       return { ...empty, kind: 'bank_transfer' as const, account_name: input.account_name, iban: input.iban, bic: input.bic ?? null };
     }

@@ -9,7 +9,12 @@ let buyer: { user: { id: number }; call: Caller };
 let other: { user: { id: number }; call: Caller };
 
 const URL = '/api/account/payment-methods';
-const bank = (iban: string, extra: Record<string, unknown> = {}) => ({ kind: 'bank_transfer', account_name: 'Cleo Customer', iban, ...extra });
+const bank = (iban: string, extra: Record<string, unknown> = {}) => ({
+  kind: 'bank_transfer',
+  account_name: 'Cleo Customer',
+  iban,
+  ...extra,
+});
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -39,7 +44,12 @@ describe('who has payment methods', () => {
   });
 
   it('has no Stripe webhook while Stripe is not configured', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/payments/stripe/webhook', payload: '{}', headers: { 'content-type': 'application/json' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/stripe/webhook',
+      payload: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.statusCode).toBe(404);
   });
 
@@ -50,7 +60,11 @@ describe('who has payment methods', () => {
 
 describe('adding', () => {
   it('checks the IBAN checksum, the BIC and the name per field', async () => {
-    const response = await buyer.call({ method: 'POST', url: URL, payload: { kind: 'bank_transfer', account_name: '', iban: 'DE88370400440532013000', bic: 'NOPE' } });
+    const response = await buyer.call({
+      method: 'POST',
+      url: URL,
+      payload: { kind: 'bank_transfer', account_name: '', iban: 'DE88370400440532013000', bic: 'NOPE' },
+    });
     expect(response.statusCode).toBe(422);
     const { errors } = response.json<{ errors: Record<string, string[]> }>();
     expect(errors.iban).toEqual(['Enter a valid IBAN, e.g. DE89 3704 0044 0532 0130 00.']);
@@ -74,8 +88,19 @@ describe('adding', () => {
     const response = await buyer.call({ method: 'POST', url: URL, payload: bank('de89 3704 0044 0532 0130 00', { bic: 'cobadeffxxx' }) });
     expect(response.statusCode).toBe(201);
     const { data } = response.json<{ data: Record<string, unknown> }>();
-    expect(data).toMatchObject({ kind: 'bank_transfer', is_default: true, iban: VALID_IBAN, bic: 'COBADEFFXXX', account_name: 'Cleo Customer' });
-    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'payment_method.added').where('user_id', '=', buyer.user.id).execute();
+    expect(data).toMatchObject({
+      kind: 'bank_transfer',
+      is_default: true,
+      iban: VALID_IBAN,
+      bic: 'COBADEFFXXX',
+      account_name: 'Cleo Customer',
+    });
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'payment_method.added')
+      .where('user_id', '=', buyer.user.id)
+      .execute();
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit[0]?.data)).not.toContain(VALID_IBAN);
   });
@@ -113,7 +138,9 @@ function germanIban(account: number): string {
 describe('concurrent adds', () => {
   it('make exactly one default', async () => {
     const { user, call } = await addUser(t, shop, 'racer@shop.test');
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => call({ method: 'POST', url: URL, payload: bank(germanIban(1000 + i)) })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => call({ method: 'POST', url: URL, payload: bank(germanIban(1000 + i)) })),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(201));
     expect(await defaults(user.id)).toHaveLength(1);
     expect(answers.filter((a) => a.json<{ data: { is_default: boolean } }>().data.is_default)).toHaveLength(1);
@@ -132,7 +159,9 @@ describe('default and removal', () => {
 
   it('keeps exactly one default under concurrent changes', async () => {
     const ids = (await buyer.call({ method: 'GET', url: URL })).json<{ data: { id: number }[] }>().data.map((m) => m.id);
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => buyer.call({ method: 'PATCH', url: `${URL}/${ids[i % ids.length]}/default` })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => buyer.call({ method: 'PATCH', url: `${URL}/${ids[i % ids.length]}/default` })),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(12).fill(200));
     expect(await defaults(buyer.user.id)).toHaveLength(1);
   });
@@ -158,7 +187,11 @@ describe('default and removal', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: 'The payment method has been removed.' });
     expect(await defaults(buyer.user.id)).toEqual([{ id: oldestOther.id }]);
-    const audit = await t.db.selectFrom('audit_log').select(['action', 'target_id']).where('action', '=', 'payment_method.removed').execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id'])
+      .where('action', '=', 'payment_method.removed')
+      .execute();
     expect(audit).toEqual([{ action: 'payment_method.removed', target_id: String(current.id) }]);
   });
 

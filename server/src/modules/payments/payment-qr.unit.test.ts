@@ -2,8 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { formatIban, isValidIban } from '@berth/contracts';
 import { decimalAmount, epcPayload, isCreditorReference, paymentQrPayload, paymentQrSvg, spaydPayload } from './payment-qr.ts';
 
-const eur = { accountName: 'Harbor Hosting GmbH', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', amount: 12_150, currency: 'EUR', reference: '2026000017' };
-const czk = { accountName: 'Berth s.r.o.', iban: 'CZ6508000000192000145399', bic: 'GIBACZPX', amount: 48_050, currency: 'CZK', reference: '2026000042' };
+const eur = {
+  accountName: 'Harbor Hosting GmbH',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+  amount: 12_150,
+  currency: 'EUR',
+  reference: '2026000017',
+};
+const czk = {
+  accountName: 'Berth s.r.o.',
+  iban: 'CZ6508000000192000145399',
+  bic: 'GIBACZPX',
+  amount: 48_050,
+  currency: 'CZK',
+  reference: '2026000042',
+};
 
 describe('amounts', () => {
   it('writes minor units as a plain decimal', () => {
@@ -15,7 +29,11 @@ describe('amounts', () => {
 
 describe('EPC (SEPA) QR payload', () => {
   it('has the BCD lines in order with the reference as remittance text', () => {
-    expect(epcPayload(eur)).toBe(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Harbor Hosting GmbH', 'DE89370400440532013000', 'EUR121.50', '', '', '2026000017'].join('\n'));
+    expect(epcPayload(eur)).toBe(
+      ['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Harbor Hosting GmbH', 'DE89370400440532013000', 'EUR121.50', '', '', '2026000017'].join(
+        '\n',
+      ),
+    );
   });
 
   it('puts an ISO 11649 creditor reference in the structured field', () => {
@@ -42,7 +60,9 @@ describe('SPAYD (QR Platba) payload', () => {
   });
 
   it('sends a reference that is not a variable symbol as the message, escaping the separator', () => {
-    expect(spaydPayload({ ...czk, bic: null, reference: 'INV*7', accountName: 'A*B' })).toBe('SPD*1.0*ACC:CZ6508000000192000145399*AM:480.50*CC:CZK*MSG:INV%2A7*RN:A%2AB');
+    expect(spaydPayload({ ...czk, bic: null, reference: 'INV*7', accountName: 'A*B' })).toBe(
+      'SPD*1.0*ACC:CZ6508000000192000145399*AM:480.50*CC:CZK*MSG:INV%2A7*RN:A%2AB',
+    );
   });
 
   it('writes names without diacritics, which not every banking app reads', () => {

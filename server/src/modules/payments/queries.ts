@@ -7,11 +7,18 @@ import type { PaymentMethodsTable } from '../../db/schema.ts';
 export const findTenantBankAccount = (db: Db, tenantId: number) =>
   db.selectFrom('tenant_bank_accounts').select(['account_name', 'iban', 'bic']).where('tenant_id', '=', tenantId).executeTakeFirst();
 
-export const upsertTenantBankAccount = (db: Db, values: { tenant_id: number; account_name: string; iban: string; bic: string | null; updated_at: Date }) =>
+export const upsertTenantBankAccount = (
+  db: Db,
+  values: { tenant_id: number; account_name: string; iban: string; bic: string | null; updated_at: Date },
+) =>
   db
     .insertInto('tenant_bank_accounts')
     .values(values)
-    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ account_name: values.account_name, iban: values.iban, bic: values.bic, updated_at: values.updated_at }))
+    .onConflict((oc) =>
+      oc
+        .column('tenant_id')
+        .doUpdateSet({ account_name: values.account_name, iban: values.iban, bic: values.bic, updated_at: values.updated_at }),
+    )
     .execute();
 
 export const deleteTenantBankAccount = (db: Db, tenantId: number) =>
@@ -29,7 +36,12 @@ export const findPaymentMethod = (db: Db, userId: number, id: number) =>
   db.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
 
 export const findPaymentMethodByStripeId = (db: Db, userId: number, stripePaymentMethodId: string) =>
-  db.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).where('stripe_payment_method_id', '=', stripePaymentMethodId).executeTakeFirst();
+  db
+    .selectFrom('payment_methods')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('stripe_payment_method_id', '=', stripePaymentMethodId)
+    .executeTakeFirst();
 
 /** The currency the tenant's shop sells in (EUR, the shop's default, before its settings exist). */
 export const findShopCurrency = async (db: Db, tenantId: number): Promise<string> =>
@@ -44,7 +56,13 @@ const PAYMENT_METHODS_LOCK = 727_275;
  */
 export const lockPaymentMethods = async (db: Db, userId: number) => {
   await sql`select pg_advisory_xact_lock(${PAYMENT_METHODS_LOCK}, ${userId})`.execute(db);
-  return db.selectFrom('payment_methods').select(['id', 'is_default']).where('user_id', '=', userId).orderBy('is_default', 'desc').orderBy('id').execute();
+  return db
+    .selectFrom('payment_methods')
+    .select(['id', 'is_default'])
+    .where('user_id', '=', userId)
+    .orderBy('is_default', 'desc')
+    .orderBy('id')
+    .execute();
 };
 
 export const insertPaymentMethod = (db: Db, values: Insertable<PaymentMethodsTable>) =>
@@ -52,7 +70,13 @@ export const insertPaymentMethod = (db: Db, values: Insertable<PaymentMethodsTab
 
 /** Makes `id` the user's only default (clearing first, so the one-default index never sees two). */
 export const setDefaultPaymentMethod = async (db: Db, userId: number, id: number): Promise<void> => {
-  await db.updateTable('payment_methods').set({ is_default: false }).where('user_id', '=', userId).where('is_default', '=', true).where('id', '!=', id).execute();
+  await db
+    .updateTable('payment_methods')
+    .set({ is_default: false })
+    .where('user_id', '=', userId)
+    .where('is_default', '=', true)
+    .where('id', '!=', id)
+    .execute();
   await db.updateTable('payment_methods').set({ is_default: true }).where('user_id', '=', userId).where('id', '=', id).execute();
 };
 
@@ -90,7 +114,12 @@ export const findInvoice = (db: Db, id: number) =>
     .executeTakeFirst();
 
 export const listInvoiceLines = (db: Db, invoiceId: number) =>
-  db.selectFrom('invoice_lines').select(['title', 'kind', 'period_months', 'net', 'discount']).where('invoice_id', '=', invoiceId).orderBy('id').execute();
+  db
+    .selectFrom('invoice_lines')
+    .select(['title', 'kind', 'period_months', 'net', 'discount'])
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('id')
+    .execute();
 
 /**
  * The tenant's invoices whose payment reference is `reference` (compared without spaces and case;
@@ -107,7 +136,10 @@ export const findInvoicesByReference = (db: Db, tenantId: number, reference: str
     .where((eb) =>
       numeric === null
         ? eb(column, '=', normalised)
-        : eb.or([eb(column, '=', normalised), eb(sql<string>`case when ${column} ~ '^[0-9]+$' then ltrim(${column}, '0') end`, '=', numeric)]),
+        : eb.or([
+            eb(column, '=', normalised),
+            eb(sql<string>`case when ${column} ~ '^[0-9]+$' then ltrim(${column}, '0') end`, '=', numeric),
+          ]),
     )
     .orderBy('id')
     .execute();
@@ -125,10 +157,16 @@ export const findInvoiceParties = async (db: Db, tenantId: number, userId: numbe
 
 /* ---- Stripe events ---- */
 
-export const findStripeEvent = (db: Db, id: string) => db.selectFrom('stripe_events').select(['id', 'outcome']).where('id', '=', id).executeTakeFirst();
+export const findStripeEvent = (db: Db, id: string) =>
+  db.selectFrom('stripe_events').select(['id', 'outcome']).where('id', '=', id).executeTakeFirst();
 
 /** Records a handled event; a second delivery of the same id changes nothing. */
 export const recordStripeEvent = (
   db: Db,
   values: { id: string; type: string; tenant_id: number | null; invoice_id: number | null; outcome: string; received_at: Date },
-) => db.insertInto('stripe_events').values(values).onConflict((oc) => oc.column('id').doNothing()).execute();
+) =>
+  db
+    .insertInto('stripe_events')
+    .values(values)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();

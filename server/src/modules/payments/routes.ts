@@ -57,7 +57,14 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
 
     api.get(
       '/account/payment-methods',
-      { preHandler: requireUser, schema: { tags, summary: 'Your payment methods, default first (super admins and host_purchases tenants)', response: { 200: paymentMethodListAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Your payment methods, default first (super admins and host_purchases tenants)',
+          response: { 200: paymentMethodListAnswerSchema, ...errors },
+        },
+      },
       async (request) => ({ data: await methods.list(authedUser(request).user), available_kinds: methods.availableKinds() }),
     );
 
@@ -67,7 +74,8 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
         preHandler: requireUser,
         schema: {
           tags,
-          summary: 'Save a payment method: your bank account (IBAN checked) or a card collected by Stripe (its pm_ id); the first one is the default',
+          summary:
+            'Save a payment method: your bank account (IBAN checked) or a card collected by Stripe (its pm_ id); the first one is the default',
           body: paymentMethodPayloadSchema,
           response: { 201: paymentMethodAnswerSchema, ...errors },
         },
@@ -84,7 +92,8 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
         preHandler: requireUser,
         schema: {
           tags,
-          summary: 'Add a card: answers the URL of a Stripe Checkout page (setup mode) that returns to /account/payment-methods?card_setup={session id}',
+          summary:
+            'Add a card: answers the URL of a Stripe Checkout page (setup mode) that returns to /account/payment-methods?card_setup={session id}',
           response: { 200: cardSetupAnswerSchema, ...errors, 503: errorAnswerSchema },
         },
       },
@@ -97,26 +106,48 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
         preHandler: requireUser,
         schema: {
           tags,
-          summary: "Save the card of your finished Stripe setup session (201; 200 when it was already saved; 404 someone else's; 422 not finished)",
+          summary:
+            "Save the card of your finished Stripe setup session (201; 200 when it was already saved; 404 someone else's; 422 not finished)",
           params: cardSetupParamsSchema,
           response: { 200: paymentMethodAnswerSchema, 201: paymentMethodAnswerSchema, ...errors, 503: errorAnswerSchema },
         },
       },
       async (request, reply) => {
         const result = await methods.completeCardSetup(await actors.actor(request), request.params.sessionId);
-        return reply.code(result.created ? 201 : 200).send({ data: result.method, message: translate(request.lang, 'payments.card_saved') });
+        return reply
+          .code(result.created ? 201 : 200)
+          .send({ data: result.method, message: translate(request.lang, 'payments.card_saved') });
       },
     );
 
     api.patch(
       '/account/payment-methods/:id/default',
-      { preHandler: requireUser, schema: { tags, summary: 'Make a payment method your default', params: idParamsSchema, response: { 200: paymentMethodAnswerSchema, ...errors } } },
-      async (request) => ({ data: await methods.makeDefault(await actors.actor(request), request.params.id), message: translate(request.lang, 'payments.method_default') }),
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Make a payment method your default',
+          params: idParamsSchema,
+          response: { 200: paymentMethodAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        data: await methods.makeDefault(await actors.actor(request), request.params.id),
+        message: translate(request.lang, 'payments.method_default'),
+      }),
     );
 
     api.delete(
       '/account/payment-methods/:id',
-      { preHandler: requireUser, schema: { tags, summary: 'Remove a payment method (the oldest other one becomes the default)', params: idParamsSchema, response: { 200: messageAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Remove a payment method (the oldest other one becomes the default)',
+          params: idParamsSchema,
+          response: { 200: messageAnswerSchema, ...errors },
+        },
+      },
       async (request) => {
         await methods.remove(await actors.actor(request), request.params.id);
         return { message: translate(request.lang, 'payments.method_removed') };
@@ -126,7 +157,12 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
 }
 
 /** Invoice PDFs, bank accounts and confirming payments by hand or by bank statement. */
-export function paymentAdminRoutes(deps: { pdfs: InvoicePdfs; bankAccounts: TenantBankAccounts; confirmation: PaymentConfirmation; actors: ActorSource }) {
+export function paymentAdminRoutes(deps: {
+  pdfs: InvoicePdfs;
+  bankAccounts: TenantBankAccounts;
+  confirmation: PaymentConfirmation;
+  actors: ActorSource;
+}) {
   const { pdfs, bankAccounts, confirmation, actors } = deps;
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
@@ -140,13 +176,29 @@ export function paymentAdminRoutes(deps: { pdfs: InvoicePdfs; bankAccounts: Tena
 
     api.get(
       '/system/invoices/:id/pdf',
-      { preHandler: requireUser, schema: { tags, summary: 'An invoice of your tenant as PDF (host admins; super admins any)', params: idParamsSchema, response: errors } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'An invoice of your tenant as PDF (host admins; super admins any)',
+          params: idParamsSchema,
+          response: errors,
+        },
+      },
       async (request, reply) => sendPdf(reply, await pdfs.forAdmin(authedUser(request).user, request.params.id, request.lang)),
     );
 
     api.get(
       '/system/tenants/:id/bank-account',
-      { preHandler: requireUser, schema: { tags, summary: "The tenant's bank account for bank transfers (null: bank transfer off)", params: idParamsSchema, response: { 200: tenantBankAccountAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "The tenant's bank account for bank transfers (null: bank transfer off)",
+          params: idParamsSchema,
+          response: { 200: tenantBankAccountAnswerSchema, ...errors },
+        },
+      },
       async (request) => ({ data: await bankAccounts.get(authedUser(request).user, request.params.id) }),
     );
 
@@ -154,7 +206,13 @@ export function paymentAdminRoutes(deps: { pdfs: InvoicePdfs; bankAccounts: Tena
       '/system/tenants/:id/bank-account',
       {
         preHandler: requireUser,
-        schema: { tags, summary: "Set the tenant's bank account (host admins: their tenant; super admins: any)", params: idParamsSchema, body: tenantBankAccountPayloadSchema, response: { 200: tenantBankAccountAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: "Set the tenant's bank account (host admins: their tenant; super admins: any)",
+          params: idParamsSchema,
+          body: tenantBankAccountPayloadSchema,
+          response: { 200: tenantBankAccountAnswerSchema, ...errors },
+        },
       },
       async (request) => ({
         data: await bankAccounts.set(await actors.actor(request), request.params.id, request.body),
@@ -164,7 +222,15 @@ export function paymentAdminRoutes(deps: { pdfs: InvoicePdfs; bankAccounts: Tena
 
     api.delete(
       '/system/tenants/:id/bank-account',
-      { preHandler: requireUser, schema: { tags, summary: "Remove the tenant's bank account (bank transfer is no longer offered)", params: idParamsSchema, response: { 200: tenantBankAccountAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "Remove the tenant's bank account (bank transfer is no longer offered)",
+          params: idParamsSchema,
+          response: { 200: tenantBankAccountAnswerSchema, ...errors },
+        },
+      },
       async (request) => {
         await bankAccounts.remove(await actors.actor(request), request.params.id);
         return { data: null, message: translate(request.lang, 'payments.bank_account_removed') };
@@ -179,7 +245,13 @@ export function paymentAdminRoutes(deps: { pdfs: InvoicePdfs; bankAccounts: Tena
         preValidation: async (request) => {
           request.body ??= {};
         },
-        schema: { tags, summary: 'Confirm an unpaid invoice as paid (money received by transfer); a second call changes nothing', params: idParamsSchema, body: markPaidPayloadSchema, response: { 200: markPaidAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: 'Confirm an unpaid invoice as paid (money received by transfer); a second call changes nothing',
+          params: idParamsSchema,
+          body: markPaidPayloadSchema,
+          response: { 200: markPaidAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const result = await confirmation.markPaid(await actors.actor(request), request.params.id, request.body.reference);
@@ -213,7 +285,8 @@ export function paymentAdminRoutes(deps: { pdfs: InvoicePdfs; bankAccounts: Tena
         });
         const result = await confirmation.importStatement(actor, tenantId, buffer).catch((error: unknown) => {
           if (!(error instanceof StatementFormatError)) throw error;
-          if (error.kind === 'columns') throw fieldError('file', 'payments.statement_columns', { columns: BANK_STATEMENT_COLUMNS.join(', ') });
+          if (error.kind === 'columns')
+            throw fieldError('file', 'payments.statement_columns', { columns: BANK_STATEMENT_COLUMNS.join(', ') });
           if (error.kind === 'too_many') throw fieldError('file', 'payments.statement_too_many', { max: BANK_STATEMENT_MAX_LINES });
           throw fieldError('file', 'payments.statement_unreadable');
         });
@@ -231,7 +304,9 @@ export function paymentAdminRoutes(deps: { pdfs: InvoicePdfs; bankAccounts: Tena
 export function stripeWebhookRoute(webhooks: StripeWebhooks) {
   return async (app: FastifyInstance): Promise<void> => {
     app.removeContentTypeParser(['application/json']);
-    app.addContentTypeParser(['application/json', '*'], { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser(['application/json', '*'], { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_request, body, done) =>
+      done(null, body),
+    );
     app.withTypeProvider<ZodTypeProvider>().post(
       '/payments/stripe/webhook',
       {

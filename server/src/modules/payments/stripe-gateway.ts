@@ -70,7 +70,16 @@ export class StripeGateway {
       {
         mode: 'payment',
         client_reference_id: String(input.invoiceId),
-        line_items: [{ quantity: 1, price_data: { currency: input.currency.toLowerCase(), unit_amount: input.amount, product_data: { name: `Invoice ${input.number}` } } }],
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: input.currency.toLowerCase(),
+              unit_amount: input.amount,
+              product_data: { name: `Invoice ${input.number}` },
+            },
+          },
+        ],
         metadata,
         payment_intent_data: { metadata },
         success_url: input.successUrl,
@@ -87,7 +96,13 @@ export class StripeGateway {
    * A hosted Checkout page in setup mode: the customer enters a card at Stripe, which keeps it as
    * a PaymentMethod; nothing is charged. Each call opens a new session.
    */
-  async createCardSetupSession(input: { userId: number; tenantId: number; currency: string; successUrl: string; cancelUrl: string }): Promise<{ id: string; url: string }> {
+  async createCardSetupSession(input: {
+    userId: number;
+    tenantId: number;
+    currency: string;
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<{ id: string; url: string }> {
     const metadata = { purpose: CARD_SETUP_PURPOSE, user_id: String(input.userId), tenant_id: String(input.tenantId) };
     const session = await this.client.checkout.sessions.create({
       mode: 'setup',
@@ -147,7 +162,14 @@ export class StripeGateway {
     const timestamp = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
     if (timestamp * 1000 > now.getTime() + WEBHOOK_TOLERANCE_SECONDS * 1000) throw new StripeSignatureError('timestamp in the future');
     try {
-      return this.client.webhooks.constructEvent(rawBody, signature, this.webhookSecret, WEBHOOK_TOLERANCE_SECONDS, undefined, now.getTime());
+      return this.client.webhooks.constructEvent(
+        rawBody,
+        signature,
+        this.webhookSecret,
+        WEBHOOK_TOLERANCE_SECONDS,
+        undefined,
+        now.getTime(),
+      );
     } catch (error) {
       throw new StripeSignatureError(error instanceof Error ? error.message : 'bad signature');
     }

@@ -54,13 +54,28 @@ function startStripe(): Promise<void> {
         response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${received.length}` });
         response.end(JSON.stringify(json));
       };
-      if (request.headers.authorization !== `Bearer ${SECRET_KEY}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } });
+      if (request.headers.authorization !== `Bearer ${SECRET_KEY}`)
+        return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } });
       if (request.method === 'POST' && path === '/v1/checkout/sessions') {
         const id = `cs_test_${received.length}`;
         if (form.get('mode') === 'setup') {
-          const metadata = Object.fromEntries([...form].flatMap(([key, value]) => (/^metadata\[(\w+)\]$/.exec(key) ? [[key.slice(9, -1), value]] : [])));
-          setupSessions.set(id, { id, status: 'open', metadata, intent: { id: `seti_${received.length}`, status: 'requires_payment_method', payment_method: null } });
-          return send(200, { id, object: 'checkout.session', mode: 'setup', status: 'open', url: `https://checkout.stripe.test/c/setup/${id}`, metadata });
+          const metadata = Object.fromEntries(
+            [...form].flatMap(([key, value]) => (/^metadata\[(\w+)\]$/.exec(key) ? [[key.slice(9, -1), value]] : [])),
+          );
+          setupSessions.set(id, {
+            id,
+            status: 'open',
+            metadata,
+            intent: { id: `seti_${received.length}`, status: 'requires_payment_method', payment_method: null },
+          });
+          return send(200, {
+            id,
+            object: 'checkout.session',
+            mode: 'setup',
+            status: 'open',
+            url: `https://checkout.stripe.test/c/setup/${id}`,
+            metadata,
+          });
         }
         return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${id}`, payment_status: 'unpaid' });
       }
@@ -68,7 +83,14 @@ function startStripe(): Promise<void> {
       if (session) {
         const expanded = new URLSearchParams(query).getAll('expand[0]').includes('setup_intent');
         const intent = { object: 'setup_intent', ...session.intent, metadata: session.metadata };
-        return send(200, { id: session.id, object: 'checkout.session', mode: 'setup', status: session.status, metadata: session.metadata, setup_intent: expanded ? intent : intent.id });
+        return send(200, {
+          id: session.id,
+          object: 'checkout.session',
+          mode: 'setup',
+          status: session.status,
+          metadata: session.metadata,
+          setup_intent: expanded ? intent : intent.id,
+        });
       }
       const card = request.method === 'GET' ? cards[/^\/v1\/payment_methods\/([^/]+)$/.exec(path)?.[1] ?? ''] : undefined;
       if (card) {
@@ -114,7 +136,11 @@ const webhook = (body: string, signature: string | undefined) =>
   t.app.inject({
     method: 'POST',
     url: '/api/payments/stripe/webhook',
-    headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)', ...(signature ? { 'stripe-signature': signature } : {}) },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+      ...(signature ? { 'stripe-signature': signature } : {}),
+    },
     payload: body,
   });
 
@@ -138,18 +164,33 @@ const sessionCompleted = (id: string, invoice: { id: number; tenant_id: number }
     },
   });
 
-const invoiceStatus = async (id: number) => (await t.db.selectFrom('invoices').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
-const paymentsOf = (id: number) => t.db.selectFrom('payments').select(['provider', 'reference', 'amount']).where('invoice_id', '=', id).execute();
+const invoiceStatus = async (id: number) =>
+  (await t.db.selectFrom('invoices').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+const paymentsOf = (id: number) =>
+  t.db.selectFrom('payments').select(['provider', 'reference', 'amount']).where('invoice_id', '=', id).execute();
 
 describe('cards as payment methods', () => {
   it('offers cards once Stripe is configured', async () => {
-    expect((await buyer.call({ method: 'GET', url: '/api/account/payment-methods' })).json<{ available_kinds: string[] }>().available_kinds).toEqual(['bank_transfer', 'card']);
+    expect(
+      (await buyer.call({ method: 'GET', url: '/api/account/payment-methods' })).json<{ available_kinds: string[] }>().available_kinds,
+    ).toEqual(['bank_transfer', 'card']);
   });
 
-  it("stores a card by its Stripe id with brand, last4 and expiry read from Stripe", async () => {
-    const response = await buyer.call({ method: 'POST', url: '/api/account/payment-methods', payload: { kind: 'card', stripe_payment_method_id: 'pm_card_visa' } });
+  it('stores a card by its Stripe id with brand, last4 and expiry read from Stripe', async () => {
+    const response = await buyer.call({
+      method: 'POST',
+      url: '/api/account/payment-methods',
+      payload: { kind: 'card', stripe_payment_method_id: 'pm_card_visa' },
+    });
     expect(response.statusCode).toBe(201);
-    expect(response.json<{ data: unknown }>().data).toMatchObject({ kind: 'card', brand: 'visa', last4: '4242', exp_month: 8, exp_year: 2031, is_default: true });
+    expect(response.json<{ data: unknown }>().data).toMatchObject({
+      kind: 'card',
+      brand: 'visa',
+      last4: '4242',
+      exp_month: 8,
+      exp_year: 2031,
+      is_default: true,
+    });
     const row = await t.db.selectFrom('payment_methods').selectAll().where('user_id', '=', buyer.user.id).executeTakeFirstOrThrow();
     expect(row.stripe_payment_method_id).toBe('pm_card_visa');
     expect(received.some((r) => r.method === 'GET' && r.path === '/v1/payment_methods/pm_card_visa')).toBe(true);
@@ -157,7 +198,11 @@ describe('cards as payment methods', () => {
 
   it('refuses ids Stripe does not know, or that are not cards', async () => {
     for (const id of ['pm_unknown', 'pm_sepa']) {
-      const response = await buyer.call({ method: 'POST', url: '/api/account/payment-methods', payload: { kind: 'card', stripe_payment_method_id: id } });
+      const response = await buyer.call({
+        method: 'POST',
+        url: '/api/account/payment-methods',
+        payload: { kind: 'card', stripe_payment_method_id: id },
+      });
       expect(response.statusCode).toBe(422);
       expect(Object.keys(response.json<{ errors: object }>().errors)).toEqual(['stripe_payment_method_id']);
     }
@@ -176,7 +221,11 @@ describe('adding a card through Stripe Checkout in setup mode', () => {
   });
 
   const startSetup = async (caller: Caller, host?: string) => {
-    const response = await caller({ method: 'POST', url: '/api/account/payment-methods/card-setup', ...(host ? { headers: { host } } : {}) });
+    const response = await caller({
+      method: 'POST',
+      url: '/api/account/payment-methods/card-setup',
+      ...(host ? { headers: { host } } : {}),
+    });
     expect(response.statusCode).toBe(200);
     const url = response.json<{ data: { url: string } }>().data.url;
     const id = /\/(cs_test_\d+)$/.exec(url)?.[1];
@@ -184,7 +233,13 @@ describe('adding a card through Stripe Checkout in setup mode', () => {
     return { url, id, call: received.findLast((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')! };
   };
   const complete = (caller: Caller, id: string) => caller({ method: 'POST', url: `/api/account/payment-methods/card-setup/${id}` });
-  const holderCards = () => t.db.selectFrom('payment_methods').select(['stripe_payment_method_id', 'card_brand', 'card_last4', 'card_exp_month', 'card_exp_year', 'is_default']).where('user_id', '=', holder.user.id).orderBy('id').execute();
+  const holderCards = () =>
+    t.db
+      .selectFrom('payment_methods')
+      .select(['stripe_payment_method_id', 'card_brand', 'card_last4', 'card_exp_month', 'card_exp_year', 'is_default'])
+      .where('user_id', '=', holder.user.id)
+      .orderBy('id')
+      .execute();
 
   it("opens a setup session in the shop's currency that returns to the panel's address the request came to", async () => {
     const { url, id, call } = await startSetup(holder.call, 'cards.test');
@@ -215,7 +270,16 @@ describe('adding a card through Stripe Checkout in setup mode', () => {
     const first = await complete(holder.call, id);
     expect(first.statusCode).toBe(201);
     expect(first.json()).toEqual({
-      data: { id: expect.any(Number), kind: 'card', brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2030, is_default: true, created_at: expect.any(String) },
+      data: {
+        id: expect.any(Number),
+        kind: 'card',
+        brand: 'mastercard',
+        last4: '4444',
+        exp_month: 3,
+        exp_year: 2030,
+        is_default: true,
+        created_at: expect.any(String),
+      },
       message: 'Your card has been saved.',
     });
     const lookup = received.findLast((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${id}`)!;
@@ -224,10 +288,28 @@ describe('adding a card through Stripe Checkout in setup mode', () => {
     const again = await complete(holder.call, id);
     expect(again.statusCode).toBe(200);
     expect(again.json<{ data: { id: number } }>().data.id).toBe(first.json<{ data: { id: number } }>().data.id);
-    expect(await holderCards()).toEqual([{ stripe_payment_method_id: 'pm_card_mastercard', card_brand: 'mastercard', card_last4: '4444', card_exp_month: 3, card_exp_year: 2030, is_default: true }]);
-    const listed = (await holder.call({ method: 'GET', url: '/api/account/payment-methods' })).json<{ data: { kind: string; last4: string }[] }>().data;
+    expect(await holderCards()).toEqual([
+      {
+        stripe_payment_method_id: 'pm_card_mastercard',
+        card_brand: 'mastercard',
+        card_last4: '4444',
+        card_exp_month: 3,
+        card_exp_year: 2030,
+        is_default: true,
+      },
+    ]);
+    const listed = (await holder.call({ method: 'GET', url: '/api/account/payment-methods' })).json<{
+      data: { kind: string; last4: string }[];
+    }>().data;
     expect(listed.map((m) => `${m.kind} ${m.last4}`)).toEqual(['card 4444']);
-    expect(await t.db.selectFrom('audit_log').select('action').where('user_id', '=', holder.user.id).where('action', '=', 'payment_method.added').execute()).toHaveLength(1);
+    expect(
+      await t.db
+        .selectFrom('audit_log')
+        .select('action')
+        .where('user_id', '=', holder.user.id)
+        .where('action', '=', 'payment_method.added')
+        .execute(),
+    ).toHaveLength(1);
   });
 
   it("answers 404 for another user's session, or one Stripe does not know, and saves nothing", async () => {
@@ -264,7 +346,10 @@ describe('adding a card through Stripe Checkout in setup mode', () => {
       for (const url of ['/api/account/payment-methods/card-setup', '/api/account/payment-methods/card-setup/cs_test_1']) {
         const response = await user.call({ method: 'POST', url });
         expect(response.statusCode).toBe(422);
-        expect(response.json()).toEqual({ message: 'Card payments are not available here.', errors: { kind: ['Card payments are not available here.'] } });
+        expect(response.json()).toEqual({
+          message: 'Card payments are not available here.',
+          errors: { kind: ['Card payments are not available here.'] },
+        });
       }
     } finally {
       await plain.close();
@@ -275,13 +360,28 @@ describe('adding a card through Stripe Checkout in setup mode', () => {
 describe('paying by card', () => {
   it('opens a Checkout Session for the invoice and answers its URL', async () => {
     const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 2_500, provider: 'stripe' });
-    const provider = new StripeProvider({ gateway: new StripeGateway({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBase }), fallbackUrl: 'http://localhost:3000' });
+    const provider = new StripeProvider({
+      gateway: new StripeGateway({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBase }),
+      fallbackUrl: 'http://localhost:3000',
+    });
     expect(await provider.enabled()).toBe(true);
     const start = await t.db.transaction().execute((trx) =>
-      provider.start(trx, { id: invoice.id, tenant_id: shop, user_id: buyer.user.id, number: invoice.number, currency: 'EUR', total: 2_500, payment_reference: invoice.payment_reference, kind: 'credit' }),
+      provider.start(trx, {
+        id: invoice.id,
+        tenant_id: shop,
+        user_id: buyer.user.id,
+        number: invoice.number,
+        currency: 'EUR',
+        total: 2_500,
+        payment_reference: invoice.payment_reference,
+        kind: 'credit',
+      }),
     );
     expect(start.status).toBe('pending');
-    expect(start.status === 'pending' && start.instructions).toEqual({ kind: 'redirect', url: expect.stringMatching(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_\d+$/) });
+    expect(start.status === 'pending' && start.instructions).toEqual({
+      kind: 'redirect',
+      url: expect.stringMatching(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_\d+$/),
+    });
     const call = received.findLast((r) => r.path === '/v1/checkout/sessions')!;
     expect(call.form.get('mode')).toBe('payment');
     expect(call.form.get('line_items[0][price_data][unit_amount]')).toBe('2500');
@@ -295,10 +395,22 @@ describe('paying by card', () => {
 
   it('answers 503 when Stripe cannot be reached', async () => {
     const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 100, provider: 'stripe' });
-    const provider = new StripeProvider({ gateway: new StripeGateway({ secretKey: 'sk_wrong', webhookSecret: WEBHOOK_SECRET, apiBase }), fallbackUrl: 'http://localhost:3000' });
+    const provider = new StripeProvider({
+      gateway: new StripeGateway({ secretKey: 'sk_wrong', webhookSecret: WEBHOOK_SECRET, apiBase }),
+      fallbackUrl: 'http://localhost:3000',
+    });
     await expect(
       t.db.transaction().execute((trx) =>
-        provider.start(trx, { id: invoice.id, tenant_id: shop, user_id: buyer.user.id, number: invoice.number, currency: 'EUR', total: 100, payment_reference: invoice.payment_reference, kind: 'credit' }),
+        provider.start(trx, {
+          id: invoice.id,
+          tenant_id: shop,
+          user_id: buyer.user.id,
+          number: invoice.number,
+          currency: 'EUR',
+          total: 100,
+          payment_reference: invoice.payment_reference,
+          kind: 'credit',
+        }),
       ),
     ).rejects.toMatchObject({ status: 503 });
   });
@@ -313,7 +425,9 @@ describe('the Stripe webhook', () => {
     expect(response.json()).toEqual({ received: true });
     expect(await invoiceStatus(invoice.id)).toBe('paid');
     expect(await paymentsOf(invoice.id)).toEqual([{ provider: 'stripe', reference: `pi_${invoice.id}`, amount: 2_500 }]);
-    expect(await t.db.selectFrom('credit_ledger').select('amount').where('invoice_id', '=', invoice.id).execute()).toEqual([{ amount: 2_500 }]);
+    expect(await t.db.selectFrom('credit_ledger').select('amount').where('invoice_id', '=', invoice.id).execute()).toEqual([
+      { amount: 2_500 },
+    ]);
 
     // Stripe retries the same event, and also reports the PaymentIntent: nothing is paid twice.
     expect((await webhook(body, sign(body, t.clock.now()))).statusCode).toBe(200);
@@ -321,7 +435,15 @@ describe('the Stripe webhook', () => {
       id: 'evt_pi_1',
       object: 'event',
       type: 'payment_intent.succeeded',
-      data: { object: { id: `pi_${invoice.id}`, object: 'payment_intent', amount_received: 2_500, currency: 'eur', metadata: { invoice_id: String(invoice.id), tenant_id: String(shop) } } },
+      data: {
+        object: {
+          id: `pi_${invoice.id}`,
+          object: 'payment_intent',
+          amount_received: 2_500,
+          currency: 'eur',
+          metadata: { invoice_id: String(invoice.id), tenant_id: String(shop) },
+        },
+      },
     });
     expect((await webhook(intent, sign(intent, t.clock.now()))).statusCode).toBe(200);
     expect(await paymentsOf(invoice.id)).toHaveLength(1);
@@ -331,7 +453,9 @@ describe('the Stripe webhook', () => {
       { id: 'evt_paid_1', outcome: 'settled' },
       { id: 'evt_pi_1', outcome: 'already_paid' },
     ]);
-    expect(await t.db.selectFrom('audit_log').select('target_id').where('action', '=', 'invoice.paid_by_stripe').execute()).toEqual([{ target_id: String(invoice.id) }]);
+    expect(await t.db.selectFrom('audit_log').select('target_id').where('action', '=', 'invoice.paid_by_stripe').execute()).toEqual([
+      { target_id: String(invoice.id) },
+    ]);
   });
 
   it('settles on payment_intent.succeeded alone', async () => {
@@ -340,7 +464,15 @@ describe('the Stripe webhook', () => {
       id: 'evt_pi_only',
       object: 'event',
       type: 'payment_intent.succeeded',
-      data: { object: { id: 'pi_only', object: 'payment_intent', amount_received: 990, currency: 'eur', metadata: { invoice_id: String(invoice.id), tenant_id: String(shop) } } },
+      data: {
+        object: {
+          id: 'pi_only',
+          object: 'payment_intent',
+          amount_received: 990,
+          currency: 'eur',
+          metadata: { invoice_id: String(invoice.id), tenant_id: String(shop) },
+        },
+      },
     });
     expect((await webhook(body, sign(body, t.clock.now()))).statusCode).toBe(200);
     expect(await invoiceStatus(invoice.id)).toBe('paid');
@@ -382,7 +514,12 @@ describe('the Stripe webhook', () => {
     const pending = sessionCompleted('evt_pending', invoice, 4_000, { payment_status: 'unpaid' });
     expect((await webhook(pending, sign(pending, t.clock.now()))).statusCode).toBe(200);
     expect(await invoiceStatus(invoice.id)).toBe('unpaid');
-    const outcomes = await t.db.selectFrom('stripe_events').select(['id', 'outcome']).where('id', 'in', ['evt_short', 'evt_foreign', 'evt_huge', 'evt_pending']).orderBy('id').execute();
+    const outcomes = await t.db
+      .selectFrom('stripe_events')
+      .select(['id', 'outcome'])
+      .where('id', 'in', ['evt_short', 'evt_foreign', 'evt_huge', 'evt_pending'])
+      .orderBy('id')
+      .execute();
     expect(outcomes).toEqual([
       { id: 'evt_foreign', outcome: 'unknown_invoice' },
       { id: 'evt_huge', outcome: 'unknown_invoice' },
@@ -392,7 +529,12 @@ describe('the Stripe webhook', () => {
   });
 
   it('ignores event types it does not handle', async () => {
-    const body = JSON.stringify({ id: 'evt_other', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1', object: 'customer' } } });
+    const body = JSON.stringify({
+      id: 'evt_other',
+      object: 'event',
+      type: 'customer.created',
+      data: { object: { id: 'cus_1', object: 'customer' } },
+    });
     expect((await webhook(body, sign(body, t.clock.now()))).statusCode).toBe(200);
   });
 });
@@ -401,9 +543,11 @@ describe('a top-up by card, end to end', () => {
   it('redirects to Stripe Checkout, and the credit arrives with the signed webhook', async () => {
     const topUp = await buyer.call({ method: 'POST', url: '/api/credit/top-up', payload: { amount: 3_000, payment: 'stripe' } });
     expect(topUp.statusCode).toBe(201);
-    const invoice = topUp.json<{ data: { invoice: { id: number; status: string; instructions: { kind: string; url: string } } } }>().data.invoice;
+    const invoice = topUp.json<{ data: { invoice: { id: number; status: string; instructions: { kind: string; url: string } } } }>().data
+      .invoice;
     expect(invoice.instructions).toEqual({ kind: 'redirect', url: expect.stringMatching(/^https:\/\/checkout\.stripe\.test\//) });
-    const balance = async () => (await buyer.call({ method: 'GET', url: '/api/credit' })).json<{ data: { balance: { amount: number } } }>().data.balance.amount;
+    const balance = async () =>
+      (await buyer.call({ method: 'GET', url: '/api/credit' })).json<{ data: { balance: { amount: number } } }>().data.balance.amount;
     const before = await balance();
     const body = sessionCompleted('evt_top_up', { id: invoice.id, tenant_id: shop }, 3_000);
     expect((await webhook(body, sign(body, t.clock.now()))).statusCode).toBe(200);

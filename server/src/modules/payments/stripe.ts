@@ -106,7 +106,14 @@ export type WebhookOutcome = 'settled' | 'already_paid' | 'duplicate' | 'ignored
  * its PaymentIntent id.
  */
 export class StripeWebhooks {
-  private readonly deps: { db: Db; clock: Clock; gateway: StripeGateway; settlement: InvoiceSettlement; audit: AuditService; log: FastifyBaseLogger };
+  private readonly deps: {
+    db: Db;
+    clock: Clock;
+    gateway: StripeGateway;
+    settlement: InvoiceSettlement;
+    audit: AuditService;
+    log: FastifyBaseLogger;
+  };
 
   constructor(deps: StripeWebhooks['deps']) {
     this.deps = deps;
@@ -137,7 +144,10 @@ export class StripeWebhooks {
       return 'unknown_invoice';
     }
     if (report.amount !== invoice.gross || report.currency !== invoice.currency.toUpperCase()) {
-      this.deps.log.warn({ stripeEvent: event.id, invoice: invoice.id, amount: report.amount, expected: invoice.gross }, 'stripe payment amount differs from the invoice');
+      this.deps.log.warn(
+        { stripeEvent: event.id, invoice: invoice.id, amount: report.amount, expected: invoice.gross },
+        'stripe payment amount differs from the invoice',
+      );
       return 'amount_mismatch';
     }
     const result = await this.deps.settlement.settle({

@@ -18,22 +18,51 @@ afterAll(async () => {
   await t?.close();
 });
 
-const create = (payload: Record<string, unknown>, call = fleet.admin.call) => call({ method: 'POST', url: '/api/system/partner/promo', payload });
+const create = (payload: Record<string, unknown>, call = fleet.admin.call) =>
+  call({ method: 'POST', url: '/api/system/partner/promo', payload });
 
 describe('promo code administration (/api/system/partner/promo)', () => {
   it('lets the host admin of a host_purchases tenant create, list, change and delete codes, audited', async () => {
-    const created = await create({ code: 'spring-10', kind: 'percent', value: 10, max_uses: 100, once_per_customer: true, valid_until: '2027-03-31' });
+    const created = await create({
+      code: 'spring-10',
+      kind: 'percent',
+      value: 10,
+      max_uses: 100,
+      once_per_customer: true,
+      valid_until: '2027-03-31',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const promo = created.json().data;
-    expect(promo).toMatchObject({ code: 'SPRING-10', kind: 'percent', value: 10, label: '10%', uses: 0, max_uses: 100, once_per_customer: true, valid_until: '2027-03-31T00:00:00.000Z', kinds: [], active: true });
+    expect(promo).toMatchObject({
+      code: 'SPRING-10',
+      kind: 'percent',
+      value: 10,
+      label: '10%',
+      uses: 0,
+      max_uses: 100,
+      once_per_customer: true,
+      valid_until: '2027-03-31T00:00:00.000Z',
+      kinds: [],
+      active: true,
+    });
     expect(created.json().message).toBe('The promo code SPRING-10 has been created.');
     const list = await ok(fleet.admin.call, { method: 'GET', url: '/api/system/partner/promo' });
     expect(list.data.map((p: { code: string }) => p.code)).toEqual(['SPRING-10']);
-    const changed = await ok(fleet.admin.call, { method: 'PATCH', url: `/api/system/partner/promo/${promo.id}`, payload: { kind: 'fixed', value: 250, active: false } });
+    const changed = await ok(fleet.admin.call, {
+      method: 'PATCH',
+      url: `/api/system/partner/promo/${promo.id}`,
+      payload: { kind: 'fixed', value: 250, active: false },
+    });
     expect(changed.data).toMatchObject({ kind: 'fixed', value: 250, label: '€2.50', active: false });
     const deleted = await ok(fleet.admin.call, { method: 'DELETE', url: `/api/system/partner/promo/${promo.id}` });
     expect(deleted.message).toBe('The promo code SPRING-10 has been deleted.');
-    const audit = await t.db.selectFrom('audit_log').select('action').where('target_type', '=', 'promo').where('target_id', '=', String(promo.id)).orderBy('id').execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_type', '=', 'promo')
+      .where('target_id', '=', String(promo.id))
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['promo.created', 'promo.updated', 'promo.deleted']);
   });
 
@@ -44,8 +73,26 @@ describe('promo code administration (/api/system/partner/promo)', () => {
     const own = (await create({ code: 'MINE', kind: 'percent', value: 5 })).json().data;
     const root = await superAdmin(t);
     // A super admin works on the tenant of the host they use; another tenant's code is 404 there.
-    expect((await root.call({ method: 'PATCH', url: `/api/system/partner/promo/${own.id}`, headers: { host: 'plain.test' }, payload: { value: 6 } })).statusCode).toBe(404);
-    expect((await root.call({ method: 'PATCH', url: `/api/system/partner/promo/${own.id}`, headers: { host: 'fleet.test' }, payload: { value: 6 } })).statusCode).toBe(200);
+    expect(
+      (
+        await root.call({
+          method: 'PATCH',
+          url: `/api/system/partner/promo/${own.id}`,
+          headers: { host: 'plain.test' },
+          payload: { value: 6 },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await root.call({
+          method: 'PATCH',
+          url: `/api/system/partner/promo/${own.id}`,
+          headers: { host: 'fleet.test' },
+          payload: { value: 6 },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await create({ code: 'ROOTS', kind: 'percent', value: 5 }, root.call)).statusCode).toBe(201);
   });
 
@@ -53,7 +100,11 @@ describe('promo code administration (/api/system/partner/promo)', () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ code: 'mine', kind: 'percent', value: 5 }, 'code', 'A promo code with this name already exists.'],
       [{ code: 'BIG', kind: 'percent', value: 101 }, 'value', 'A percentage cannot be more than 100.'],
-      [{ code: 'WINDOW', kind: 'fixed', value: 100, valid_from: '2027-01-02', valid_until: '2027-01-01' }, 'valid_until', 'The end of the validity must be after its start.'],
+      [
+        { code: 'WINDOW', kind: 'fixed', value: 100, valid_from: '2027-01-02', valid_until: '2027-01-01' },
+        'valid_until',
+        'The end of the validity must be after its start.',
+      ],
       [{ code: 'PLANS', kind: 'fixed', value: 100, plan_ids: [999999] }, 'plan_ids', 'This value is not valid.'],
       [{ code: 'a b', kind: 'fixed', value: 100 }, 'code', 'This value is not valid.'],
     ];
@@ -76,7 +127,11 @@ describe('claiming promo codes at checkout', () => {
     const answers = await Promise.all(fleet.customers.map((customer, i) => checkout(customer.call, 'credit', `rush-key-${i}`)));
     const paid = answers.filter((a) => a.statusCode === 201);
     expect(paid).toHaveLength(10);
-    for (const answer of paid) expect(answer.json().data.invoice).toMatchObject({ promo_code: 'TENONLY', totals: { discount: { amount: 645 }, net: { amount: 645 } } });
+    for (const answer of paid)
+      expect(answer.json().data.invoice).toMatchObject({
+        promo_code: 'TENONLY',
+        totals: { discount: { amount: 645 }, net: { amount: 645 } },
+      });
     const refused = answers.filter((a) => a.statusCode === 422);
     expect(refused).toHaveLength(PARALLEL - 10);
     for (const answer of refused) expect(answer.json().errors.code).toEqual(['This promo code has been used up.']);
@@ -98,7 +153,11 @@ describe('claiming promo codes at checkout', () => {
     await ok(buyer.call, { method: 'POST', url: '/api/cart/promo', payload: { code: 'ONESHOT' } });
     // Drain the buyer's credit so the checkout fails after claiming the code.
     const left = (await ok(buyer.call, { method: 'GET', url: '/api/credit' })).data.balance.amount;
-    await ok(fleet.admin.call, { method: 'POST', url: '/api/system/credit/adjustments', payload: { user_id: buyer.user.id, amount: -left, description: 'drain' } }, 201);
+    await ok(
+      fleet.admin.call,
+      { method: 'POST', url: '/api/system/credit/adjustments', payload: { user_id: buyer.user.id, amount: -left, description: 'drain' } },
+      201,
+    );
     const failed = await checkout(buyer.call, 'credit', 'release-1');
     expect(failed.statusCode).toBe(422);
     expect(failed.json().errors.payment).toBeDefined();

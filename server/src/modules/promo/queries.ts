@@ -14,7 +14,12 @@ function withJsonLists<T extends Partial<Pick<PromoRow, 'kinds' | 'plan_ids' | '
 }
 
 export const findPromoByCode = (db: Db, tenantId: number, code: string) =>
-  db.selectFrom('promo_codes').selectAll().where('tenant_id', '=', tenantId).where(sql<string>`upper(code)`, '=', code.toUpperCase()).executeTakeFirst();
+  db
+    .selectFrom('promo_codes')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where(sql<string>`upper(code)`, '=', code.toUpperCase())
+    .executeTakeFirst();
 
 export const findPromo = (db: Db, tenantId: number, id: number) =>
   db.selectFrom('promo_codes').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
@@ -29,14 +34,26 @@ export const insertPromo = (db: Db, values: Insertable<PromoCodesTable>) =>
   db.insertInto('promo_codes').values(withJsonLists(values)).returningAll().executeTakeFirstOrThrow();
 
 export const updatePromo = (db: Db, tenantId: number, id: number, values: Updateable<PromoCodesTable>) =>
-  db.updateTable('promo_codes').set(withJsonLists(values)).where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
+  db
+    .updateTable('promo_codes')
+    .set(withJsonLists(values))
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 
 export const deletePromo = (db: Db, tenantId: number, id: number) =>
   db.deleteFrom('promo_codes').where('tenant_id', '=', tenantId).where('id', '=', id).returningAll().executeTakeFirst();
 
 /** Whether the user has redeemed the code before (what once-per-customer forbids). */
 export async function hasRedeemed(db: Db, promoId: number, userId: number): Promise<boolean> {
-  const row = await db.selectFrom('promo_redemptions').select('id').where('promo_id', '=', promoId).where('user_id', '=', userId).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('promo_redemptions')
+    .select('id')
+    .where('promo_id', '=', promoId)
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -58,7 +75,10 @@ export const claimUse = (trx: Db, promoId: number, now: Date) =>
     .executeTakeFirst();
 
 /** Records the redemption; for once-per-customer codes the unique (promo, once_key) refuses a second one. */
-export const insertRedemption = (trx: Db, values: { promo_id: number; user_id: number; order_id: number; once_key: number | null; created_at: Date }) =>
+export const insertRedemption = (
+  trx: Db,
+  values: { promo_id: number; user_id: number; order_id: number; once_key: number | null; created_at: Date },
+) =>
   trx
     .insertInto('promo_redemptions')
     .values(values)

@@ -61,7 +61,13 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
       '/system/partner/promo/:id',
       {
         preHandler: requireUser,
-        schema: { tags: ['promo'], summary: 'Change a promo code', params: idParamsSchema, body: promoPatchSchema, response: { 200: promoAnswerSchema, ...errors } },
+        schema: {
+          tags: ['promo'],
+          summary: 'Change a promo code',
+          params: idParamsSchema,
+          body: promoPatchSchema,
+          response: { 200: promoAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const actor = await actors.actor(request);
@@ -72,7 +78,15 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
 
     api.delete(
       '/system/partner/promo/:id',
-      { preHandler: requireUser, schema: { tags: ['promo'], summary: 'Delete a promo code', params: idParamsSchema, response: { 200: messageAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['promo'],
+          summary: 'Delete a promo code',
+          params: idParamsSchema,
+          response: { 200: messageAnswerSchema, ...errors },
+        },
+      },
       async (request) => {
         const actor = await actors.actor(request);
         const code = await promos.remove(actor, shopTenantOf(actor.user, request.tenant.id), request.params.id);

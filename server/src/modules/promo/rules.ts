@@ -23,8 +23,10 @@ const formatDate = (date: Date | string, language: string): string =>
 /** Why the code cannot be used by this customer now, or null. */
 export function promoProblem(promo: PromoRow, now: Date, language: string, redeemedBefore: boolean): PromoProblem | null {
   if (!promo.active) return { key: 'promo.inactive' };
-  if (promo.valid_from && new Date(promo.valid_from) > now) return { key: 'promo.not_yet', params: { date: formatDate(promo.valid_from, language) } };
-  if (promo.valid_until && new Date(promo.valid_until) <= now) return { key: 'promo.expired', params: { date: formatDate(promo.valid_until, language) } };
+  if (promo.valid_from && new Date(promo.valid_from) > now)
+    return { key: 'promo.not_yet', params: { date: formatDate(promo.valid_from, language) } };
+  if (promo.valid_until && new Date(promo.valid_until) <= now)
+    return { key: 'promo.expired', params: { date: formatDate(promo.valid_until, language) } };
   if (promo.max_uses !== null && promo.uses >= promo.max_uses) return { key: 'promo.used_up' };
   if (promo.once_per_customer && redeemedBefore) return { key: 'promo.already_used' };
   return null;

@@ -34,7 +34,8 @@ const presentPromo = (row: PromoRow, currency: string, language: string): Promo 
   created_at: iso(row.created_at),
 });
 
-const toDate = (value: string | null | undefined): Date | null | undefined => (value === undefined ? undefined : value === null ? null : new Date(value));
+const toDate = (value: string | null | undefined): Date | null | undefined =>
+  value === undefined ? undefined : value === null ? null : new Date(value);
 
 /** Partners' promo codes (/system/partner/promo): host admins of host_purchases tenants, super admins. */
 export class PromoAdmin {
@@ -81,7 +82,13 @@ export class PromoAdmin {
       if (isUniqueViolation(error, 'promo_codes_tenant_code')) throw fieldError('code', 'promo.code_taken');
       throw error;
     }
-    await this.deps.audit.recordAction(actor, 'promo.created', tenantId, { type: 'promo', id: row.id }, { code: row.code, kind: row.kind, value: Number(row.value), max_uses: row.max_uses });
+    await this.deps.audit.recordAction(
+      actor,
+      'promo.created',
+      tenantId,
+      { type: 'promo', id: row.id },
+      { code: row.code, kind: row.kind, value: Number(row.value), max_uses: row.max_uses },
+    );
     return presentPromo(row, settings.currency, language);
   }
 
@@ -98,7 +105,8 @@ export class PromoAdmin {
       valid_until: input.valid_until !== undefined ? input.valid_until : isoOrNull(current.valid_until),
       plan_ids: input.plan_ids ?? [],
     });
-    if (input.max_uses !== undefined && input.max_uses !== null && input.max_uses < current.uses) throw fieldError('max_uses', 'validation.invalid');
+    if (input.max_uses !== undefined && input.max_uses !== null && input.max_uses < current.uses)
+      throw fieldError('max_uses', 'validation.invalid');
     let row;
     try {
       const { valid_from, valid_until, ...rest } = input;
@@ -113,7 +121,13 @@ export class PromoAdmin {
       throw error;
     }
     if (!row) throw new HttpError(404, 'http.not_found');
-    await this.deps.audit.recordAction(actor, 'promo.updated', tenantId, { type: 'promo', id }, { code: row.code, changed: Object.keys(input).join(',') });
+    await this.deps.audit.recordAction(
+      actor,
+      'promo.updated',
+      tenantId,
+      { type: 'promo', id },
+      { code: row.code, changed: Object.keys(input).join(',') },
+    );
     return presentPromo(row, settings.currency, language);
   }
 
@@ -130,7 +144,8 @@ export class PromoAdmin {
     input: Pick<PromoPayload, 'kind' | 'value' | 'valid_from' | 'valid_until' | 'plan_ids'>,
   ): Promise<void> {
     if (input.kind === 'percent' && input.value > 100) throw fieldError('value', 'promo.percent_max');
-    if (input.valid_from && input.valid_until && new Date(input.valid_until) <= new Date(input.valid_from)) throw fieldError('valid_until', 'promo.window');
+    if (input.valid_from && input.valid_until && new Date(input.valid_until) <= new Date(input.valid_from))
+      throw fieldError('valid_until', 'promo.window');
     if (input.plan_ids.length) {
       const plans = new Set((await listPlans(this.deps.db, tenantId, false)).map((plan) => plan.id));
       if (input.plan_ids.some((planId) => !plans.has(planId))) throw fieldError('plan_ids', 'validation.invalid');

@@ -32,8 +32,7 @@ function open(url: string, cookie: string, extraHeaders: Record<string, string> 
   });
 }
 
-const subscribe = (socket: Socket, channel: string) =>
-  socket.timeout(5000).emitWithAck('subscribe', channel) as Promise<{ ok: boolean }>;
+const subscribe = (socket: Socket, channel: string) => socket.timeout(5000).emitWithAck('subscribe', channel) as Promise<{ ok: boolean }>;
 
 const nextEvent = <T>(socket: Socket, event: string) =>
   new Promise<T>((resolve, reject) => {

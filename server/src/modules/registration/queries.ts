@@ -1,9 +1,6 @@
 import type { Db } from '../../db/connection.ts';
 
-export const replaceVerification = async (
-  db: Db,
-  values: { code_hash: string; user_id: number; created_at: Date; expires_at: Date },
-) => {
+export const replaceVerification = async (db: Db, values: { code_hash: string; user_id: number; created_at: Date; expires_at: Date }) => {
   await db.deleteFrom('email_verifications').where('user_id', '=', values.user_id).execute();
   await db.insertInto('email_verifications').values(values).execute();
 };

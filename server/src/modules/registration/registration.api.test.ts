@@ -42,7 +42,12 @@ describe('POST /api/registration', () => {
     expect(answer.json().message).toMatch(/verify your address/);
     const data = answer.json().data;
     expect(data.status).toBe('authenticated');
-    expect(data.user).toMatchObject({ email: EMAIL, role: 'customer', email_verified: false, contact: { given_name: 'Nina', sn: 'Nováková' } });
+    expect(data.user).toMatchObject({
+      email: EMAIL,
+      role: 'customer',
+      email_verified: false,
+      contact: { given_name: 'Nina', sn: 'Nováková' },
+    });
     const cookie = sessionCookieFrom(answer.headers['set-cookie']);
     expect((await t.app.inject({ url: '/api/user', headers: { cookie } })).statusCode).toBe(200);
     const mail = await lastMailTo(t.db, EMAIL);
@@ -58,7 +63,12 @@ describe('POST /api/registration', () => {
 
   it.each([
     ['a missing captcha', { g_recaptcha_response: '' }, 'g_recaptcha_response', /not a robot/],
-    ['a forged captcha', { g_recaptcha_response: Buffer.from('{"challenge":{},"solution":{}}').toString('base64') }, 'g_recaptcha_response', /could not be verified/],
+    [
+      'a forged captcha',
+      { g_recaptcha_response: Buffer.from('{"challenge":{},"solution":{}}').toString('base64') },
+      'g_recaptcha_response',
+      /could not be verified/,
+    ],
     ['unticked terms', { terms_agreement: false }, 'terms_agreement', /accept/],
     ['unticked data processing', { processing_personal_data_agreement: false }, 'processing_personal_data_agreement', /accept/],
     ['a short password', { password: 'short', password_confirmation: 'short' }, 'password', /15 characters/],

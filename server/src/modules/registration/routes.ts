@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { emailChangePayloadSchema, errorAnswerSchema, messageAnswerSchema, messageSessionAnswerSchema, registerVerifyPayloadSchema, registrationPayloadSchema } from '@berth/contracts';
+import {
+  emailChangePayloadSchema,
+  errorAnswerSchema,
+  messageAnswerSchema,
+  messageSessionAnswerSchema,
+  registerVerifyPayloadSchema,
+  registrationPayloadSchema,
+} from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import { issueSession } from '../auth/issue-session.ts';

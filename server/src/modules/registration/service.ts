@@ -20,7 +20,10 @@ export const VERIFICATION_VALID_MS = 24 * 60 * 60 * 1000;
 
 /** What registration needs of the captcha module. */
 export interface CaptchaCheck {
-  verify(token: string, context: { hosts: string[]; ip: string }): Promise<{ ok: true } | { ok: false; reason: 'missing' | 'invalid' | 'unavailable' }>;
+  verify(
+    token: string,
+    context: { hosts: string[]; ip: string },
+  ): Promise<{ ok: true } | { ok: false; reason: 'missing' | 'invalid' | 'unavailable' }>;
 }
 
 interface Context {
@@ -63,7 +66,8 @@ export class RegistrationService {
 
     const check = await captcha.verify(input.g_recaptcha_response, { hosts: context.tenant.hosts, ip: context.ip });
     if (!check.ok) {
-      const key = check.reason === 'missing' ? 'captcha.missing' : check.reason === 'unavailable' ? 'captcha.unavailable' : 'captcha.invalid';
+      const key =
+        check.reason === 'missing' ? 'captcha.missing' : check.reason === 'unavailable' ? 'captcha.unavailable' : 'captcha.invalid';
       throw fieldError('g_recaptcha_response', key);
     }
     assertNewPassword(input.password, input.password_confirmation, [input.email]);
@@ -72,29 +76,32 @@ export class RegistrationService {
     const passwordHash = await hasher.hash(input.password);
     const code = randomToken(24);
     const now = clock.now();
-    const user = await db.transaction().execute(async (trx) => {
-      const created = await insertUser(trx, {
-        tenant_id: context.tenant.id,
-        email: input.email.trim(),
-        password_hash: passwordHash,
-        role: 'customer',
-        given_name: input.contact.given_name,
-        sn: input.contact.sn,
-        language: context.lang,
-        email_verified_at: null,
+    const user = await db
+      .transaction()
+      .execute(async (trx) => {
+        const created = await insertUser(trx, {
+          tenant_id: context.tenant.id,
+          email: input.email.trim(),
+          password_hash: passwordHash,
+          role: 'customer',
+          given_name: input.contact.given_name,
+          sn: input.contact.sn,
+          language: context.lang,
+          email_verified_at: null,
+        });
+        await replaceVerification(trx, {
+          code_hash: sha256(code),
+          user_id: created.id,
+          created_at: now,
+          expires_at: new Date(now.getTime() + VERIFICATION_VALID_MS),
+        });
+        return created;
+      })
+      .catch((error: unknown) => {
+        // Two registrations of one e-mail racing: the unique index decides, the loser gets the field error.
+        if (String((error as { code?: string }).code) === '23505') throw fieldError('email', 'registration.email_taken');
+        throw error;
       });
-      await replaceVerification(trx, {
-        code_hash: sha256(code),
-        user_id: created.id,
-        created_at: now,
-        expires_at: new Date(now.getTime() + VERIFICATION_VALID_MS),
-      });
-      return created;
-    }).catch((error: unknown) => {
-      // Two registrations of one e-mail racing: the unique index decides, the loser gets the field error.
-      if (String((error as { code?: string }).code) === '23505') throw fieldError('email', 'registration.email_taken');
-      throw error;
-    });
     await this.deps.audit.record({ action: 'auth.registration', tenantId: context.tenant.id, userId: user.id, ip: context.ip });
     await this.sendVerification(user, code, context.tenant);
     return user;

@@ -16,13 +16,7 @@ export function readSessionCookie(request: FastifyRequest): string | undefined {
 }
 
 /** Without remember the cookie has no expiry, so it ends with the browser. */
-export function writeSessionCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  token: string,
-  remember: boolean,
-  expiresAt: Date,
-): void {
+export function writeSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, remember: boolean, expiresAt: Date): void {
   reply.setCookie(sessionCookieName(request), token, {
     path: '/',
     httpOnly: true,

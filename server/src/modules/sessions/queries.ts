@@ -2,8 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { SessionsTable } from '../../db/schema.ts';
 
-export const insertSession = (db: Db, values: Insertable<SessionsTable>) =>
-  db.insertInto('sessions').values(values).execute();
+export const insertSession = (db: Db, values: Insertable<SessionsTable>) => db.insertInto('sessions').values(values).execute();
 
 /** The session with its user in one round trip: this runs on every authenticated request. */
 export const findSessionWithUser = (db: Db, idHash: string) =>
@@ -28,8 +27,7 @@ export const findSessionWithUser = (db: Db, idHash: string) =>
 export const touchSession = (db: Db, idHash: string, now: Date) =>
   db.updateTable('sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute();
 
-export const deleteSession = (db: Db, idHash: string) =>
-  db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+export const deleteSession = (db: Db, idHash: string) => db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
 
 export const deleteUserSessions = (db: Db, userId: number, exceptIdHash?: string) => {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
@@ -37,8 +35,7 @@ export const deleteUserSessions = (db: Db, userId: number, exceptIdHash?: string
   return query.execute();
 };
 
-export const deleteExpiredSessions = (db: Db, now: Date) =>
-  db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+export const deleteExpiredSessions = (db: Db, now: Date) => db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 
 export const listUserSessions = (db: Db, userId: number) =>
   db
@@ -49,10 +46,6 @@ export const listUserSessions = (db: Db, userId: number) =>
     .execute();
 
 export const deleteUserSessionByPublicId = async (db: Db, userId: number, publicId: string): Promise<number> => {
-  const result = await db
-    .deleteFrom('sessions')
-    .where('user_id', '=', userId)
-    .where('public_id', '=', publicId)
-    .executeTakeFirst();
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).where('public_id', '=', publicId).executeTakeFirst();
   return Number(result.numDeletedRows);
 };

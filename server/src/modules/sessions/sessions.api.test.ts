@@ -34,11 +34,19 @@ describe('/api/account/sessions', () => {
     const b = await login(t.app);
     const customer = await createCustomer(t, 'cust@localhost');
     const c = await login(t.app, customer.email, customer.password);
-    const mine = sessionListAnswerSchema.parse((await t.app.inject({ url: '/api/account/sessions', headers: { cookie: a.cookie } })).json());
+    const mine = sessionListAnswerSchema.parse(
+      (await t.app.inject({ url: '/api/account/sessions', headers: { cookie: a.cookie } })).json(),
+    );
     const other = mine.data.find((s) => !s.current);
-    const theirs = sessionListAnswerSchema.parse((await t.app.inject({ url: '/api/account/sessions', headers: { cookie: c.cookie } })).json());
+    const theirs = sessionListAnswerSchema.parse(
+      (await t.app.inject({ url: '/api/account/sessions', headers: { cookie: c.cookie } })).json(),
+    );
 
-    const foreign = await t.app.inject({ method: 'DELETE', url: `/api/account/sessions/${theirs.data[0]?.id}`, headers: { cookie: a.cookie } });
+    const foreign = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/account/sessions/${theirs.data[0]?.id}`,
+      headers: { cookie: a.cookie },
+    });
     expect(foreign.statusCode).toBe(404);
     expect((await t.app.inject({ url: '/api/user', headers: { cookie: c.cookie } })).statusCode).toBe(200);
 

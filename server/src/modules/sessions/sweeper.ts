@@ -16,10 +16,11 @@ export function startSweeper(db: Db, clock: Clock, log: FastifyBaseLogger): Node
     Promise.all([
       deleteExpiredSessions(db, now),
       sweepThrottleHits(db, new Date(now.getTime() - KEEP_THROTTLE_HITS_MS)),
-      db.deleteFrom('outbox').where('created_at', '<', new Date(now.getTime() - KEEP_OUTBOX_MS)).execute(),
-    ]).catch(
-      (error: unknown) => log.warn({ err: error }, 'sweep failed'),
-    );
+      db
+        .deleteFrom('outbox')
+        .where('created_at', '<', new Date(now.getTime() - KEEP_OUTBOX_MS))
+        .execute(),
+    ]).catch((error: unknown) => log.warn({ err: error }, 'sweep failed'));
   }, EVERY_MS);
   timer.unref();
   return timer;

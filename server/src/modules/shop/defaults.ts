@@ -5,7 +5,12 @@
 export const DEFAULT_PLANS = [
   { title: 'Starter', description: '1 website, 10 GB SSD, 5 mailboxes, free SSL', monthly_price: 390, yearly_price: 3_900 },
   { title: 'Business', description: '10 websites, 50 GB SSD, 50 mailboxes, daily backups', monthly_price: 890, yearly_price: 8_900 },
-  { title: 'Pro', description: 'Unlimited websites, 200 GB NVMe, unlimited mailboxes, staging', monthly_price: 1_790, yearly_price: 17_900 },
+  {
+    title: 'Pro',
+    description: 'Unlimited websites, 200 GB NVMe, unlimited mailboxes, staging',
+    monthly_price: 1_790,
+    yearly_price: 17_900,
+  },
 ] as const;
 
 export const DEFAULT_TLDS = [

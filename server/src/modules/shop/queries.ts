@@ -22,8 +22,14 @@ export async function ensureShop(db: Db, tenantId: number): Promise<ShopSettings
       .returningAll()
       .executeTakeFirst();
     if (inserted) {
-      await trx.insertInto('hosting_plans').values(DEFAULT_PLANS.map((plan) => ({ ...plan, tenant_id: tenantId }))).execute();
-      await trx.insertInto('tld_prices').values(DEFAULT_TLDS.map((tld) => ({ ...tld, tenant_id: tenantId }))).execute();
+      await trx
+        .insertInto('hosting_plans')
+        .values(DEFAULT_PLANS.map((plan) => ({ ...plan, tenant_id: tenantId })))
+        .execute();
+      await trx
+        .insertInto('tld_prices')
+        .values(DEFAULT_TLDS.map((tld) => ({ ...tld, tenant_id: tenantId })))
+        .execute();
       return inserted;
     }
     return trx.selectFrom('shop_settings').selectAll().where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();

@@ -34,7 +34,11 @@ export function shopRoutes(shop: ShopCatalogue, actors: ActorSource) {
       '/shop/products',
       {
         preHandler: requireUser,
-        schema: { tags: ['shop'], summary: "The tenant's hosting plans and domain prices per TLD (net, VAT, gross)", response: { 200: catalogueAnswerSchema, ...errors } },
+        schema: {
+          tags: ['shop'],
+          summary: "The tenant's hosting plans and domain prices per TLD (net, VAT, gross)",
+          response: { 200: catalogueAnswerSchema, ...errors },
+        },
       },
       async (request) => ({ data: await shop.catalogue(authedUser(request).user, request.lang) }),
     );
@@ -55,13 +59,27 @@ export function shopRoutes(shop: ShopCatalogue, actors: ActorSource) {
 
     api.get(
       '/shop/payment-options',
-      { preHandler: requireUser, schema: { tags: ['shop'], summary: 'The ways to pay and whether each is available for this tenant', response: { 200: paymentOptionsAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop'],
+          summary: 'The ways to pay and whether each is available for this tenant',
+          response: { 200: paymentOptionsAnswerSchema, ...errors },
+        },
+      },
       async (request) => ({ data: await shop.paymentOptions(authedUser(request).user) }),
     );
 
     api.get(
       '/shop/subscriptions',
-      { preHandler: requireUser, schema: { tags: ['shop'], summary: "The user's hosting plans bought in the shop", response: { 200: subscriptionsAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop'],
+          summary: "The user's hosting plans bought in the shop",
+          response: { 200: subscriptionsAnswerSchema, ...errors },
+        },
+      },
       async (request) => ({ data: await shop.subscriptions(authedUser(request).user) }),
     );
 
@@ -71,7 +89,11 @@ export function shopRoutes(shop: ShopCatalogue, actors: ActorSource) {
       '/system/shop/catalogue',
       {
         preHandler: requireUser,
-        schema: { tags: ['shop admin'], summary: "Admins: the tenant's shop settings and every product, inactive included", response: { 200: adminCatalogueAnswerSchema, ...errors } },
+        schema: {
+          tags: ['shop admin'],
+          summary: "Admins: the tenant's shop settings and every product, inactive included",
+          response: { 200: adminCatalogueAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const { user } = authedUser(request);
@@ -101,7 +123,12 @@ export function shopRoutes(shop: ShopCatalogue, actors: ActorSource) {
       '/system/shop/plans',
       {
         preHandler: requireUser,
-        schema: { tags: ['shop admin'], summary: 'Admins: add a hosting plan (net prices in minor units)', body: hostingPlanPayloadSchema, response: { 201: hostingPlanAnswerSchema, ...errors } },
+        schema: {
+          tags: ['shop admin'],
+          summary: 'Admins: add a hosting plan (net prices in minor units)',
+          body: hostingPlanPayloadSchema,
+          response: { 201: hostingPlanAnswerSchema, ...errors },
+        },
       },
       async (request, reply) => {
         const actor = await actors.actor(request);
@@ -114,18 +141,38 @@ export function shopRoutes(shop: ShopCatalogue, actors: ActorSource) {
       '/system/shop/plans/:id',
       {
         preHandler: requireUser,
-        schema: { tags: ['shop admin'], summary: 'Admins: change a hosting plan', params: idParamsSchema, body: hostingPlanPatchSchema, response: { 200: hostingPlanAnswerSchema, ...errors } },
+        schema: {
+          tags: ['shop admin'],
+          summary: 'Admins: change a hosting plan',
+          params: idParamsSchema,
+          body: hostingPlanPatchSchema,
+          response: { 200: hostingPlanAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const actor = await actors.actor(request);
-        const data = await shop.updatePlan(actor, shopTenantOf(actor.user, request.tenant.id), request.params.id, request.body, request.lang);
+        const data = await shop.updatePlan(
+          actor,
+          shopTenantOf(actor.user, request.tenant.id),
+          request.params.id,
+          request.body,
+          request.lang,
+        );
         return { data, message: translate(request.lang, 'shop.plan_saved') };
       },
     );
 
     api.delete(
       '/system/shop/plans/:id',
-      { preHandler: requireUser, schema: { tags: ['shop admin'], summary: 'Admins: delete a hosting plan', params: idParamsSchema, response: { 200: messageAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop admin'],
+          summary: 'Admins: delete a hosting plan',
+          params: idParamsSchema,
+          response: { 200: messageAnswerSchema, ...errors },
+        },
+      },
       async (request) => {
         const actor = await actors.actor(request);
         await shop.deletePlan(actor, shopTenantOf(actor.user, request.tenant.id), request.params.id);
@@ -137,7 +184,12 @@ export function shopRoutes(shop: ShopCatalogue, actors: ActorSource) {
       '/system/shop/tlds',
       {
         preHandler: requireUser,
-        schema: { tags: ['shop admin'], summary: 'Admins: sell a TLD (net prices per year in minor units)', body: tldPricePayloadSchema, response: { 201: tldPriceAnswerSchema, ...errors } },
+        schema: {
+          tags: ['shop admin'],
+          summary: 'Admins: sell a TLD (net prices per year in minor units)',
+          body: tldPricePayloadSchema,
+          response: { 201: tldPriceAnswerSchema, ...errors },
+        },
       },
       async (request, reply) => {
         const actor = await actors.actor(request);
@@ -150,18 +202,38 @@ export function shopRoutes(shop: ShopCatalogue, actors: ActorSource) {
       '/system/shop/tlds/:id',
       {
         preHandler: requireUser,
-        schema: { tags: ['shop admin'], summary: "Admins: change a TLD's prices", params: idParamsSchema, body: tldPricePatchSchema, response: { 200: tldPriceAnswerSchema, ...errors } },
+        schema: {
+          tags: ['shop admin'],
+          summary: "Admins: change a TLD's prices",
+          params: idParamsSchema,
+          body: tldPricePatchSchema,
+          response: { 200: tldPriceAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const actor = await actors.actor(request);
-        const data = await shop.updateTld(actor, shopTenantOf(actor.user, request.tenant.id), request.params.id, request.body, request.lang);
+        const data = await shop.updateTld(
+          actor,
+          shopTenantOf(actor.user, request.tenant.id),
+          request.params.id,
+          request.body,
+          request.lang,
+        );
         return { data, message: translate(request.lang, 'shop.tld_saved') };
       },
     );
 
     api.delete(
       '/system/shop/tlds/:id',
-      { preHandler: requireUser, schema: { tags: ['shop admin'], summary: 'Admins: stop selling a TLD', params: idParamsSchema, response: { 200: messageAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop admin'],
+          summary: 'Admins: stop selling a TLD',
+          params: idParamsSchema,
+          response: { 200: messageAnswerSchema, ...errors },
+        },
+      },
       async (request) => {
         const actor = await actors.actor(request);
         await shop.deleteTld(actor, shopTenantOf(actor.user, request.tenant.id), request.params.id);

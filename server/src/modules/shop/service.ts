@@ -103,12 +103,20 @@ export class ShopCatalogue {
   }
 
   async paymentOptions(user: UserRow): Promise<{ id: 'credit' | 'bank_transfer' | 'stripe'; enabled: boolean }[]> {
-    return Promise.all(this.deps.providers.all().map(async (provider) => ({ id: provider.id, enabled: await provider.enabled(user.tenant_id) })));
+    return Promise.all(
+      this.deps.providers.all().map(async (provider) => ({ id: provider.id, enabled: await provider.enabled(user.tenant_id) })),
+    );
   }
 
   async subscriptions(user: UserRow) {
     const rows = await listSubscriptions(this.deps.db, user.id);
-    return rows.map((row) => ({ id: row.id, plan_id: row.plan_id, title: row.title, starts_at: iso(row.starts_at), expires_at: iso(row.expires_at) }));
+    return rows.map((row) => ({
+      id: row.id,
+      plan_id: row.plan_id,
+      title: row.title,
+      starts_at: iso(row.starts_at),
+      expires_at: iso(row.expires_at),
+    }));
   }
 
   /* ---- administration: `tenantId` is the admin's shop tenant (shopTenantOf) ---- */
@@ -132,7 +140,8 @@ export class ShopCatalogue {
     const min = input.top_up_min ?? Number(current.top_up_min);
     const max = input.top_up_max ?? Number(current.top_up_max);
     if (min > max) throw fieldError(input.top_up_min !== undefined ? 'top_up_min' : 'top_up_max', 'shop.limits_order');
-    if (input.currency !== undefined && input.currency !== current.currency && (await this.hasMoney(tenantId))) throw fieldError('currency', 'shop.currency_locked');
+    if (input.currency !== undefined && input.currency !== current.currency && (await this.hasMoney(tenantId)))
+      throw fieldError('currency', 'shop.currency_locked');
     await updateShopSettings(db, tenantId, {
       ...(input.currency !== undefined ? { currency: input.currency } : {}),
       ...(input.vat_rate !== undefined ? { vat_rate_bp: percentToBp(input.vat_rate) } : {}),
@@ -141,7 +150,13 @@ export class ShopCatalogue {
       top_up_max: max,
       updated_at: clock.now(),
     });
-    await this.deps.audit.recordAction(actor, 'shop.settings_updated', tenantId, { type: 'tenant', id: tenantId }, { changed: Object.keys(input).join(',') });
+    await this.deps.audit.recordAction(
+      actor,
+      'shop.settings_updated',
+      tenantId,
+      { type: 'tenant', id: tenantId },
+      { changed: Object.keys(input).join(',') },
+    );
     return this.adminCatalogue(actor.user, tenantId, language);
   }
 
@@ -151,17 +166,35 @@ export class ShopCatalogue {
     const settings = await ensureShop(db, tenantId);
     const now = clock.now();
     const row = await insertPlan(db, { tenant_id: tenantId, ...input, created_at: now, updated_at: now });
-    await this.deps.audit.recordAction(actor, 'shop.plan_created', tenantId, { type: 'hosting_plan', id: row.id }, { title: row.title, monthly_price: input.monthly_price, yearly_price: input.yearly_price });
+    await this.deps.audit.recordAction(
+      actor,
+      'shop.plan_created',
+      tenantId,
+      { type: 'hosting_plan', id: row.id },
+      { title: row.title, monthly_price: input.monthly_price, yearly_price: input.yearly_price },
+    );
     return presentPlan(row, settings, language);
   }
 
-  async updatePlan(actor: Actor, tenantId: number, id: number, input: z.infer<typeof hostingPlanPatchSchema>, language: string): Promise<HostingPlan> {
+  async updatePlan(
+    actor: Actor,
+    tenantId: number,
+    id: number,
+    input: z.infer<typeof hostingPlanPatchSchema>,
+    language: string,
+  ): Promise<HostingPlan> {
     assertAdmin(actor.user);
     const { db, clock } = this.deps;
     const settings = await ensureShop(db, tenantId);
     const row = await updatePlan(db, tenantId, id, { ...input, updated_at: clock.now() });
     if (!row) throw new HttpError(404, 'http.not_found');
-    await this.deps.audit.recordAction(actor, 'shop.plan_updated', tenantId, { type: 'hosting_plan', id }, { changed: Object.keys(input).join(',') });
+    await this.deps.audit.recordAction(
+      actor,
+      'shop.plan_updated',
+      tenantId,
+      { type: 'hosting_plan', id },
+      { changed: Object.keys(input).join(',') },
+    );
     return presentPlan(row, settings, language);
   }
 
@@ -188,13 +221,25 @@ export class ShopCatalogue {
     return presentTld(row, settings, language);
   }
 
-  async updateTld(actor: Actor, tenantId: number, id: number, input: z.infer<typeof tldPricePatchSchema>, language: string): Promise<TldPrice> {
+  async updateTld(
+    actor: Actor,
+    tenantId: number,
+    id: number,
+    input: z.infer<typeof tldPricePatchSchema>,
+    language: string,
+  ): Promise<TldPrice> {
     assertAdmin(actor.user);
     const { db, clock } = this.deps;
     const settings = await ensureShop(db, tenantId);
     const row = await updateTld(db, tenantId, id, { ...input, updated_at: clock.now() });
     if (!row) throw new HttpError(404, 'http.not_found');
-    await this.deps.audit.recordAction(actor, 'shop.tld_updated', tenantId, { type: 'tld_price', id }, { tld: row.tld, changed: Object.keys(input).join(',') });
+    await this.deps.audit.recordAction(
+      actor,
+      'shop.tld_updated',
+      tenantId,
+      { type: 'tld_price', id },
+      { tld: row.tld, changed: Object.keys(input).join(',') },
+    );
     return presentTld(row, settings, language);
   }
 

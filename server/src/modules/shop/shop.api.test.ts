@@ -45,7 +45,8 @@ describe('GET /api/shop/products', () => {
 });
 
 describe('GET /api/shop/domain-check', () => {
-  const check = async (name: string) => (await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/domain-check', query: { name } })).data;
+  const check = async (name: string) =>
+    (await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/domain-check', query: { name } })).data;
 
   it('finds a free name with its TLD prices', async () => {
     const data = await check('Brand-New.com');
@@ -73,41 +74,89 @@ describe('catalogue administration (/api/system/shop)', () => {
   it('lets a host admin add, change and delete a plan of their tenant only, audited', async () => {
     const created = await ok(
       alpha.admin.call,
-      { method: 'POST', url: '/api/system/shop/plans', payload: { title: 'Reseller', description: 'For agencies', monthly_price: 2990, yearly_price: 29900 } },
+      {
+        method: 'POST',
+        url: '/api/system/shop/plans',
+        payload: { title: 'Reseller', description: 'For agencies', monthly_price: 2990, yearly_price: 29900 },
+      },
       201,
     );
     expect(created.data).toMatchObject({ title: 'Reseller', active: true, monthly: { net: { amount: 2990 } } });
     const id = created.data.id;
     // The customer sees it; the other tenant's customer does not.
-    expect((await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans.map((p: { id: number }) => p.id)).toContain(id);
-    expect((await ok(beta.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans.map((p: { id: number }) => p.id)).not.toContain(id);
+    expect(
+      (await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans.map((p: { id: number }) => p.id),
+    ).toContain(id);
+    expect(
+      (await ok(beta.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans.map((p: { id: number }) => p.id),
+    ).not.toContain(id);
     // Another tenant's admin: 404, as for an unknown id.
-    expect((await beta.admin.call({ method: 'PATCH', url: `/api/system/shop/plans/${id}`, payload: { title: 'Hijacked' } })).statusCode).toBe(404);
+    expect(
+      (await beta.admin.call({ method: 'PATCH', url: `/api/system/shop/plans/${id}`, payload: { title: 'Hijacked' } })).statusCode,
+    ).toBe(404);
     expect((await beta.admin.call({ method: 'DELETE', url: `/api/system/shop/plans/${id}` })).statusCode).toBe(404);
 
-    const changed = await ok(alpha.admin.call, { method: 'PATCH', url: `/api/system/shop/plans/${id}`, payload: { active: false, yearly_price: 27900 } });
+    const changed = await ok(alpha.admin.call, {
+      method: 'PATCH',
+      url: `/api/system/shop/plans/${id}`,
+      payload: { active: false, yearly_price: 27900 },
+    });
     expect(changed.data).toMatchObject({ active: false, yearly: { net: { amount: 27900 } } });
-    expect((await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans.map((p: { id: number }) => p.id)).not.toContain(id);
-    expect((await ok(alpha.admin.call, { method: 'GET', url: '/api/system/shop/catalogue' })).data.plans.map((p: { id: number }) => p.id)).toContain(id);
+    expect(
+      (await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans.map((p: { id: number }) => p.id),
+    ).not.toContain(id);
+    expect(
+      (await ok(alpha.admin.call, { method: 'GET', url: '/api/system/shop/catalogue' })).data.plans.map((p: { id: number }) => p.id),
+    ).toContain(id);
 
     await ok(alpha.admin.call, { method: 'DELETE', url: `/api/system/shop/plans/${id}` });
-    const audit = await t.db.selectFrom('audit_log').select(['action', 'tenant_id']).where('target_type', '=', 'hosting_plan').where('target_id', '=', String(id)).orderBy('id').execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'tenant_id'])
+      .where('target_type', '=', 'hosting_plan')
+      .where('target_id', '=', String(id))
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['shop.plan_created', 'shop.plan_updated', 'shop.plan_deleted']);
     expect(audit.every((a) => a.tenant_id === alpha.tenantId)).toBe(true);
   });
 
   it('keeps customers out (403) and validates prices (422)', async () => {
     expect((await alpha.customer.call({ method: 'GET', url: '/api/system/shop/catalogue' })).statusCode).toBe(403);
-    expect((await alpha.customer.call({ method: 'POST', url: '/api/system/shop/plans', payload: { title: 'x', monthly_price: 1, yearly_price: 1 } })).statusCode).toBe(403);
-    const bad = await alpha.admin.call({ method: 'POST', url: '/api/system/shop/plans', payload: { title: '', monthly_price: -1, yearly_price: 1.5 } });
+    expect(
+      (
+        await alpha.customer.call({
+          method: 'POST',
+          url: '/api/system/shop/plans',
+          payload: { title: 'x', monthly_price: 1, yearly_price: 1 },
+        })
+      ).statusCode,
+    ).toBe(403);
+    const bad = await alpha.admin.call({
+      method: 'POST',
+      url: '/api/system/shop/plans',
+      payload: { title: '', monthly_price: -1, yearly_price: 1.5 },
+    });
     expect(bad.statusCode).toBe(422);
     expect(Object.keys(bad.json().errors).sort()).toEqual(['monthly_price', 'title', 'yearly_price']);
   });
 
   it('sells a new TLD once per tenant and changes its prices', async () => {
-    const created = await ok(alpha.admin.call, { method: 'POST', url: '/api/system/shop/tlds', payload: { tld: 'Co.UK', register_price: 990, renew_price: 1090, transfer_price: 990 } }, 201);
+    const created = await ok(
+      alpha.admin.call,
+      {
+        method: 'POST',
+        url: '/api/system/shop/tlds',
+        payload: { tld: 'Co.UK', register_price: 990, renew_price: 1090, transfer_price: 990 },
+      },
+      201,
+    );
     expect(created.data.tld).toBe('co.uk');
-    const again = await alpha.admin.call({ method: 'POST', url: '/api/system/shop/tlds', payload: { tld: 'co.uk', register_price: 1, renew_price: 1, transfer_price: 1 } });
+    const again = await alpha.admin.call({
+      method: 'POST',
+      url: '/api/system/shop/tlds',
+      payload: { tld: 'co.uk', register_price: 1, renew_price: 1, transfer_price: 1 },
+    });
     expect(again.statusCode).toBe(422);
     expect(again.json().errors.tld).toEqual(['This domain ending already has prices.']);
     // The longest ending wins: example.co.uk is a .co.uk registration.
@@ -119,7 +168,11 @@ describe('catalogue administration (/api/system/shop)', () => {
   });
 
   it('changes VAT, commission and top-up limits; min above max is refused', async () => {
-    const answer = await ok(alpha.admin.call, { method: 'PATCH', url: '/api/system/shop/settings', payload: { vat_rate: 19, commission_rate: 12.5, top_up_min: 500 } });
+    const answer = await ok(alpha.admin.call, {
+      method: 'PATCH',
+      url: '/api/system/shop/settings',
+      payload: { vat_rate: 19, commission_rate: 12.5, top_up_min: 500 },
+    });
     expect(answer.data.settings).toEqual({ currency: 'EUR', vat_rate: 19, commission_rate: 12.5, top_up_min: 500, top_up_max: 1_000_000 });
     const plan = (await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans[0];
     expect(plan.monthly.vat.amount).toBe(74);
@@ -133,8 +186,19 @@ describe('catalogue administration (/api/system/shop)', () => {
     const root = await superAdmin(t);
     const answer = await ok(root.call, { method: 'GET', url: '/api/system/shop/catalogue', headers: { host: 'beta.test' } });
     expect(answer.data.settings.commission_rate).toBe(10);
-    const plan = await ok(root.call, { method: 'POST', url: '/api/system/shop/plans', headers: { host: 'beta.test' }, payload: { title: 'Beta only', monthly_price: 100, yearly_price: 1000 } }, 201);
-    expect((await t.db.selectFrom('hosting_plans').select('tenant_id').where('id', '=', plan.data.id).executeTakeFirstOrThrow()).tenant_id).toBe(beta.tenantId);
+    const plan = await ok(
+      root.call,
+      {
+        method: 'POST',
+        url: '/api/system/shop/plans',
+        headers: { host: 'beta.test' },
+        payload: { title: 'Beta only', monthly_price: 100, yearly_price: 1000 },
+      },
+      201,
+    );
+    expect(
+      (await t.db.selectFrom('hosting_plans').select('tenant_id').where('id', '=', plan.data.id).executeTakeFirstOrThrow()).tenant_id,
+    ).toBe(beta.tenantId);
   });
 });
 
@@ -161,7 +225,9 @@ describe('the demo (cli.ts demo)', () => {
     expect((await ok(call, { method: 'GET', url: '/api/shop/products' })).data.plans).toHaveLength(3);
     expect((await ok(call, { method: 'GET', url: '/api/credit' })).data.balance.formatted).toBe('€100.00');
     await ok(call, { method: 'POST', url: '/api/cart/items', payload: { kind: 'domain_register', name: 'demo-purchase.com' } });
-    expect((await ok(call, { method: 'POST', url: '/api/cart/promo', payload: { code: 'welcome10' } })).data.totals.discount.amount).toBe(129);
+    expect((await ok(call, { method: 'POST', url: '/api/cart/promo', payload: { code: 'welcome10' } })).data.totals.discount.amount).toBe(
+      129,
+    );
   });
 });
 
@@ -170,7 +236,9 @@ describe('the OpenAPI document', () => {
     const answer = await t.app.inject({ url: '/api/docs/json' });
     expect(answer.statusCode).toBe(200);
     const paths = answer.json().paths as Record<string, Record<string, unknown>>;
-    const routes = Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const routes = Object.entries(paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(routes).toEqual(
       expect.arrayContaining([
         'GET /api/shop/products',

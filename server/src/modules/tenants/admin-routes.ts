@@ -60,7 +60,15 @@ export function tenantAdminRoutes(admin: TenantAdministration, actors: ActorSour
 
     api.get(
       '/system/tenants',
-      { preHandler: requireUser, schema: { tags, summary: 'Tenants (super admins)', querystring: pageQuerySchema, response: { 200: tenantListAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Tenants (super admins)',
+          querystring: pageQuerySchema,
+          response: { 200: tenantListAnswerSchema, ...errors },
+        },
+      },
       async (request) => admin.list(authedUser(request).user, request.query),
     );
 
@@ -68,7 +76,12 @@ export function tenantAdminRoutes(admin: TenantAdministration, actors: ActorSour
       '/system/tenants',
       {
         preHandler: requireUser,
-        schema: { tags, summary: 'Create a tenant: title, host names, host_purchases, name servers, default language', body: tenantCreatePayloadSchema, response: { 201: tenantDetailAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: 'Create a tenant: title, host names, host_purchases, name servers, default language',
+          body: tenantCreatePayloadSchema,
+          response: { 201: tenantDetailAnswerSchema, ...errors },
+        },
       },
       async (request, reply) => {
         const tenant = await admin.create(await actors.actor(request), request.body);
@@ -78,7 +91,15 @@ export function tenantAdminRoutes(admin: TenantAdministration, actors: ActorSour
 
     api.get(
       '/system/tenants/:id',
-      { preHandler: requireUser, schema: { tags, summary: 'One tenant with its hosts and host admins', params: idParamsSchema, response: { 200: tenantDetailAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'One tenant with its hosts and host admins',
+          params: idParamsSchema,
+          response: { 200: tenantDetailAnswerSchema, ...errors },
+        },
+      },
       async (request) => ({ data: await admin.get(authedUser(request).user, request.params.id) }),
     );
 
@@ -86,7 +107,13 @@ export function tenantAdminRoutes(admin: TenantAdministration, actors: ActorSour
       '/system/tenants/:id',
       {
         preHandler: requireUser,
-        schema: { tags, summary: 'Change a tenant (hosts replace the list)', params: idParamsSchema, body: tenantUpdatePayloadSchema, response: { 200: tenantDetailAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: 'Change a tenant (hosts replace the list)',
+          params: idParamsSchema,
+          body: tenantUpdatePayloadSchema,
+          response: { 200: tenantDetailAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const tenant = await admin.update(await actors.actor(request), request.params.id, request.body);
@@ -96,8 +123,12 @@ export function tenantAdminRoutes(admin: TenantAdministration, actors: ActorSour
 
     api.get(
       '/system/tenants/:id/logo/:kind',
-      { preHandler: requireUser, schema: { tags, summary: "A tenant's stored logo (preview)", params: logoParams, response: { ...errors } } },
-      async (request, reply) => sendImage(reply, await admin.logo(authedUser(request).user, request.params.id, request.params.kind), 'private, no-cache'),
+      {
+        preHandler: requireUser,
+        schema: { tags, summary: "A tenant's stored logo (preview)", params: logoParams, response: { ...errors } },
+      },
+      async (request, reply) =>
+        sendImage(reply, await admin.logo(authedUser(request).user, request.params.id, request.params.kind), 'private, no-cache'),
     );
 
     api.post(
@@ -127,7 +158,10 @@ export function tenantAdminRoutes(admin: TenantAdministration, actors: ActorSour
 
     api.delete(
       '/system/tenants/:id/logo/:kind',
-      { preHandler: requireUser, schema: { tags, summary: 'Remove a logo', params: logoParams, response: { 200: tenantDetailAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: { tags, summary: 'Remove a logo', params: logoParams, response: { 200: tenantDetailAnswerSchema, ...errors } },
+      },
       async (request) => {
         const tenant = await admin.removeLogo(await actors.actor(request), request.params.id, request.params.kind);
         return { data: tenant, message: translate(request.lang, 'tenant.saved', { title: tenant.title }) };
@@ -138,7 +172,13 @@ export function tenantAdminRoutes(admin: TenantAdministration, actors: ActorSour
       '/system/tenants/:id/admins',
       {
         preHandler: requireUser,
-        schema: { tags, summary: 'Make a user of the tenant its host admin (their sessions end)', params: idParamsSchema, body: tenantAdminPayloadSchema, response: { 200: tenantDetailAnswerSchema, ...errors } },
+        schema: {
+          tags,
+          summary: 'Make a user of the tenant its host admin (their sessions end)',
+          params: idParamsSchema,
+          body: tenantAdminPayloadSchema,
+          response: { 200: tenantDetailAnswerSchema, ...errors },
+        },
       },
       async (request) => {
         const tenant = await admin.setAdmin(await actors.actor(request), request.params.id, request.body.user_id, true);
@@ -148,7 +188,15 @@ export function tenantAdminRoutes(admin: TenantAdministration, actors: ActorSour
 
     api.delete(
       '/system/tenants/:id/admins/:userId',
-      { preHandler: requireUser, schema: { tags, summary: 'Make a host admin a customer again (their sessions end)', params: tenantAdminParamsSchema, response: { 200: tenantDetailAnswerSchema, ...errors } } },
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Make a host admin a customer again (their sessions end)',
+          params: tenantAdminParamsSchema,
+          response: { 200: tenantDetailAnswerSchema, ...errors },
+        },
+      },
       async (request) => {
         const tenant = await admin.setAdmin(await actors.actor(request), request.params.id, request.params.userId, false);
         return { data: tenant, message: translate(request.lang, 'tenant.saved', { title: tenant.title }) };

@@ -44,7 +44,14 @@ const unique = (list: string[]): string[] => [...new Set(list)];
 
 /** Tenants (brands/resellers) as super admins run them: settings, host names, logos and host admins. */
 export class TenantAdministration {
-  private readonly deps: { db: Db; clock: Clock; audit: AuditService; tenants: TenantResolver; sessions: SessionService; realtime: Pick<RealtimeHub, 'endSession'> };
+  private readonly deps: {
+    db: Db;
+    clock: Clock;
+    audit: AuditService;
+    tenants: TenantResolver;
+    sessions: SessionService;
+    realtime: Pick<RealtimeHub, 'endSession'>;
+  };
 
   constructor(deps: TenantAdministration['deps']) {
     this.deps = deps;
@@ -77,7 +84,13 @@ export class TenantAdministration {
       }),
     );
     this.deps.tenants.clear();
-    await this.deps.audit.recordAction(actor, 'tenant.created', tenant.id, { type: 'tenant', id: tenant.id }, { title: tenant.title, hosts: hosts.join(',') });
+    await this.deps.audit.recordAction(
+      actor,
+      'tenant.created',
+      tenant.id,
+      { type: 'tenant', id: tenant.id },
+      { title: tenant.title, hosts: hosts.join(',') },
+    );
     return this.get(actor.user, tenant.id);
   }
 
@@ -101,9 +114,15 @@ export class TenantAdministration {
       }),
     );
     this.deps.tenants.clear();
-    await this.deps.audit.recordAction(actor, 'tenant.updated', tenant.id, { type: 'tenant', id: tenant.id }, {
-      changed: changed.join(','),
-    });
+    await this.deps.audit.recordAction(
+      actor,
+      'tenant.updated',
+      tenant.id,
+      { type: 'tenant', id: tenant.id },
+      {
+        changed: changed.join(','),
+      },
+    );
     return this.get(actor.user, tenant.id);
   }
 
@@ -117,7 +136,13 @@ export class TenantAdministration {
       await updateTenant(trx, tenant.id, { [kind]: logoUrl(kind, now) });
     });
     this.deps.tenants.clear();
-    await this.deps.audit.recordAction(actor, 'tenant.logo_uploaded', tenant.id, { type: 'tenant', id: tenant.id }, { kind, bytes: image.length });
+    await this.deps.audit.recordAction(
+      actor,
+      'tenant.logo_uploaded',
+      tenant.id,
+      { type: 'tenant', id: tenant.id },
+      { kind, bytes: image.length },
+    );
     return this.get(actor.user, tenant.id);
   }
 
@@ -154,7 +179,13 @@ export class TenantAdministration {
     if (user.role === from) {
       await setUserRole(this.deps.db, user.id, tenant.id, from, to, this.deps.clock.now());
       await signOutEverywhere(this.deps.sessions, this.deps.realtime, user.id);
-      await this.deps.audit.recordAction(actor, admin ? 'tenant.admin_assigned' : 'tenant.admin_removed', tenant.id, { type: 'user', id: user.id }, { email: user.email });
+      await this.deps.audit.recordAction(
+        actor,
+        admin ? 'tenant.admin_assigned' : 'tenant.admin_removed',
+        tenant.id,
+        { type: 'user', id: user.id },
+        { email: user.email },
+      );
     }
     return this.get(actor.user, tenant.id);
   }

@@ -19,7 +19,14 @@ afterEach(async () => {
 
 describe('first start', () => {
   it('migrates idempotently', async () => {
-    expect(await migrateToLatest(database.db)).toEqual(['0001_foundation', '0002_auth_flows', '0003_shell', '0004_hosting', '0005_shop', '0006_payments']);
+    expect(await migrateToLatest(database.db)).toEqual([
+      '0001_foundation',
+      '0002_auth_flows',
+      '0003_shell',
+      '0004_hosting',
+      '0005_shop',
+      '0006_payments',
+    ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
 
@@ -68,7 +75,10 @@ describe('first start', () => {
       .groupBy('role')
       .orderBy('role')
       .execute();
-    expect(roles.map((r) => [r.role, Number(r.n)])).toEqual([['customer', 5], ['host_admin', 1]]);
+    expect(roles.map((r) => [r.role, Number(r.n)])).toEqual([
+      ['customer', 5],
+      ['host_admin', 1],
+    ]);
     const expired = await database.db
       .selectFrom('domains')
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -39,8 +39,20 @@ async function tenantWithCustomers(prefix: string): Promise<Tenant> {
     const customer = await addUser(t, id, `c${n}@${prefix}.test`);
     const name = `${prefix}-c${n}.example`;
     const domain = (await customer.call({ method: 'POST', url: '/api/host/domain', payload: { name } })).json().data;
-    const account = (await customer.call({ method: 'POST', url: `/api/host/domain/${domain.id}/users`, payload: { uid: 'info', password: PASS, password_confirmation: PASS } })).json().data;
-    const record = (await customer.call({ method: 'POST', url: `/api/host/domain/${domain.id}/dns`, payload: { name: 'www', type: 'A', content: '192.0.2.1' } })).json().data;
+    const account = (
+      await customer.call({
+        method: 'POST',
+        url: `/api/host/domain/${domain.id}/users`,
+        payload: { uid: 'info', password: PASS, password_confirmation: PASS },
+      })
+    ).json().data;
+    const record = (
+      await customer.call({
+        method: 'POST',
+        url: `/api/host/domain/${domain.id}/dns`,
+        payload: { name: 'www', type: 'A', content: '192.0.2.1' },
+      })
+    ).json().data;
     customers.push({ ...customer, domain: { id: domain.id, name, userId: account.id, recordId: record.id } });
   }
   return { id, admin, customers };
@@ -51,7 +63,9 @@ beforeAll(async () => {
   root = await superAdmin(t);
   a = await tenantWithCustomers('alpha');
   b = await tenantWithCustomers('beta');
-  logo = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#000' } }).png().toBuffer();
+  logo = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#000' } })
+    .png()
+    .toBuffer();
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -60,8 +74,20 @@ afterAll(async () => {
 /** Every table the hosting area writes, in full (sessions too: no call may create or end one). */
 async function snapshot(): Promise<string> {
   const tables = [
-    'tenants', 'tenant_hosts', 'tenant_logos', 'users', 'sessions', 'session_impersonations', 'domains', 'domain_users',
-    'dns_zones', 'dns_records', 'notifications', 'domain_expiry_reminders', 'audit_log', 'recovery_codes',
+    'tenants',
+    'tenant_hosts',
+    'tenant_logos',
+    'users',
+    'sessions',
+    'session_impersonations',
+    'domains',
+    'domain_users',
+    'dns_zones',
+    'dns_records',
+    'notifications',
+    'domain_expiry_reminders',
+    'audit_log',
+    'recovery_codes',
   ] as const;
   const rows: Record<string, unknown[]> = {};
   for (const table of tables) rows[table] = await t.db.selectFrom(table).selectAll().execute();
@@ -121,9 +147,27 @@ function callsAgainst(x: Target): Call[] {
   const record = { name: 'x', type: 'A', content: '192.0.2.2' };
   const customer = { email: 'new@x.test', contact: { given_name: 'N', sn: 'N' }, password: 'initial passphrase 2026' };
   return [
-    { name: 'list domains of a foreign owner', area: 'domain-list', method: 'GET', url: '/api/host/domain', query: { owner_id: String(x.owner) } },
-    { name: 'list domains of a foreign tenant', area: 'domain-list', method: 'GET', url: '/api/host/domain', query: { tenant_id: String(x.tenantId) } },
-    { name: 'create a domain for a foreign owner', area: 'customer-body', method: 'POST', url: '/api/host/domain', payload: { name: 'stolen.example', owner_id: x.owner } },
+    {
+      name: 'list domains of a foreign owner',
+      area: 'domain-list',
+      method: 'GET',
+      url: '/api/host/domain',
+      query: { owner_id: String(x.owner) },
+    },
+    {
+      name: 'list domains of a foreign tenant',
+      area: 'domain-list',
+      method: 'GET',
+      url: '/api/host/domain',
+      query: { tenant_id: String(x.tenantId) },
+    },
+    {
+      name: 'create a domain for a foreign owner',
+      area: 'customer-body',
+      method: 'POST',
+      url: '/api/host/domain',
+      payload: { name: 'stolen.example', owner_id: x.owner },
+    },
     { name: 'read a domain', area: 'hosting', method: 'GET', url: d },
     { name: 'change a domain', area: 'hosting', method: 'PATCH', url: d, payload: { notes: 'mine now' } },
     { name: 'delete a domain', area: 'hosting', method: 'DELETE', url: d, query: { confirm: x.domain.name } },
@@ -132,20 +176,61 @@ function callsAgainst(x: Target): Call[] {
     { name: 'create a domain user', area: 'hosting', method: 'POST', url: `${d}/users`, payload: account },
     { name: 'read a domain user', area: 'hosting', method: 'GET', url: `${d}/users/${x.domain.userId}` },
     { name: 'change a domain user', area: 'hosting', method: 'PATCH', url: `${d}/users/${x.domain.userId}`, payload: { enabled: false } },
-    { name: "reset a domain user's password", area: 'hosting', method: 'POST', url: `${d}/users/${x.domain.userId}/password`, payload: { password: PASS, password_confirmation: PASS } },
+    {
+      name: "reset a domain user's password",
+      area: 'hosting',
+      method: 'POST',
+      url: `${d}/users/${x.domain.userId}/password`,
+      payload: { password: PASS, password_confirmation: PASS },
+    },
     { name: 'delete a domain user', area: 'hosting', method: 'DELETE', url: `${d}/users/${x.domain.userId}` },
     { name: 'read a foreign domain user through an own domain', area: 'hosting', method: 'GET', url: `${own}/users/${x.domain.userId}` },
-    { name: 'change a foreign domain user through an own domain', area: 'hosting', method: 'PATCH', url: `${own}/users/${x.domain.userId}`, payload: { quota_mb: 1 } },
-    { name: 'reset a foreign password through an own domain', area: 'hosting', method: 'POST', url: `${own}/users/${x.domain.userId}/password`, payload: { password: PASS, password_confirmation: PASS } },
-    { name: 'delete a foreign domain user through an own domain', area: 'hosting', method: 'DELETE', url: `${own}/users/${x.domain.userId}` },
+    {
+      name: 'change a foreign domain user through an own domain',
+      area: 'hosting',
+      method: 'PATCH',
+      url: `${own}/users/${x.domain.userId}`,
+      payload: { quota_mb: 1 },
+    },
+    {
+      name: 'reset a foreign password through an own domain',
+      area: 'hosting',
+      method: 'POST',
+      url: `${own}/users/${x.domain.userId}/password`,
+      payload: { password: PASS, password_confirmation: PASS },
+    },
+    {
+      name: 'delete a foreign domain user through an own domain',
+      area: 'hosting',
+      method: 'DELETE',
+      url: `${own}/users/${x.domain.userId}`,
+    },
     { name: 'read a zone', area: 'hosting', method: 'GET', url: `${d}/dns` },
     { name: 'add a record', area: 'hosting', method: 'POST', url: `${d}/dns`, payload: record },
     { name: 'change a record', area: 'hosting', method: 'PATCH', url: `${d}/dns/${x.domain.recordId}`, payload: { content: '192.0.2.3' } },
     { name: 'delete a record', area: 'hosting', method: 'DELETE', url: `${d}/dns/${x.domain.recordId}` },
-    { name: 'change a foreign record through an own domain', area: 'hosting', method: 'PATCH', url: `${own}/dns/${x.domain.recordId}`, payload: { content: '192.0.2.3' } },
+    {
+      name: 'change a foreign record through an own domain',
+      area: 'hosting',
+      method: 'PATCH',
+      url: `${own}/dns/${x.domain.recordId}`,
+      payload: { content: '192.0.2.3' },
+    },
     { name: 'delete a foreign record through an own domain', area: 'hosting', method: 'DELETE', url: `${own}/dns/${x.domain.recordId}` },
-    { name: "list a foreign tenant's customers", area: 'admin-list', method: 'GET', url: '/api/system/customers', query: { tenant_id: String(x.tenantId) } },
-    { name: 'create a customer in a foreign tenant', area: 'customer-body', method: 'POST', url: '/api/system/customers', payload: { ...customer, tenant_id: NOWHERE } },
+    {
+      name: "list a foreign tenant's customers",
+      area: 'admin-list',
+      method: 'GET',
+      url: '/api/system/customers',
+      query: { tenant_id: String(x.tenantId) },
+    },
+    {
+      name: 'create a customer in a foreign tenant',
+      area: 'customer-body',
+      method: 'POST',
+      url: '/api/system/customers',
+      payload: { ...customer, tenant_id: NOWHERE },
+    },
     { name: 'read a customer', area: 'customers', method: 'GET', url: c },
     { name: 'change a customer', area: 'customers', method: 'PATCH', url: c, payload: { language: 'de' } },
     { name: 'delete a customer', area: 'customers', method: 'DELETE', url: c, query: { confirm: x.customer.email } },
@@ -154,7 +239,13 @@ function callsAgainst(x: Target): Call[] {
     { name: "reset a customer's 2FA", area: 'customers', method: 'POST', url: `${c}/reset-2fa` },
     { name: 'log in as a customer', area: 'customers', method: 'POST', url: `${c}/impersonate` },
     { name: 'list tenants', area: 'tenants', method: 'GET', url: '/api/system/tenants' },
-    { name: 'create a tenant', area: 'tenants', method: 'POST', url: '/api/system/tenants', payload: { title: 'Evil', hosts: ['evil.test'] } },
+    {
+      name: 'create a tenant',
+      area: 'tenants',
+      method: 'POST',
+      url: '/api/system/tenants',
+      payload: { title: 'Evil', hosts: ['evil.test'] },
+    },
     { name: 'read a tenant', area: 'tenants', method: 'GET', url: tn },
     { name: 'change a tenant', area: 'tenants', method: 'PATCH', url: tn, payload: { title: 'Evil' } },
     { name: 'upload a logo', area: 'tenants', method: 'POST', url: `${tn}/logo/admin_logo`, ...multipart(logo) },
@@ -162,7 +253,13 @@ function callsAgainst(x: Target): Call[] {
     { name: 'remove a logo', area: 'tenants', method: 'DELETE', url: `${tn}/logo/admin_logo` },
     { name: 'assign a host admin', area: 'tenants', method: 'POST', url: `${tn}/admins`, payload: { user_id: x.tenantUserId } },
     { name: 'remove a host admin', area: 'tenants', method: 'DELETE', url: `${tn}/admins/${x.tenantUserId}` },
-    { name: "read a foreign tenant's audit log", area: 'admin-list', method: 'GET', url: '/api/system/audit', query: { tenant_id: String(x.tenantId) } },
+    {
+      name: "read a foreign tenant's audit log",
+      area: 'admin-list',
+      method: 'GET',
+      url: '/api/system/audit',
+      query: { tenant_id: String(x.tenantId) },
+    },
   ];
 }
 
@@ -179,15 +276,70 @@ describe('tenant and customer isolation', () => {
     const [a1, a2] = a.customers;
     const [b1] = b.customers;
     const cases: [Role, string, Caller, Target][] = [
-      ['customer', 'customer → other customer of the same tenant', a1.call, { domain: a2.domain, ownDomainId: a1.domain.id, customer: { id: a2.user.id, email: a2.user.email }, owner: a2.user.id, tenantId: b.id, tenantUserId: a2.user.id }],
-      ['customer', 'customer → customer of another tenant', a1.call, { domain: b1.domain, ownDomainId: a1.domain.id, customer: { id: b1.user.id, email: b1.user.email }, owner: b1.user.id, tenantId: b.id, tenantUserId: b1.user.id }],
-      ['host_admin', 'host admin → another tenant', a.admin.call, { domain: b1.domain, ownDomainId: a1.domain.id, customer: { id: b1.user.id, email: b1.user.email }, owner: b1.user.id, tenantId: b.id, tenantUserId: b1.user.id }],
-      ['host_admin', 'host admin (B) → tenant A', b.admin.call, { domain: a2.domain, ownDomainId: b1.domain.id, customer: { id: a2.user.id, email: a2.user.email }, owner: a2.user.id, tenantId: a.id, tenantUserId: a2.user.id }],
+      [
+        'customer',
+        'customer → other customer of the same tenant',
+        a1.call,
+        {
+          domain: a2.domain,
+          ownDomainId: a1.domain.id,
+          customer: { id: a2.user.id, email: a2.user.email },
+          owner: a2.user.id,
+          tenantId: b.id,
+          tenantUserId: a2.user.id,
+        },
+      ],
+      [
+        'customer',
+        'customer → customer of another tenant',
+        a1.call,
+        {
+          domain: b1.domain,
+          ownDomainId: a1.domain.id,
+          customer: { id: b1.user.id, email: b1.user.email },
+          owner: b1.user.id,
+          tenantId: b.id,
+          tenantUserId: b1.user.id,
+        },
+      ],
+      [
+        'host_admin',
+        'host admin → another tenant',
+        a.admin.call,
+        {
+          domain: b1.domain,
+          ownDomainId: a1.domain.id,
+          customer: { id: b1.user.id, email: b1.user.email },
+          owner: b1.user.id,
+          tenantId: b.id,
+          tenantUserId: b1.user.id,
+        },
+      ],
+      [
+        'host_admin',
+        'host admin (B) → tenant A',
+        b.admin.call,
+        {
+          domain: a2.domain,
+          ownDomainId: b1.domain.id,
+          customer: { id: a2.user.id, email: a2.user.email },
+          owner: a2.user.id,
+          tenantId: a.id,
+          tenantUserId: a2.user.id,
+        },
+      ],
       [
         'super_admin',
         'super admin → ids that do not exist',
         root.call,
-        { domain: { id: NOWHERE, name: 'none.example', userId: NOWHERE, recordId: NOWHERE }, ownDomainId: a1.domain.id, customer: { id: NOWHERE, email: 'x@x' }, owner: NOWHERE, tenantId: NOWHERE, tenantUserId: NOWHERE },
+        {
+          domain: { id: NOWHERE, name: 'none.example', userId: NOWHERE, recordId: NOWHERE },
+          ownDomainId: a1.domain.id,
+          customer: { id: NOWHERE, email: 'x@x' },
+          owner: NOWHERE,
+          tenantId: NOWHERE,
+          tenantUserId: NOWHERE,
+        },
       ],
     ];
     const mismatches: string[] = [];
@@ -196,11 +348,21 @@ describe('tenant and customer isolation', () => {
       for (const request of callsAgainst(target)) {
         // A super admin's successful tenant create would change the database: checked apart below.
         if (role === 'super_admin' && request.name === 'create a tenant') continue;
-        const answer = await call({ method: request.method, url: request.url, query: request.query, payload: request.payload as never, headers: request.headers });
+        const answer = await call({
+          method: request.method,
+          url: request.url,
+          query: request.query,
+          payload: request.payload as never,
+          headers: request.headers,
+        });
         count++;
         const expected = expectedFor(role, request);
-        if (answer.statusCode !== expected) mismatches.push(`${label}: ${request.name} (${request.method} ${request.url}) → ${answer.statusCode}, expected ${expected}: ${answer.body.slice(0, 200)}`);
-        else if (expected === 404 && answer.json().message !== 'Not found.') mismatches.push(`${label}: ${request.name} says "${answer.json().message}"`);
+        if (answer.statusCode !== expected)
+          mismatches.push(
+            `${label}: ${request.name} (${request.method} ${request.url}) → ${answer.statusCode}, expected ${expected}: ${answer.body.slice(0, 200)}`,
+          );
+        else if (expected === 404 && answer.json().message !== 'Not found.')
+          mismatches.push(`${label}: ${request.name} says "${answer.json().message}"`);
       }
     }
     expect(mismatches).toEqual([]);
@@ -209,14 +371,20 @@ describe('tenant and customer isolation', () => {
   }, 120_000);
 
   it('lists only what each role may see', async () => {
-    const names = async (call: Caller) => ((await call({ method: 'GET', url: '/api/host/domain', query: { limit: '100' } })).json().data as { name: string }[]).map((d) => d.name);
+    const names = async (call: Caller) =>
+      ((await call({ method: 'GET', url: '/api/host/domain', query: { limit: '100' } })).json().data as { name: string }[]).map(
+        (d) => d.name,
+      );
     expect(await names(a.customers[0].call)).toEqual(['alpha-c1.example']);
     expect(await names(a.admin.call)).toEqual(['alpha-c1.example', 'alpha-c2.example']);
     expect(await names(b.admin.call)).toEqual(['beta-c1.example', 'beta-c2.example']);
     expect((await names(root.call)).length).toBe(4);
-    const customers = async (call: Caller) => ((await call({ method: 'GET', url: '/api/system/customers' })).json().data as { email: string }[]).map((c) => c.email);
+    const customers = async (call: Caller) =>
+      ((await call({ method: 'GET', url: '/api/system/customers' })).json().data as { email: string }[]).map((c) => c.email);
     expect(await customers(a.admin.call)).toEqual(['c1@alpha.test', 'c2@alpha.test']);
-    const audit = (await b.admin.call({ method: 'GET', url: '/api/system/audit', query: { limit: '100' } })).json().data as { tenant_id: number }[];
+    const audit = (await b.admin.call({ method: 'GET', url: '/api/system/audit', query: { limit: '100' } })).json().data as {
+      tenant_id: number;
+    }[];
     expect(audit.length).toBeGreaterThan(0);
     expect(audit.every((e) => e.tenant_id === b.id)).toBe(true);
     const dashboard = (await a.customers[0].call({ method: 'GET', url: '/api/dashboard' })).json().data;
@@ -226,7 +394,16 @@ describe('tenant and customer isolation', () => {
   it('documents every hosting route in the OpenAPI document', async () => {
     const paths = Object.keys((await t.app.inject({ url: '/api/docs/json' })).json().paths as Record<string, unknown>);
     const documented = new Set(paths.map((path) => path.replace(/\{[^}]+\}/g, ':')));
-    const called = new Set(callsAgainst({ domain: { id: 1, name: 'x', userId: 2, recordId: 3 }, ownDomainId: 4, customer: { id: 5, email: 'x' }, owner: 6, tenantId: 7, tenantUserId: 8 }).map((call) => call.url.replace(/\/\d+/g, '/:').replace(/\/logo\/admin_logo$/, '/logo/:')));
+    const called = new Set(
+      callsAgainst({
+        domain: { id: 1, name: 'x', userId: 2, recordId: 3 },
+        ownDomainId: 4,
+        customer: { id: 5, email: 'x' },
+        owner: 6,
+        tenantId: 7,
+        tenantUserId: 8,
+      }).map((call) => call.url.replace(/\/\d+/g, '/:').replace(/\/logo\/admin_logo$/, '/logo/:')),
+    );
     for (const extra of ['/api/dashboard', '/api/impersonation', '/api/impersonation/stop', '/api/tenant/logo/:']) called.add(extra);
     expect([...called].filter((path) => !documented.has(path))).toEqual([]);
   });

@@ -13,7 +13,9 @@ export async function normaliseLogo(input: Buffer): Promise<{ image: Buffer; con
   try {
     const { format } = await sharp(input, { limitInputPixels: 40_000_000 }).metadata();
     if (!format || !ACCEPTED.has(format)) throw new Error(`unsupported format ${format}`);
-    const pipeline = sharp(input, { limitInputPixels: 40_000_000 }).rotate().resize({ width: 1024, height: 512, fit: 'inside', withoutEnlargement: true });
+    const pipeline = sharp(input, { limitInputPixels: 40_000_000 })
+      .rotate()
+      .resize({ width: 1024, height: 512, fit: 'inside', withoutEnlargement: true });
     if (format === 'png' || format === 'gif' || format === 'svg') {
       return { image: await pipeline.png({ compressionLevel: 9 }).toBuffer(), contentType: 'image/png' };
     }
@@ -24,4 +26,5 @@ export async function normaliseLogo(input: Buffer): Promise<{ image: Buffer; con
 }
 
 /** The public URL of a tenant's logo; the version makes browsers fetch a new upload at once. */
-export const logoUrl = (kind: 'admin_logo' | 'admin_logo_footer', updatedAt: Date): string => `/api/tenant/logo/${kind}?v=${updatedAt.getTime()}`;
+export const logoUrl = (kind: 'admin_logo' | 'admin_logo_footer', updatedAt: Date): string =>
+  `/api/tenant/logo/${kind}?v=${updatedAt.getTime()}`;

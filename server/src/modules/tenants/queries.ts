@@ -9,24 +9,28 @@ export const findTenantByHost = (db: Db, host: string) =>
     .where('tenant_hosts.host', '=', host)
     .executeTakeFirst();
 
-export const findTenantById = (db: Db, id: number) =>
-  db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+export const findTenantById = (db: Db, id: number) => db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
 
 export const listTenantHosts = (db: Db, tenantId: number) =>
   db.selectFrom('tenant_hosts').select('host').where('tenant_id', '=', tenantId).execute();
 
 export const countTenants = async (db: Db): Promise<number> => {
-  const row = await db.selectFrom('tenants').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('tenants')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 };
 
-export const insertTenant = (
-  db: Db,
-  values: { title: string; host_purchases?: string | null; public_url?: string | null },
-) => db.insertInto('tenants').values(values).returningAll().executeTakeFirstOrThrow();
+export const insertTenant = (db: Db, values: { title: string; host_purchases?: string | null; public_url?: string | null }) =>
+  db.insertInto('tenants').values(values).returningAll().executeTakeFirstOrThrow();
 
 export const insertTenantHost = (db: Db, tenantId: number, host: string) =>
-  db.insertInto('tenant_hosts').values({ tenant_id: tenantId, host }).onConflict((oc) => oc.doNothing()).execute();
+  db
+    .insertInto('tenant_hosts')
+    .values({ tenant_id: tenantId, host })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 
 /* ---- /system/tenants ---- */
 
@@ -37,7 +41,9 @@ export const listTenantPage = (db: Db, options: { afterId?: number | undefined; 
 };
 
 export const listHostsOfTenants = (db: Db, tenantIds: number[]) =>
-  tenantIds.length ? db.selectFrom('tenant_hosts').select(['tenant_id', 'host']).where('tenant_id', 'in', tenantIds).orderBy('host').execute() : Promise.resolve([]);
+  tenantIds.length
+    ? db.selectFrom('tenant_hosts').select(['tenant_id', 'host']).where('tenant_id', 'in', tenantIds).orderBy('host').execute()
+    : Promise.resolve([]);
 
 export const listAdminsOfTenants = (db: Db, tenantIds: number[]) =>
   tenantIds.length
@@ -81,22 +87,41 @@ export async function replaceTenantHosts(db: Db, tenantId: number, hosts: string
   for (const host of hosts) await insertTenantHost(db, tenantId, host);
 }
 
-export const upsertTenantLogo = (db: Db, values: { tenant_id: number; kind: 'admin_logo' | 'admin_logo_footer'; image: Buffer; content_type: string; updated_at: Date }) =>
+export const upsertTenantLogo = (
+  db: Db,
+  values: { tenant_id: number; kind: 'admin_logo' | 'admin_logo_footer'; image: Buffer; content_type: string; updated_at: Date },
+) =>
   db
     .insertInto('tenant_logos')
     .values(values)
-    .onConflict((oc) => oc.columns(['tenant_id', 'kind']).doUpdateSet({ image: values.image, content_type: values.content_type, updated_at: values.updated_at }))
+    .onConflict((oc) =>
+      oc
+        .columns(['tenant_id', 'kind'])
+        .doUpdateSet({ image: values.image, content_type: values.content_type, updated_at: values.updated_at }),
+    )
     .execute();
 
 export const findTenantLogo = (db: Db, tenantId: number, kind: 'admin_logo' | 'admin_logo_footer') =>
-  db.selectFrom('tenant_logos').select(['image', 'content_type', 'updated_at']).where('tenant_id', '=', tenantId).where('kind', '=', kind).executeTakeFirst();
+  db
+    .selectFrom('tenant_logos')
+    .select(['image', 'content_type', 'updated_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
 
 export const deleteTenantLogo = async (db: Db, tenantId: number, kind: 'admin_logo' | 'admin_logo_footer'): Promise<number> => {
   const result = await db.deleteFrom('tenant_logos').where('tenant_id', '=', tenantId).where('kind', '=', kind).executeTakeFirst();
   return Number(result.numDeletedRows);
 };
 
-export const setUserRole = (db: Db, userId: number, tenantId: number, from: 'customer' | 'host_admin', to: 'customer' | 'host_admin', now: Date) =>
+export const setUserRole = (
+  db: Db,
+  userId: number,
+  tenantId: number,
+  from: 'customer' | 'host_admin',
+  to: 'customer' | 'host_admin',
+  now: Date,
+) =>
   db
     .updateTable('users')
     .set({ role: to, updated_at: now })

@@ -25,9 +25,14 @@ export function adminTenantScope(viewer: Pick<UserRow, 'role' | 'tenant_id'>, re
 }
 
 /** adminTenantScope for lists: a tenant asked for must exist, or the answer is 404 for super admins too. */
-export async function listTenantScope(db: Db, viewer: Pick<UserRow, 'role' | 'tenant_id'>, requested: number | undefined): Promise<number | null> {
+export async function listTenantScope(
+  db: Db,
+  viewer: Pick<UserRow, 'role' | 'tenant_id'>,
+  requested: number | undefined,
+): Promise<number | null> {
   const scope = adminTenantScope(viewer, requested);
-  if (requested !== undefined && viewer.role === 'super_admin' && !(await findTenantById(db, requested))) throw new HttpError(404, 'http.not_found');
+  if (requested !== undefined && viewer.role === 'super_admin' && !(await findTenantById(db, requested)))
+    throw new HttpError(404, 'http.not_found');
   return scope;
 }
 

@@ -22,7 +22,9 @@ afterAll(async () => {
 function multipart(field: string, filename: string, type: string, content: Buffer) {
   const boundary = '----berth-test-boundary';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -33,14 +35,23 @@ const newTenant = (payload: Record<string, unknown> = {}) =>
   root.call({
     method: 'POST',
     url: '/api/system/tenants',
-    payload: { title: 'Gamma Hosting', hosts: ['panel.gamma.test', 'Gamma.test'], name_servers: ['ns1.gamma.test', 'ns2.gamma.test'], default_language: 'de', ...payload },
+    payload: {
+      title: 'Gamma Hosting',
+      hosts: ['panel.gamma.test', 'Gamma.test'],
+      name_servers: ['ns1.gamma.test', 'ns2.gamma.test'],
+      default_language: 'de',
+      ...payload,
+    },
   });
 
 describe('/api/system/tenants', () => {
   it('is for super admins only', async () => {
     expect((await hostAdmin.call({ method: 'GET', url: '/api/system/tenants' })).statusCode).toBe(403);
     expect((await hostAdmin.call({ method: 'GET', url: `/api/system/tenants/${hostAdmin.user.tenant_id}` })).statusCode).toBe(403);
-    expect((await hostAdmin.call({ method: 'PATCH', url: `/api/system/tenants/${hostAdmin.user.tenant_id}`, payload: { title: 'Mine' } })).statusCode).toBe(403);
+    expect(
+      (await hostAdmin.call({ method: 'PATCH', url: `/api/system/tenants/${hostAdmin.user.tenant_id}`, payload: { title: 'Mine' } }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('creates a tenant whose hosts then resolve to it, and whose name servers seed new zones', async () => {
@@ -69,7 +80,13 @@ describe('/api/system/tenants', () => {
     const taken = await newTenant({ hosts: ['existing.test'] });
     expect(taken.statusCode).toBe(422);
     expect(taken.json().errors.hosts).toEqual(['This host name belongs to another tenant: existing.test']);
-    const bad = await newTenant({ title: '', hosts: ['bad host'], name_servers: ['localhost'], default_language: 'fr', public_url: 'ftp://x' });
+    const bad = await newTenant({
+      title: '',
+      hosts: ['bad host'],
+      name_servers: ['localhost'],
+      default_language: 'fr',
+      public_url: 'ftp://x',
+    });
     expect(Object.keys(bad.json().errors).sort()).toEqual(['default_language', 'hosts.0', 'name_servers.0', 'public_url', 'title']);
     expect((await newTenant({ hosts: [] })).json().errors.hosts).toBeDefined();
   });
@@ -80,11 +97,28 @@ describe('/api/system/tenants', () => {
     const answer = await root.call({
       method: 'PATCH',
       url: `/api/system/tenants/${id}`,
-      payload: { title: 'Renamed', hosts: ['renamed.test'], host_purchases: '/cart', name_servers: ['ns.renamed.test'], default_language: 'cs', public_url: 'https://renamed.test' },
+      payload: {
+        title: 'Renamed',
+        hosts: ['renamed.test'],
+        host_purchases: '/cart',
+        name_servers: ['ns.renamed.test'],
+        default_language: 'cs',
+        public_url: 'https://renamed.test',
+      },
     });
     expect(answer.statusCode, answer.body).toBe(200);
-    expect(answer.json().data).toMatchObject({ title: 'Renamed', hosts: ['renamed.test'], config: { host_purchases: '/cart' }, default_language: 'cs', public_url: 'https://renamed.test' });
-    expect((await t.app.inject({ method: 'GET', url: '/api/tenant', headers: { host: 'renamed.test' } })).json().data).toMatchObject({ id, title: 'Renamed', config: { host_purchases: '/cart' } });
+    expect(answer.json().data).toMatchObject({
+      title: 'Renamed',
+      hosts: ['renamed.test'],
+      config: { host_purchases: '/cart' },
+      default_language: 'cs',
+      public_url: 'https://renamed.test',
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/api/tenant', headers: { host: 'renamed.test' } })).json().data).toMatchObject({
+      id,
+      title: 'Renamed',
+      config: { host_purchases: '/cart' },
+    });
     // The old host is free again, so it falls back to the operator.
     expect((await t.app.inject({ method: 'GET', url: '/api/tenant', headers: { host: 'existing.test' } })).json().data.id).toBe(1);
     expect((await root.call({ method: 'PATCH', url: '/api/system/tenants/9999', payload: { title: 'x' } })).statusCode).toBe(404);
@@ -92,8 +126,14 @@ describe('/api/system/tenants', () => {
 
   it('stores an uploaded logo as PNG or WebP, links it versioned in config and serves it publicly', async () => {
     const id = hostAdmin.user.tenant_id;
-    const png = await sharp({ create: { width: 2000, height: 400, channels: 4, background: '#1d4ed8' } }).png().toBuffer();
-    const upload = await root.call({ method: 'POST', url: `/api/system/tenants/${id}/logo/admin_logo`, ...multipart('image', 'logo.png', 'image/png', png) });
+    const png = await sharp({ create: { width: 2000, height: 400, channels: 4, background: '#1d4ed8' } })
+      .png()
+      .toBuffer();
+    const upload = await root.call({
+      method: 'POST',
+      url: `/api/system/tenants/${id}/logo/admin_logo`,
+      ...multipart('image', 'logo.png', 'image/png', png),
+    });
     expect(upload.statusCode, upload.body).toBe(200);
     const logoUrl = upload.json().data.config.admin_logo as string;
     expect(logoUrl).toBe(`/api/tenant/logo/admin_logo?v=${t.clock.now().getTime()}`);
@@ -102,26 +142,52 @@ describe('/api/system/tenants', () => {
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(await sharp(served.rawPayload).metadata()).toMatchObject({ format: 'png', width: 1024, height: 205 });
-    expect((await t.app.inject({ method: 'GET', url: '/api/tenant', headers: { host: 'renamed.test' } })).json().data.config.admin_logo).toBe(logoUrl);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/tenant', headers: { host: 'renamed.test' } })).json().data.config.admin_logo,
+    ).toBe(logoUrl);
     // Another tenant's host has no logo.
     expect((await t.app.inject({ method: 'GET', url: '/api/tenant/logo/admin_logo' })).statusCode).toBe(404);
 
-    const jpeg = await sharp({ create: { width: 300, height: 100, channels: 3, background: '#ffffff' } }).jpeg().toBuffer();
-    const footer = await root.call({ method: 'POST', url: `/api/system/tenants/${id}/logo/admin_logo_footer`, ...multipart('image', 'f.jpg', 'image/jpeg', jpeg) });
+    const jpeg = await sharp({ create: { width: 300, height: 100, channels: 3, background: '#ffffff' } })
+      .jpeg()
+      .toBuffer();
+    const footer = await root.call({
+      method: 'POST',
+      url: `/api/system/tenants/${id}/logo/admin_logo_footer`,
+      ...multipart('image', 'f.jpg', 'image/jpeg', jpeg),
+    });
     expect(footer.statusCode).toBe(200);
-    const footerServed = await t.app.inject({ method: 'GET', url: '/api/tenant/logo/admin_logo_footer', headers: { host: 'renamed.test' } });
+    const footerServed = await t.app.inject({
+      method: 'GET',
+      url: '/api/tenant/logo/admin_logo_footer',
+      headers: { host: 'renamed.test' },
+    });
     expect(footerServed.headers['content-type']).toBe('image/webp');
     expect(footerServed.headers['cache-control']).toBe('public, max-age=300');
 
-    const notImage = await root.call({ method: 'POST', url: `/api/system/tenants/${id}/logo/admin_logo`, ...multipart('image', 'x.png', 'image/png', Buffer.from('<script>alert(1)</script>')) });
+    const notImage = await root.call({
+      method: 'POST',
+      url: `/api/system/tenants/${id}/logo/admin_logo`,
+      ...multipart('image', 'x.png', 'image/png', Buffer.from('<script>alert(1)</script>')),
+    });
     expect(notImage.statusCode).toBe(422);
     expect(notImage.json().errors.image).toBeDefined();
     expect((await root.call({ method: 'POST', url: `/api/system/tenants/${id}/logo/admin_logo` })).json().errors.image).toBeDefined();
-    expect((await hostAdmin.call({ method: 'POST', url: `/api/system/tenants/${id}/logo/admin_logo`, ...multipart('image', 'logo.png', 'image/png', png) })).statusCode).toBe(403);
+    expect(
+      (
+        await hostAdmin.call({
+          method: 'POST',
+          url: `/api/system/tenants/${id}/logo/admin_logo`,
+          ...multipart('image', 'logo.png', 'image/png', png),
+        })
+      ).statusCode,
+    ).toBe(403);
 
     const removed = await root.call({ method: 'DELETE', url: `/api/system/tenants/${id}/logo/admin_logo` });
     expect(removed.json().data.config.admin_logo).toBeNull();
-    expect((await t.app.inject({ method: 'GET', url: '/api/tenant/logo/admin_logo', headers: { host: 'renamed.test' } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/tenant/logo/admin_logo', headers: { host: 'renamed.test' } })).statusCode).toBe(
+      404,
+    );
   });
 
   it('assigns and removes host admins, ending their sessions', async () => {
@@ -136,7 +202,9 @@ describe('/api/system/tenants', () => {
     const role = await t.db.selectFrom('users').select('role').where('id', '=', promoted.user.id).executeTakeFirstOrThrow();
     expect(role.role).toBe('customer');
     // A user of another tenant, or a super admin, cannot be assigned.
-    expect((await root.call({ method: 'POST', url: `/api/system/tenants/${id}/admins`, payload: { user_id: root.user.id } })).statusCode).toBe(404);
+    expect(
+      (await root.call({ method: 'POST', url: `/api/system/tenants/${id}/admins`, payload: { user_id: root.user.id } })).statusCode,
+    ).toBe(404);
     const actions = await t.db.selectFrom('audit_log').select('action').where('action', 'like', 'tenant.admin%').orderBy('id').execute();
     expect(actions.map((a) => a.action)).toEqual(['tenant.admin_assigned', 'tenant.admin_removed']);
   });
@@ -144,7 +212,9 @@ describe('/api/system/tenants', () => {
   it('lists tenants in keyset pages', async () => {
     const first = (await root.call({ method: 'GET', url: '/api/system/tenants', query: { limit: '2' } })).json();
     expect(first.data.map((x: { id: number }) => x.id)).toEqual([1, 2]);
-    const second = (await root.call({ method: 'GET', url: '/api/system/tenants', query: { limit: '2', cursor: first.next_cursor } })).json();
+    const second = (
+      await root.call({ method: 'GET', url: '/api/system/tenants', query: { limit: '2', cursor: first.next_cursor } })
+    ).json();
     expect(second.data.map((x: { id: number }) => x.id)).toEqual([3]);
     expect(second.next_cursor).toBeNull();
   });

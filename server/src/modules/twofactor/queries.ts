@@ -35,7 +35,10 @@ export const claimTimeStep = async (db: Db, userId: number, step: number): Promi
 export const replaceRecoveryCodes = async (db: Db, userId: number, hashes: string[]) => {
   await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
   if (hashes.length) {
-    await db.insertInto('recovery_codes').values(hashes.map((code_hash) => ({ user_id: userId, code_hash }))).execute();
+    await db
+      .insertInto('recovery_codes')
+      .values(hashes.map((code_hash) => ({ user_id: userId, code_hash })))
+      .execute();
   }
 };
 

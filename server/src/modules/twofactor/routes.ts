@@ -77,14 +77,20 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
         const pending = pendingLogin(request);
         await twoFactor.verifyRecoveryCode(pending.user, request.body.code, { ip: request.ip, tenantId: request.tenant.id });
         await twoFactor.succeedSecondFactor(pending.user);
-        const data = await issueSession(sessions, request, reply, pending.user, { remember: pending.session.remember, twoFactorPending: false });
+        const data = await issueSession(sessions, request, reply, pending.user, {
+          remember: pending.session.remember,
+          twoFactorPending: false,
+        });
         return { data, message: translate(request.lang, 'twofactor.recovery_used') };
       },
     );
 
     api.get(
       '/account/2fa',
-      { preHandler: requireUser, schema: { tags: ['account'], summary: 'Two-factor status', response: { 200: twoFactorStatusAnswerSchema } } },
+      {
+        preHandler: requireUser,
+        schema: { tags: ['account'], summary: 'Two-factor status', response: { 200: twoFactorStatusAnswerSchema } },
+      },
       async (request) => ({ data: await twoFactor.status(authedUser(request).user) }),
     );
 

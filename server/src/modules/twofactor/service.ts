@@ -119,8 +119,16 @@ export class TwoFactorService {
     if (!actor.user.google2fa_enabled) throw new HttpError(409, 'twofactor.no_setup');
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await replaceRecoveryCodes(this.deps.db, actor.user.id, codes.map(hashRecoveryCode));
-    await this.deps.audit.record({ action: 'user.recovery_codes_regenerated', tenantId: actor.tenantId, userId: actor.user.id, ip: actor.ip });
-    await this.deps.notifier.notify(actor.user, 'recovery_codes_regenerated', { ip: actor.ip, tenant: { id: actor.tenantId, title: actor.tenantTitle, public_url: actor.tenantPublicUrl } });
+    await this.deps.audit.record({
+      action: 'user.recovery_codes_regenerated',
+      tenantId: actor.tenantId,
+      userId: actor.user.id,
+      ip: actor.ip,
+    });
+    await this.deps.notifier.notify(actor.user, 'recovery_codes_regenerated', {
+      ip: actor.ip,
+      tenant: { id: actor.tenantId, title: actor.tenantTitle, public_url: actor.tenantPublicUrl },
+    });
     return codes;
   }
 

@@ -16,8 +16,7 @@ const inject = (method: 'GET' | 'POST', url: string, cookie?: string, payload?: 
   t.app.inject({ method, url, ...(cookie ? { headers: { cookie } } : {}), ...(payload ? { payload } : {}) });
 
 /** A TOTP code for the test clock, `steps` periods away from now. */
-const codeAt = (secret: string, steps = 0) =>
-  generate({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) + steps * 30 });
+const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) + steps * 30 });
 
 /** Enables 2FA for the admin through the API and answers the secret and recovery codes. */
 async function enableTwoFactor(cookie: string) {
@@ -48,7 +47,9 @@ describe('enabling two-factor authentication', () => {
 
     const setup = await inject('POST', '/api/account/2fa/setup', cookie, { password: ADMIN_PASSWORD });
     const { secret } = setup.json().data;
-    const wrong = await inject('POST', '/api/account/2fa/enable', cookie, { code: (Number(await codeAt(secret)) + 1).toString().padStart(6, '0').slice(-6) });
+    const wrong = await inject('POST', '/api/account/2fa/enable', cookie, {
+      code: (Number(await codeAt(secret)) + 1).toString().padStart(6, '0').slice(-6),
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().errors.code).toBeDefined();
 

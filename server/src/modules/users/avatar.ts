@@ -5,7 +5,10 @@ const escapeXml = (text: string): string =>
 
 /** A round avatar with up to two initials; the colour is stable per name. */
 export function initialsAvatarSvg(name: string, size: number): string {
-  const words = name.trim().split(/[\s@._-]+/).filter(Boolean);
+  const words = name
+    .trim()
+    .split(/[\s@._-]+/)
+    .filter(Boolean);
   const initials = (words.length > 1 ? `${words[0]?.[0] ?? ''}${words[1]?.[0] ?? ''}` : (words[0] ?? '?').slice(0, 2)).toUpperCase();
   let hash = 0;
   for (const ch of name) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;

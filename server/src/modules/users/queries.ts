@@ -19,8 +19,7 @@ export const findLoginCandidate = (db: Db, tenantId: number, email: string) =>
     .limit(1)
     .executeTakeFirst();
 
-export const findUserById = (db: Db, id: number) =>
-  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+export const findUserById = (db: Db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
 export const findUserByTenantEmail = (db: Db, tenantId: number, email: string) =>
   db

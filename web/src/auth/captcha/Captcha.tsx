@@ -197,9 +197,7 @@ function AltchaField({ ref, challengeUrl, onToken, onFailure, error }: FieldProp
       async execute() {
         const current = token.current;
         let payload =
-          current && !spent.current.has(current.value) && Date.now() - current.at < ALTCHA_TOKEN_MAX_AGE_MS
-            ? current.value
-            : '';
+          current && !spent.current.has(current.value) && Date.now() - current.at < ALTCHA_TOKEN_MAX_AGE_MS ? current.value : '';
         if (!payload) payload = await solve();
         if (payload) spent.current.add(payload);
         return payload;

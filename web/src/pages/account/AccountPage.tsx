@@ -43,13 +43,7 @@ export function AccountPage() {
           <div className={classes.fact}>
             <dt>{t('accountPage.emailStatus')}</dt>
             <dd>
-              <Badge
-                variant="dot"
-                color={user.email_verified ? 'green' : 'yellow'}
-                size="lg"
-                radius="sm"
-                className={classes.badge}
-              >
+              <Badge variant="dot" color={user.email_verified ? 'green' : 'yellow'} size="lg" radius="sm" className={classes.badge}>
                 {user.email_verified ? t('accountPage.verified') : t('accountPage.unverified')}
               </Badge>
             </dd>
@@ -62,13 +56,7 @@ export function AccountPage() {
             <dt>{t('shell.twoFactor')}</dt>
             <dd>
               <Group gap="sm" wrap="wrap">
-                <Badge
-                  variant="dot"
-                  color={user.google2fa_enabled ? 'green' : 'gray'}
-                  size="lg"
-                  radius="sm"
-                  className={classes.badge}
-                >
+                <Badge variant="dot" color={user.google2fa_enabled ? 'green' : 'gray'} size="lg" radius="sm" className={classes.badge}>
                   {user.google2fa_enabled ? t('shell.twoFactorOn') : t('shell.twoFactorOff')}
                 </Badge>
                 <Anchor component={Link} to="/account/2fa" fz="sm" fw={600}>
@@ -79,20 +67,10 @@ export function AccountPage() {
           </div>
         </dl>
         <Group gap="sm">
-          <Button
-            component={Link}
-            to="/password"
-            variant="default"
-            leftSection={<IconKey size={16} aria-hidden />}
-          >
+          <Button component={Link} to="/password" variant="default" leftSection={<IconKey size={16} aria-hidden />}>
             {t('nav.password')}
           </Button>
-          <Button
-            component={Link}
-            to="/account/2fa"
-            variant="default"
-            leftSection={<IconShieldLock size={16} aria-hidden />}
-          >
+          <Button component={Link} to="/account/2fa" variant="default" leftSection={<IconShieldLock size={16} aria-hidden />}>
             {t('nav.twoFactor')}
           </Button>
         </Group>
@@ -120,11 +98,7 @@ function SessionsSection() {
   };
 
   return (
-    <Section
-      id="sessions"
-      title={t('sessions.title')}
-      description={t('sessions.description')}
-    >
+    <Section id="sessions" title={t('sessions.title')} description={t('sessions.description')}>
       {revoke.isSuccess ? (
         <FormAlert kind="success" onClose={() => revoke.reset()}>
           {translateServerText(revoke.data.message ?? t('sessions.revoked'))}

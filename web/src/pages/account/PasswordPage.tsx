@@ -70,12 +70,7 @@ export function PasswordPage() {
               error={errors.current_password?.message}
               {...register('current_password')}
             />
-            <NewPasswordFields
-              register={register}
-              errors={errors}
-              password="password"
-              confirmation="password_confirmation"
-            />
+            <NewPasswordFields register={register} errors={errors} password="password" confirmation="password_confirmation" />
             <div>
               <Button type="submit" size="md" loading={isSubmitting}>
                 {t('changePassword.submit')}

@@ -22,14 +22,7 @@ interface PasswordPromptProps {
 const FIELDS = ['password'] as const;
 
 /** "Current password" and a button: what the 2FA settings ask before each change. */
-export function PasswordPrompt({
-  submitLabel,
-  submitColor,
-  submitIcon,
-  onConfirm,
-  onCancel,
-  autoFocus = false,
-}: PasswordPromptProps) {
+export function PasswordPrompt({ submitLabel, submitColor, submitIcon, onConfirm, onCancel, autoFocus = false }: PasswordPromptProps) {
   const { t } = useTranslation();
   const [formError, setFormError] = useState<string | null>(null);
   const resolver = useSchemaResolver(reauthPayloadSchema);

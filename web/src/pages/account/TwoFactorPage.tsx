@@ -25,10 +25,7 @@ import twoFactorClasses from './TwoFactor.module.css';
 /** Fewer recovery codes than this left: suggest generating new ones. */
 const FEW_CODES = 3;
 
-type Step =
-  | { kind: 'status' }
-  | { kind: 'setup'; setup: Setup }
-  | { kind: 'codes'; answer: RecoveryCodesAnswer };
+type Step = { kind: 'status' } | { kind: 'setup'; setup: Setup } | { kind: 'codes'; answer: RecoveryCodesAnswer };
 
 /**
  * /account/2fa: turn TOTP two-factor authentication on (password → QR code → code → recovery
@@ -43,13 +40,7 @@ export function TwoFactorPage() {
 
   const enabled = status.data?.enabled ?? false;
   const badge = status.data ? (
-    <Badge
-      variant="dot"
-      color={enabled ? 'green' : 'gray'}
-      size="lg"
-      radius="sm"
-      className={classes.badge}
-    >
+    <Badge variant="dot" color={enabled ? 'green' : 'gray'} size="lg" radius="sm" className={classes.badge}>
       {enabled ? t('shell.twoFactorOn') : t('shell.twoFactorOff')}
     </Badge>
   ) : null;
@@ -57,11 +48,7 @@ export function TwoFactorPage() {
   let content;
   if (step.kind === 'codes') {
     content = (
-      <Section
-        id="recovery-codes"
-        title={t('twoFactorPage.codesTitle')}
-        description={t('twoFactorPage.codesDescription')}
-      >
+      <Section id="recovery-codes" title={t('twoFactorPage.codesTitle')} description={t('twoFactorPage.codesDescription')}>
         <RecoveryCodes
           codes={step.answer.data.recovery_codes}
           message={step.answer.message}
@@ -73,11 +60,7 @@ export function TwoFactorPage() {
     );
   } else if (step.kind === 'setup') {
     content = (
-      <Section
-        id="setup"
-        title={t('twoFactorPage.setupTitle')}
-        description={t('twoFactorPage.setupDescription')}
-      >
+      <Section id="setup" title={t('twoFactorPage.setupTitle')} description={t('twoFactorPage.setupDescription')}>
         <TwoFactorSetup
           setup={step.setup}
           onEnabled={(answer) => {
@@ -237,9 +220,7 @@ function EnabledSettings({ remaining, badge, onCodes, onDisabled }: EnabledSetti
           </Badge>
         }
       >
-        {remaining <= FEW_CODES ? (
-          <FormAlert kind="info">{t('twoFactorPage.fewLeft')}</FormAlert>
-        ) : null}
+        {remaining <= FEW_CODES ? <FormAlert kind="info">{t('twoFactorPage.fewLeft')}</FormAlert> : null}
         {action === 'regenerate' ? (
           <PasswordPrompt
             autoFocus
@@ -265,11 +246,7 @@ function EnabledSettings({ remaining, badge, onCodes, onDisabled }: EnabledSetti
         ) : null}
       </Section>
 
-      <Section
-        id="disable"
-        title={t('twoFactorPage.disableTitle')}
-        description={t('twoFactorPage.disableDescription')}
-      >
+      <Section id="disable" title={t('twoFactorPage.disableTitle')} description={t('twoFactorPage.disableDescription')}>
         {action === 'disable' ? (
           <PasswordPrompt
             autoFocus

@@ -53,13 +53,7 @@ export function TwoFactorSetup({ setup, onEnabled, onCancel }: TwoFactorSetupPro
             {t('twoFactorPage.scanHint')}
           </Text>
           <div className={classes.qrRow}>
-            <img
-              src={setup.qr_code}
-              alt={t('twoFactorPage.qrAlt')}
-              width={176}
-              height={176}
-              className={classes.qr}
-            />
+            <img src={setup.qr_code} alt={t('twoFactorPage.qrAlt')} width={176} height={176} className={classes.qr} />
             <div className={classes.secretBox}>
               <Text fz="sm" fw={600}>
                 {t('twoFactorPage.manualTitle')}
@@ -74,13 +68,7 @@ export function TwoFactorSetup({ setup, onEnabled, onCancel }: TwoFactorSetupPro
                 <CopyButton value={setup.secret} timeout={2000}>
                   {({ copied, copy }) => (
                     <Tooltip label={copied ? t('twoFactorPage.copied') : t('twoFactorPage.copyKey')} withArrow>
-                      <Button
-                        variant="default"
-                        size="xs"
-                        px={8}
-                        onClick={copy}
-                        aria-label={t('twoFactorPage.copyKey')}
-                      >
+                      <Button variant="default" size="xs" px={8} onClick={copy} aria-label={t('twoFactorPage.copyKey')}>
                         {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
                       </Button>
                     </Tooltip>

@@ -31,9 +31,7 @@ export function AdminInvoicesPage() {
       <Section
         id="tenant-invoices"
         title={t('invoices.admin.list')}
-        aside={
-<InvoiceStatusControl value={status} onChange={setStatus} options={['unpaid', 'paid', '']} />
-        }
+        aside={<InvoiceStatusControl value={status} onChange={setStatus} options={['unpaid', 'paid', '']} />}
       >
         {markPaid.isSuccess ? (
           <FormAlert kind="success" onClose={() => markPaid.reset()}>
@@ -128,12 +126,15 @@ function BankStatementImport() {
       setError(t('invoices.admin.fileTooBig', { max: BANK_STATEMENT_MAX_BYTES / 1024 / 1024 }));
       return;
     }
-    upload.mutate({ file, tenantId: user.role === 'super_admin' ? tenant.id : undefined }, {
-      onError: (failure) => {
-        const texts = failure.fieldErrors.file;
-        if (texts) setError(texts.map(translateServerText).join(' '));
+    upload.mutate(
+      { file, tenantId: user.role === 'super_admin' ? tenant.id : undefined },
+      {
+        onError: (failure) => {
+          const texts = failure.fieldErrors.file;
+          if (texts) setError(texts.map(translateServerText).join(' '));
+        },
       },
-    });
+    );
   };
 
   return (
@@ -162,9 +163,7 @@ function BankStatementImport() {
             {t('invoices.admin.import')}
           </Button>
         </Group>
-        {upload.isError && !upload.error.fieldErrors.file ? (
-          <FormAlert kind="error">{describeError(upload.error, t)}</FormAlert>
-        ) : null}
+        {upload.isError && !upload.error.fieldErrors.file ? <FormAlert kind="error">{describeError(upload.error, t)}</FormAlert> : null}
         {upload.isSuccess ? (
           <>
             {upload.data.message ? <FormAlert kind="success">{translateServerText(upload.data.message)}</FormAlert> : null}

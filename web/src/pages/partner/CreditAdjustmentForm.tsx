@@ -65,7 +65,9 @@ export function CreditAdjustmentFields({ user, onDone, onCancel }: CreditAdjustm
         onSuccess: (answer) => {
           setAmount('');
           setDescription('');
-          onDone?.(answer.message ? translateServerText(answer.message) : t('partner.adjust.done', { balance: answer.data.balance.formatted }));
+          onDone?.(
+            answer.message ? translateServerText(answer.message) : t('partner.adjust.done', { balance: answer.data.balance.formatted }),
+          );
         },
         onError: (error) => {
           const next: Partial<Record<Field, string>> = {};
@@ -98,7 +100,13 @@ export function CreditAdjustmentFields({ user, onDone, onCancel }: CreditAdjustm
       <form onSubmit={submit} noValidate>
         <div className={partnerClasses.formGrid}>
           {user ? (
-            <TextInput className={partnerClasses.wide} label={t('partner.adjust.customer')} value={user.label} error={errors.user_id} readOnly />
+            <TextInput
+              className={partnerClasses.wide}
+              label={t('partner.adjust.customer')}
+              value={user.label}
+              error={errors.user_id}
+              readOnly
+            />
           ) : (
             <Select
               className={partnerClasses.wide}

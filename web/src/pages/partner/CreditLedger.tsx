@@ -17,7 +17,13 @@ import partnerClasses from './Partner.module.css';
 
 /* The credit balance and the ledger with its filters and CSV export: the partner's own credit page and an admin's view of a customer's credit. */
 
-const TYPE_COLOR: Record<CreditEntryType, string> = { top_up: 'harbor', purchase: 'gray', commission: 'green', manual: 'orange', refund: 'grape' };
+const TYPE_COLOR: Record<CreditEntryType, string> = {
+  top_up: 'harbor',
+  purchase: 'gray',
+  commission: 'green',
+  manual: 'orange',
+  refund: 'grape',
+};
 
 /** useCreditLedger or useUserCreditLedger: keyset pages of the ledger, the balance on each. */
 export type CreditLedgerQuery = UseInfiniteQueryResult<InfiniteData<CreditPage>, ApiError>;

@@ -28,7 +28,9 @@ export function PromoDialog({ promo, onClose }: PromoDialogProps) {
       size="lg"
       title={promo === 'new' ? t('partner.promo.createTitle') : t('partner.promo.editTitle', { code: promo?.code ?? '' })}
     >
-      {promo !== null ? <PromoForm key={promo === 'new' ? 'new' : promo.id} promo={promo === 'new' ? null : promo} onDone={onClose} /> : null}
+      {promo !== null ? (
+        <PromoForm key={promo === 'new' ? 'new' : promo.id} promo={promo === 'new' ? null : promo} onDone={onClose} />
+      ) : null}
     </AppModal>
   );
 }
@@ -51,7 +53,19 @@ const dateOf = (iso: string | null): string => (iso ? iso.slice(0, 10) : '');
 
 function draftOf(promo: Promo | null): Draft {
   if (!promo) {
-    return { code: '', kind: 'percent', value: 10, valid_from: '', valid_until: '', max_uses: '', once_per_customer: false, kinds: [], plan_ids: [], tlds: [], active: true };
+    return {
+      code: '',
+      kind: 'percent',
+      value: 10,
+      valid_from: '',
+      valid_until: '',
+      max_uses: '',
+      once_per_customer: false,
+      kinds: [],
+      plan_ids: [],
+      tlds: [],
+      active: true,
+    };
   }
   return {
     code: promo.code,

@@ -130,7 +130,6 @@ export function PromoPage() {
   );
 }
 
-
 function validity(t: TFunction, promo: Promo): string {
   if (promo.valid_from && promo.valid_until) {
     return t('partner.promo.between', { from: formatDate(promo.valid_from), until: formatDate(promo.valid_until) });

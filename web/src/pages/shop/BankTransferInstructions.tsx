@@ -40,13 +40,7 @@ export function BankTransferInstructions({ instructions }: { instructions: BankT
   return (
     <div className={classes.box} data-testid="bank-transfer">
       <div className={classes.qr}>
-        <img
-          src={svgDataUri(instructions.qr_svg)}
-          alt={t('payments.qrAlt')}
-          width={184}
-          height={184}
-          className={classes.qrImage}
-        />
+        <img src={svgDataUri(instructions.qr_svg)} alt={t('payments.qrAlt')} width={184} height={184} className={classes.qrImage} />
       </div>
       <dl className={classes.details}>
         <dt>{t('payments.amount')}</dt>

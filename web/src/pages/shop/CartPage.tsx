@@ -50,7 +50,11 @@ export function CartPage() {
           </Stack>
           <Section id="summary" title={t('shop.cart.summary')}>
             <CartTotals totals={cart.data.totals} vatRate={cart.data.vat_rate} promo={cart.data.promo} />
-            <CheckoutPanel total={cart.data.totals.gross.formatted} blocked={cart.data.rows.some((row) => !row.available)} onDone={setResult} />
+            <CheckoutPanel
+              total={cart.data.totals.gross.formatted}
+              blocked={cart.data.rows.some((row) => !row.available)}
+              onDone={setResult}
+            />
           </Section>
         </div>
       )}
@@ -184,13 +188,7 @@ function CartRowView({ row, busy, onPeriod, onRemove }: CartRowViewProps) {
       </td>
       <td className={accountClasses.actionCell}>
         <Tooltip label={t('shop.cart.remove')}>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={t('shop.cart.removeNamed', { name })}
-            loading={busy}
-            onClick={onRemove}
-          >
+          <ActionIcon variant="subtle" color="red" aria-label={t('shop.cart.removeNamed', { name })} loading={busy} onClick={onRemove}>
             <IconTrash size={16} aria-hidden />
           </ActionIcon>
         </Tooltip>

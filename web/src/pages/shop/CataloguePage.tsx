@@ -241,9 +241,15 @@ function TldPrices({ catalogue }: { catalogue: Catalogue }) {
         <thead>
           <tr>
             <th scope="col">{t('shop.tlds.tld')}</th>
-            <th scope="col" className={shopClasses.numeric}>{t('shop.tlds.register')}</th>
-            <th scope="col" className={shopClasses.numeric}>{t('shop.tlds.renew')}</th>
-            <th scope="col" className={shopClasses.numeric}>{t('shop.tlds.transfer')}</th>
+            <th scope="col" className={shopClasses.numeric}>
+              {t('shop.tlds.register')}
+            </th>
+            <th scope="col" className={shopClasses.numeric}>
+              {t('shop.tlds.renew')}
+            </th>
+            <th scope="col" className={shopClasses.numeric}>
+              {t('shop.tlds.transfer')}
+            </th>
           </tr>
         </thead>
         <tbody>

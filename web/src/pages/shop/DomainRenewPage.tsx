@@ -46,12 +46,18 @@ function RenewForm({ domain, onPaid }: { domain: Domain; onPaid: (result: Checko
   const add = useCartAdd();
   const [months, setMonths] = useState<number>(12);
 
-  const tld = catalogue.data ? tldOf(domain.name, catalogue.data.tlds.map((item) => item.tld)) : undefined;
+  const tld = catalogue.data
+    ? tldOf(
+        domain.name,
+        catalogue.data.tlds.map((item) => item.tld),
+      )
+    : undefined;
   const price = catalogue.data?.tlds.find((item) => item.tld === tld)?.renew;
   const years = months / 12;
   // What the invoice will say: VAT on the period's net, rounded as the server rounds it.
   const net = price ? price.net.amount * years : 0;
-  const due = catalogue.data && price ? formatMoney(net + vatOf(net, Math.round(catalogue.data.vat_rate * 100)), catalogue.data.currency) : '';
+  const due =
+    catalogue.data && price ? formatMoney(net + vatOf(net, Math.round(catalogue.data.vat_rate * 100)), catalogue.data.currency) : '';
 
   return (
     <Section id="renewal" title={t('shop.renew.section')}>
@@ -62,9 +68,7 @@ function RenewForm({ domain, onPaid }: { domain: Domain; onPaid: (result: Checko
         </div>
         <div className={classes.fact}>
           <dt>{t('shop.renew.pricePerYear')}</dt>
-          <dd>
-            {catalogue.isPending ? <Skeleton height={16} width={80} /> : price ? price.gross.formatted : t('shop.renew.notSold')}
-          </dd>
+          <dd>{catalogue.isPending ? <Skeleton height={16} width={80} /> : price ? price.gross.formatted : t('shop.renew.notSold')}</dd>
         </div>
       </dl>
       {add.isSuccess ? (
@@ -78,13 +82,7 @@ function RenewForm({ domain, onPaid }: { domain: Domain; onPaid: (result: Checko
       {add.isError ? <FormAlert kind="error">{describeError(add.error, t)}</FormAlert> : null}
       {catalogue.isError ? <FormAlert kind="error">{describeError(catalogue.error, t)}</FormAlert> : null}
       <Stack gap="md" className={classes.formNarrow}>
-        <PeriodSelect
-          visibleLabel
-          label={t('shop.renew.period')}
-          periods={DOMAIN_PERIODS}
-          value={months}
-          onChange={setMonths}
-        />
+        <PeriodSelect visibleLabel label={t('shop.renew.period')} periods={DOMAIN_PERIODS} value={months} onChange={setMonths} />
         {price ? (
           <Text fz="sm" c="dimmed">
             {t('shop.renew.estimate', { years, price: price.gross.formatted })}
@@ -111,7 +109,12 @@ function RenewForm({ domain, onPaid }: { domain: Domain; onPaid: (result: Checko
           <Text fz="sm" c="dimmed">
             {t('shop.renew.nowHint')}
           </Text>
-          <CheckoutPanel key={months} total={due} item={{ kind: 'domain_renew', domain_id: domain.id, period_months: months }} onDone={onPaid} />
+          <CheckoutPanel
+            key={months}
+            total={due}
+            item={{ kind: 'domain_renew', domain_id: domain.id, period_months: months }}
+            onDone={onPaid}
+          />
         </Stack>
       ) : null}
     </Section>

@@ -37,9 +37,7 @@ function InvoiceListPage() {
       <Section
         id="invoices"
         title={t('invoices.listTitle')}
-        aside={
-<InvoiceStatusControl value={status} onChange={setStatus} options={['', 'unpaid', 'paid']} />
-        }
+        aside={<InvoiceStatusControl value={status} onChange={setStatus} options={['', 'unpaid', 'paid']} />}
       >
         <InvoiceTable scope="account" status={status} />
       </Section>
@@ -282,11 +280,7 @@ function InvoiceDetail({ invoice }: { invoice: Invoice }) {
             ))}
           </tbody>
         </table>
-        <CartTotals
-          totals={invoice.totals}
-          vatRate={invoice.vat_rate}
-          promo={invoice.promo_code ? { code: invoice.promo_code } : null}
-        />
+        <CartTotals totals={invoice.totals} vatRate={invoice.vat_rate} promo={invoice.promo_code ? { code: invoice.promo_code } : null} />
       </Section>
     </>
   );

@@ -82,9 +82,7 @@ export function PromoCodeForm({ promo }: { promo: { code: string; label: string 
           {t('shop.promo.apply')}
         </Button>
       </div>
-      {apply.isError && fieldError === null ? (
-        <FormAlert kind="error">{describeError(apply.error, t)}</FormAlert>
-      ) : null}
+      {apply.isError && fieldError === null ? <FormAlert kind="error">{describeError(apply.error, t)}</FormAlert> : null}
     </form>
   );
 }

@@ -28,10 +28,7 @@ export function OutboxPage() {
   usePageTitle(t('outbox.title'));
 
   const mails = useMemo(
-    () =>
-      [...(outbox.data ?? [])].sort(
-        (a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime() || b.id - a.id,
-      ),
+    () => [...(outbox.data ?? [])].sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime() || b.id - a.id),
     [outbox.data],
   );
   const open = mails.find((mail) => mail.id === openId) ?? null;
@@ -119,14 +116,7 @@ function MailRow({ mail, onOpen }: { mail: OutboxMail; onOpen: () => void }) {
       <td className={outboxClasses.to}>{mail.to}</td>
       <td className={outboxClasses.subject}>
         {/* The subject opens the mail; the whole row is clickable for the mouse. */}
-        <Anchor
-          component="button"
-          type="button"
-          fw={600}
-          fz="sm"
-          onClick={onOpen}
-          className={outboxClasses.open}
-        >
+        <Anchor component="button" type="button" fw={600} fz="sm" onClick={onOpen} className={outboxClasses.open}>
           {mail.subject}
         </Anchor>
       </td>

@@ -154,7 +154,9 @@ function Zone({ domain, editing, onEdit }: ZoneProps) {
         }}
       >
         {deleting
-          ? t('dns.delete.body', { record: `${deleting.fqdn} ${deleting.type} ${deleting.priority ?? ''} ${deleting.content}`.replace(/\s+/g, ' ') })
+          ? t('dns.delete.body', {
+              record: `${deleting.fqdn} ${deleting.type} ${deleting.priority ?? ''} ${deleting.content}`.replace(/\s+/g, ' '),
+            })
           : null}
       </DeleteDialog>
     </>

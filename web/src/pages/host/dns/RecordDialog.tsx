@@ -105,7 +105,12 @@ export function RecordDialog({ domainId, zone, editing, onClose }: RecordDialogP
       : t('dns.form.ttlHint', { min: DNS_TTL_MIN, max: DNS_TTL_MAX });
 
   return (
-    <AppModal opened={opened} onClose={close} title={record ? t('dns.form.editTitle', { type: record.type }) : t('dns.form.addTitle')} size="lg">
+    <AppModal
+      opened={opened}
+      onClose={close}
+      title={record ? t('dns.form.editTitle', { type: record.type }) : t('dns.form.addTitle')}
+      size="lg"
+    >
       <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
           {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
@@ -149,7 +154,12 @@ export function RecordDialog({ domainId, zone, editing, onClose }: RecordDialogP
             error={errors.ttl?.message}
             {...register('ttl')}
           />
-          <DialogActions submitLabel={record ? t('dns.form.save') : t('dns.form.add')} icon={record ? <IconDeviceFloppy size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />} busy={isSubmitting} onCancel={close} />
+          <DialogActions
+            submitLabel={record ? t('dns.form.save') : t('dns.form.add')}
+            icon={record ? <IconDeviceFloppy size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />}
+            busy={isSubmitting}
+            onCancel={close}
+          />
         </Stack>
       </form>
     </AppModal>

@@ -54,10 +54,22 @@ export function RecordsTable({ records, onEdit, onDelete }: RecordsTableProps) {
               </td>
               <td className={classes.actionCell}>
                 <Group gap={4} wrap="nowrap" justify="flex-end">
-                  <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('dns.edit', { record: label })} onClick={() => onEdit(record)}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    size="lg"
+                    aria-label={t('dns.edit', { record: label })}
+                    onClick={() => onEdit(record)}
+                  >
                     <IconPencil size={18} aria-hidden />
                   </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" size="lg" aria-label={t('dns.deleteRecord', { record: label })} onClick={() => onDelete(record)}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    size="lg"
+                    aria-label={t('dns.deleteRecord', { record: label })}
+                    onClick={() => onDelete(record)}
+                  >
                     <IconTrash size={18} aria-hidden />
                   </ActionIcon>
                 </Group>

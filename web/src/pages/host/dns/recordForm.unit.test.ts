@@ -33,7 +33,9 @@ describe('the DNS record dialog', () => {
 
   it('joins SRV and CAA parts into the content the API reads, and splits them back', () => {
     const srv = { ...emptyRecordForm('SRV'), name: '_sip._tcp', priority: '20', weight: '5', port: '5060', target: 'sip.example.com' };
-    expect(submit(srv)).toEqual({ payload: { name: '_sip._tcp', type: 'SRV', content: '5 5060 sip.example.com', ttl: 3600, priority: 20 } });
+    expect(submit(srv)).toEqual({
+      payload: { name: '_sip._tcp', type: 'SRV', content: '5 5060 sip.example.com', ttl: 3600, priority: 20 },
+    });
     expect(recordToForm(stored({ type: 'SRV', name: '_sip._tcp', content: '5 5060 sip.example.com', priority: 20 }))).toMatchObject({
       priority: '20',
       weight: '5',
@@ -42,7 +44,9 @@ describe('the DNS record dialog', () => {
     });
 
     const caa = { ...emptyRecordForm('CAA'), caaFlags: '128' as const, caaTag: 'iodef' as const, caaValue: 'mailto:ca@example.com' };
-    expect(submit(caa)).toEqual({ payload: { name: '@', type: 'CAA', content: '128 iodef "mailto:ca@example.com"', ttl: 3600, priority: null } });
+    expect(submit(caa)).toEqual({
+      payload: { name: '@', type: 'CAA', content: '128 iodef "mailto:ca@example.com"', ttl: 3600, priority: null },
+    });
     expect(recordToForm(stored({ type: 'CAA', name: '@', content: '0 issue "letsencrypt.org"' }))).toMatchObject({
       caaFlags: '0',
       caaTag: 'issue',

@@ -135,7 +135,12 @@ export function AccountCreateDialog({ opened, onClose, domainId, domainText }: A
               />
             )}
           />
-          <DialogActions submitLabel={t('domainUsers.create.submit')} icon={<IconPlus size={16} aria-hidden />} busy={isSubmitting} onCancel={close} />
+          <DialogActions
+            submitLabel={t('domainUsers.create.submit')}
+            icon={<IconPlus size={16} aria-hidden />}
+            busy={isSubmitting}
+            onCancel={close}
+          />
         </Stack>
       </form>
     </AppModal>

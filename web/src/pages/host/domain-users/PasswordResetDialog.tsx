@@ -85,7 +85,12 @@ export function PasswordResetDialog({ domainId, account, onClose }: PasswordRese
             error={errors.password_confirmation?.message}
             {...register('password_confirmation')}
           />
-          <DialogActions submitLabel={t('domainUsers.reset.submit')} icon={<IconKey size={16} aria-hidden />} busy={isSubmitting} onCancel={close} />
+          <DialogActions
+            submitLabel={t('domainUsers.reset.submit')}
+            icon={<IconKey size={16} aria-hidden />}
+            busy={isSubmitting}
+            onCancel={close}
+          />
         </Stack>
       </form>
     </AppModal>

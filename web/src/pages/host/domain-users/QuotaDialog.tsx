@@ -80,7 +80,12 @@ export function QuotaDialog({ domainId, account, onClose }: QuotaDialogProps) {
               />
             )}
           />
-          <DialogActions submitLabel={t('domainUsers.quotaDialog.submit')} icon={<IconDeviceFloppy size={16} aria-hidden />} busy={isSubmitting} onCancel={close} />
+          <DialogActions
+            submitLabel={t('domainUsers.quotaDialog.submit')}
+            icon={<IconDeviceFloppy size={16} aria-hidden />}
+            busy={isSubmitting}
+            onCancel={close}
+          />
         </Stack>
       </form>
     </AppModal>

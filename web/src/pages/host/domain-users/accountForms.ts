@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  DOMAIN_USER_QUOTA_MAX_MB,
-  domainUserCreatePayloadSchema,
-  domainUserPasswordResetPayloadSchema,
-} from '@berth/contracts';
+import { DOMAIN_USER_QUOTA_MAX_MB, domainUserCreatePayloadSchema, domainUserPasswordResetPayloadSchema } from '@berth/contracts';
 import { withNewPassword } from '../../../forms/validation.ts';
 import { currentLanguage, i18n } from '../../../i18n/i18n.ts';
 

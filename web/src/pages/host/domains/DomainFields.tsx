@@ -31,13 +31,6 @@ type TextareaProps = Omit<ComponentProps<typeof Textarea>, 'label'>;
 export function NotesField(props: TextareaProps) {
   const { t } = useTranslation();
   return (
-    <Textarea
-      label={t('domains.fields.notes')}
-      description={t('domains.fields.notesHint')}
-      autosize
-      minRows={3}
-      maxRows={10}
-      {...props}
-    />
+    <Textarea label={t('domains.fields.notes')} description={t('domains.fields.notesHint')} autosize minRows={3} maxRows={10} {...props} />
   );
 }

@@ -90,9 +90,7 @@ export function DomainListPage() {
         aside={
           domains.isSuccess && rows.length > 0 ? (
             <Text fz="sm" c="dimmed" data-testid="domain-count">
-              {domains.hasNextPage
-                ? t('domains.list.shownMore', { count: rows.length })
-                : t('domains.list.shown', { count: rows.length })}
+              {domains.hasNextPage ? t('domains.list.shownMore', { count: rows.length }) : t('domains.list.shown', { count: rows.length })}
             </Text>
           ) : null
         }
@@ -186,10 +184,7 @@ export function DomainListPage() {
                     {t('domains.list.colName')}
                   </th>
                   {isAdmin ? <th scope="col">{t('domains.list.colOwner')}</th> : null}
-                  <th
-                    scope="col"
-                    aria-sort={sort === 'expire_at' ? 'ascending' : sort === '-expire_at' ? 'descending' : undefined}
-                  >
+                  <th scope="col" aria-sort={sort === 'expire_at' ? 'ascending' : sort === '-expire_at' ? 'descending' : undefined}>
                     {t('domains.list.colExpiry')}
                   </th>
                   <th scope="col">{t('domains.list.colCreated')}</th>
@@ -201,16 +196,10 @@ export function DomainListPage() {
                 ))}
               </tbody>
             </table>
-            {domains.isFetchNextPageError ? (
-              <FormAlert kind="error">{describeError(domains.error, t)}</FormAlert>
-            ) : null}
+            {domains.isFetchNextPageError ? <FormAlert kind="error">{describeError(domains.error, t)}</FormAlert> : null}
             {domains.hasNextPage ? (
               <div className={domainClasses.footer}>
-                <Button
-                  variant="default"
-                  loading={domains.isFetchingNextPage}
-                  onClick={() => void domains.fetchNextPage()}
-                >
+                <Button variant="default" loading={domains.isFetchingNextPage} onClick={() => void domains.fetchNextPage()}>
                   {t('domains.list.loadMore')}
                 </Button>
               </div>
@@ -234,9 +223,7 @@ function DomainRow({ domain, showOwner }: { domain: DomainListItem; showOwner: b
       {showOwner ? (
         <td className={domainClasses.owner}>
           <span>{domain.owner.display_name}</span>
-          {domain.owner.display_name !== domain.owner.email ? (
-            <span className={domainClasses.ownerEmail}>{domain.owner.email}</span>
-          ) : null}
+          {domain.owner.display_name !== domain.owner.email ? <span className={domainClasses.ownerEmail}>{domain.owner.email}</span> : null}
         </td>
       ) : null}
       <td className={domainClasses.expiryCell}>

@@ -29,7 +29,19 @@ interface CatalogueTableProps<T extends { id: number }> {
 }
 
 /** A catalogue list (plans, TLD prices): a table, a card per row on a phone, edit and delete per row. */
-export function CatalogueTable<T extends { id: number }>({ rows, testId, empty, head, columns, actionsLabel, name, remove, deleteTitle, deleteBody, onEdit }: CatalogueTableProps<T>) {
+export function CatalogueTable<T extends { id: number }>({
+  rows,
+  testId,
+  empty,
+  head,
+  columns,
+  actionsLabel,
+  name,
+  remove,
+  deleteTitle,
+  deleteBody,
+  onEdit,
+}: CatalogueTableProps<T>) {
   const [deleting, setDeleting] = useState<T | null>(null);
 
   if (rows.length === 0) {

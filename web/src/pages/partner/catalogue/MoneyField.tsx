@@ -19,7 +19,10 @@ interface MoneyFieldProps {
 export function MoneyField({ label, value, onChange, currency, vatRate, error, required, autoFocus }: MoneyFieldProps) {
   const { t } = useTranslation();
   const minor = toMinor(value, currency);
-  const gross = vatRate !== undefined && Number.isFinite(minor) && minor >= 0 ? t('catalogue.withVat', { amount: formatMoney(grossOf(minor, vatRate), currency) }) : undefined;
+  const gross =
+    vatRate !== undefined && Number.isFinite(minor) && minor >= 0
+      ? t('catalogue.withVat', { amount: formatMoney(grossOf(minor, vatRate), currency) })
+      : undefined;
   return (
     <NumberInput
       label={label}

@@ -21,7 +21,11 @@ interface PlanDialogProps {
 export function PlanDialog({ plan, settings, onClose }: PlanDialogProps) {
   const { t } = useTranslation();
   return (
-    <EditDialog editing={plan} title={(row) => (row ? t('catalogue.plans.editTitle', { name: row.title }) : t('catalogue.plans.createTitle'))} onClose={onClose}>
+    <EditDialog
+      editing={plan}
+      title={(row) => (row ? t('catalogue.plans.editTitle', { name: row.title }) : t('catalogue.plans.createTitle'))}
+      onClose={onClose}
+    >
       {(row) => <PlanForm plan={row} settings={settings} onDone={onClose} />}
     </EditDialog>
   );
@@ -53,7 +57,11 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
   const { draft, set, errors, formError, submitWith } = useDraft<Draft>(() => draftOf(plan, currency));
   const submit = submitWith({
     schema: hostingPlanPayloadSchema,
-    payload: () => ({ ...draft, monthly_price: toMinor(draft.monthly_price, currency), yearly_price: toMinor(draft.yearly_price, currency) }),
+    payload: () => ({
+      ...draft,
+      monthly_price: toMinor(draft.monthly_price, currency),
+      yearly_price: toMinor(draft.yearly_price, currency),
+    }),
     send: (payload) => save.mutateAsync({ id: plan?.id ?? null, payload }),
     saved: t('catalogue.plans.saved'),
     onSaved: onDone,
@@ -118,7 +126,11 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
             }}
           />
         </div>
-        <DialogActions submitLabel={plan ? t('catalogue.save') : t('catalogue.plans.createSubmit')} busy={save.isPending} onCancel={onDone} />
+        <DialogActions
+          submitLabel={plan ? t('catalogue.save') : t('catalogue.plans.createSubmit')}
+          busy={save.isPending}
+          onCancel={onDone}
+        />
       </Stack>
     </form>
   );

@@ -7,10 +7,23 @@ export function RowActions({ name, onEdit, onDelete }: { name: string; onEdit: (
   const { t } = useTranslation();
   return (
     <Group gap="xs" wrap="nowrap" justify="flex-end">
-      <Button size="xs" variant="default" leftSection={<IconPencil size={14} aria-hidden />} aria-label={t('catalogue.editNamed', { name })} onClick={onEdit}>
+      <Button
+        size="xs"
+        variant="default"
+        leftSection={<IconPencil size={14} aria-hidden />}
+        aria-label={t('catalogue.editNamed', { name })}
+        onClick={onEdit}
+      >
         {t('catalogue.edit')}
       </Button>
-      <Button size="xs" variant="default" color="red" leftSection={<IconTrash size={14} aria-hidden />} aria-label={t('catalogue.deleteNamed', { name })} onClick={onDelete}>
+      <Button
+        size="xs"
+        variant="default"
+        color="red"
+        leftSection={<IconTrash size={14} aria-hidden />}
+        aria-label={t('catalogue.deleteNamed', { name })}
+        onClick={onDelete}
+      >
         {t('catalogue.delete')}
       </Button>
     </Group>

@@ -21,7 +21,11 @@ interface TldDialogProps {
 export function TldDialog({ tld, settings, onClose }: TldDialogProps) {
   const { t } = useTranslation();
   return (
-    <EditDialog editing={tld} title={(row) => (row ? t('catalogue.tlds.editTitle', { tld: row.tld }) : t('catalogue.tlds.createTitle'))} onClose={onClose}>
+    <EditDialog
+      editing={tld}
+      title={(row) => (row ? t('catalogue.tlds.editTitle', { tld: row.tld }) : t('catalogue.tlds.createTitle'))}
+      onClose={onClose}
+    >
       {(row) => <TldForm tld={row} settings={settings} onDone={onClose} />}
     </EditDialog>
   );

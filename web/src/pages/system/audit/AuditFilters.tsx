@@ -18,7 +18,10 @@ interface AuditFiltersProps {
 export function AuditFilters({ filter, superAdmin, userName, onChange }: AuditFiltersProps) {
   const { t } = useTranslation();
   const tenants = useTenantList(superAdmin);
-  const tenantOptions = (tenants.data?.pages.flatMap((page) => page.data) ?? []).map((tenant) => ({ value: String(tenant.id), label: tenant.title }));
+  const tenantOptions = (tenants.data?.pages.flatMap((page) => page.data) ?? []).map((tenant) => ({
+    value: String(tenant.id),
+    label: tenant.title,
+  }));
   if (filter.tenant_id && !tenantOptions.some((option) => option.value === filter.tenant_id)) {
     tenantOptions.push({ value: filter.tenant_id, label: `#${filter.tenant_id}` });
   }

@@ -19,14 +19,7 @@ export function ContactFields() {
 
   return (
     <Stack gap="md">
-      <TextInput
-        label={t('fields.email')}
-        type="email"
-        autoComplete="off"
-        required
-        error={errors.email?.message}
-        {...register('email')}
-      />
+      <TextInput label={t('fields.email')} type="email" autoComplete="off" required error={errors.email?.message} {...register('email')} />
       <div className={classes.fieldRow}>
         <TextInput
           label={t('fields.givenName')}

@@ -29,9 +29,24 @@ export function CustomerAccess({ customer, onDone }: { customer: Customer; onDon
   };
 
   const dialogs: Record<CustomerAction, { title: string; body: string; confirm: string; danger: boolean }> = {
-    lock: { title: t('customers.lock.title'), body: t('customers.lock.body', { email: customer.email }), confirm: t('customers.lock.confirm'), danger: true },
-    unlock: { title: t('customers.unlock.title'), body: t('customers.unlock.body', { email: customer.email }), confirm: t('customers.unlock.confirm'), danger: false },
-    'reset-2fa': { title: t('customers.reset2fa.title'), body: t('customers.reset2fa.body', { email: customer.email }), confirm: t('customers.reset2fa.confirm'), danger: true },
+    lock: {
+      title: t('customers.lock.title'),
+      body: t('customers.lock.body', { email: customer.email }),
+      confirm: t('customers.lock.confirm'),
+      danger: true,
+    },
+    unlock: {
+      title: t('customers.unlock.title'),
+      body: t('customers.unlock.body', { email: customer.email }),
+      confirm: t('customers.unlock.confirm'),
+      danger: false,
+    },
+    'reset-2fa': {
+      title: t('customers.reset2fa.title'),
+      body: t('customers.reset2fa.body', { email: customer.email }),
+      confirm: t('customers.reset2fa.confirm'),
+      danger: true,
+    },
   };
   const dialog = dialogs[which];
 

@@ -45,7 +45,12 @@ function CustomerDetail({ customer, name }: { customer: Customer; name: string }
         }
         actions={
           <>
-            <Button component={Link} to={`/system/customers/${customer.id}/credit`} variant="default" leftSection={<IconCoins size={16} aria-hidden />}>
+            <Button
+              component={Link}
+              to={`/system/customers/${customer.id}/credit`}
+              variant="default"
+              leftSection={<IconCoins size={16} aria-hidden />}
+            >
               {t('customers.credit.action')}
             </Button>
             <Button

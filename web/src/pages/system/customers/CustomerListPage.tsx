@@ -69,7 +69,10 @@ export function CustomerListPage() {
         ) : customers.isError ? (
           <LoadFailed error={customers.error} onRetry={() => void customers.refetch()} />
         ) : rows.length === 0 ? (
-          <EmptyState icon={<IconUsers size={24} stroke={1.6} />} title={q ? t('customers.list.noMatchTitle') : t('customers.list.emptyTitle')}>
+          <EmptyState
+            icon={<IconUsers size={24} stroke={1.6} />}
+            title={q ? t('customers.list.noMatchTitle') : t('customers.list.emptyTitle')}
+          >
             {q ? t('customers.list.noMatch', { q }) : t('customers.list.empty')}
           </EmptyState>
         ) : (

@@ -39,7 +39,11 @@ export function DeleteCustomerDialog({ customer, opened, onClose }: { customer: 
       <Stack gap="sm">
         <Text fz="sm">{t('customers.delete.body', { count: customer.domains })}</Text>
         <Text fz="sm">
-          <Trans i18nKey="customers.delete.typeEmail" values={{ email: customer.email }} components={{ email: <span className={classes.confirmEmail} /> }} />
+          <Trans
+            i18nKey="customers.delete.typeEmail"
+            values={{ email: customer.email }}
+            components={{ email: <span className={classes.confirmEmail} /> }}
+          />
         </Text>
       </Stack>
     </ConfirmDialog>

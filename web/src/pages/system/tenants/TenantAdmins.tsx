@@ -70,7 +70,11 @@ export function TenantAdmins({ tenant }: { tenant: TenantDetail }) {
           ))}
         </ul>
       )}
-      <AssignAdmin tenant={tenant} pending={change.isPending} onAssign={(userId) => change.mutate({ userId, admin: true }, { onSuccess: (answer) => onChanged(answer.message) })} />
+      <AssignAdmin
+        tenant={tenant}
+        pending={change.isPending}
+        onAssign={(userId) => change.mutate({ userId, admin: true }, { onSuccess: (answer) => onChanged(answer.message) })}
+      />
 
       <Modal
         opened={removing !== null}

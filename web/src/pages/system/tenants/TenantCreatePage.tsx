@@ -18,11 +18,7 @@ export function TenantCreatePage() {
 
   return (
     <div className={cx(classes.page, classes.narrow)}>
-      <PageHeader
-        title={t('tenants.create.title')}
-        description={t('tenants.create.description')}
-        actions={<BackToTenants />}
-      />
+      <PageHeader title={t('tenants.create.title')} description={t('tenants.create.description')} actions={<BackToTenants />} />
       <Section id="tenant-settings" title={t('tenants.edit.settings')}>
         <TenantForm
           submitLabel={t('tenants.create.submit')}

@@ -22,7 +22,10 @@ export const NAME_SERVERS_MAX = 8;
 const formSchema = z
   .object({
     title: tenantCreatePayloadSchema.shape.title,
-    hosts: z.array(z.object({ value: hostSchema })).min(1).max(HOSTS_MAX),
+    hosts: z
+      .array(z.object({ value: hostSchema }))
+      .min(1)
+      .max(HOSTS_MAX),
     external_cart: z.boolean(),
     host_purchases: z.string().trim().max(500),
     name_servers: z.array(z.object({ value: nameServerSchema })).max(NAME_SERVERS_MAX),
@@ -55,7 +58,9 @@ function valuesOf(tenant: TenantDetail | undefined): FormInput {
     external_cart: tenant.config.host_purchases !== null,
     host_purchases: tenant.config.host_purchases ?? '',
     name_servers: tenant.name_servers.map((value) => ({ value })),
-    default_language: (LANGUAGES as readonly string[]).includes(tenant.default_language) ? (tenant.default_language as FormInput['default_language']) : 'en',
+    default_language: (LANGUAGES as readonly string[]).includes(tenant.default_language)
+      ? (tenant.default_language as FormInput['default_language'])
+      : 'en',
     public_url: tenant.public_url ?? '',
   };
 }
@@ -75,7 +80,10 @@ function payloadOf(values: FormOutput): TenantCreatePayload {
 function toFormErrors(error: unknown): unknown {
   if (!(error instanceof ApiError) || !error.isValidation) return error;
   const errors = Object.fromEntries(
-    Object.entries(error.fieldErrors).map(([field, texts]) => [/^(hosts|name_servers)\.\d+$/.test(field) ? `${field}.value` : field, texts]),
+    Object.entries(error.fieldErrors).map(([field, texts]) => [
+      /^(hosts|name_servers)\.\d+$/.test(field) ? `${field}.value` : field,
+      texts,
+    ]),
   );
   return new ApiError(error.status, error.message, errors, error.retryAfter);
 }
@@ -130,7 +138,13 @@ export function TenantForm({ tenant, submitLabel, onSubmit, onSaved }: TenantFor
     <form onSubmit={(event) => void submit(event)} noValidate className={tenantClasses.form}>
       <Stack gap="lg">
         {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
-        <TextInput label={t('tenants.fields.title')} description={t('tenants.form.titleHint')} required error={errors.title?.message} {...register('title')} />
+        <TextInput
+          label={t('tenants.fields.title')}
+          description={t('tenants.form.titleHint')}
+          required
+          error={errors.title?.message}
+          {...register('title')}
+        />
 
         <ListFieldset
           legend={t('tenants.fields.hosts')}
@@ -258,7 +272,9 @@ function ListFieldset({
       legend={legend}
       variant="unstyled"
       className={tenantClasses.fieldset}
-      classNames={{ legend: tenantClasses.legend }} aria-describedby={error ? `${hintId} ${errorId}` : hintId}>
+      classNames={{ legend: tenantClasses.legend }}
+      aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+    >
       <p id={hintId} className={tenantClasses.hint}>
         {hint}
       </p>
@@ -296,7 +312,13 @@ function ListFieldset({
         </p>
       ) : null}
       {items.length < maxItems ? (
-        <Button variant="subtle" size="compact-sm" leftSection={<IconPlus size={14} aria-hidden />} onClick={onAdd} className={tenantClasses.add}>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          leftSection={<IconPlus size={14} aria-hidden />}
+          onClick={onAdd}
+          className={tenantClasses.add}
+        >
           {addLabel}
         </Button>
       ) : null}
