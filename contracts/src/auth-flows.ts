@@ -40,7 +40,7 @@ export const otpLoginPayloadSchema = z.object({
   autosubmit: z.boolean().optional(),
 });
 
-/** POST /api/registration (SPEC.md section 3) */
+/** POST /api/registration (docs/product.md §3) */
 export const registrationPayloadSchema = z.object({
   contact: z.object({
     given_name: z.string().trim().min(1).max(100),

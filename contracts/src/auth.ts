@@ -3,7 +3,7 @@ import { PASSWORD_MAX_LENGTH } from './constants.ts';
 import { userSchema } from './user.ts';
 import { tenantSchema } from './tenant.ts';
 
-/** POST /api/login (SPEC.md section 3: email, password, remember). `email` also takes a uid. */
+/** POST /api/login (docs/product.md §3: email, password, remember). `email` also takes a uid. */
 export const loginPayloadSchema = z.object({
   email: z.string().trim().min(1).max(320),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
@@ -12,7 +12,7 @@ export const loginPayloadSchema = z.object({
 export type LoginPayload = z.input<typeof loginPayloadSchema>;
 
 /**
- * The "user session" SPEC.md answers after login, registration, reset and OTP login:
+ * The session answer (docs/product.md §7) after login, registration, reset and OTP login:
  * either a signed-in user with the tenant, or a pending second factor.
  */
 export const sessionDataSchema = z.discriminatedUnion('status', [

@@ -1,4 +1,4 @@
-/** Business constants of SPEC.md section 9 and the session rules of the auth issues. */
+/** Business constants of docs/product.md §9 and the session rules. */
 export const OTP_LENGTH = 6;
 export const ROUTE_STATE_MESSAGE_MS = 10_000;
 export const MESSAGE_SLIDE_MS = 400;

@@ -309,7 +309,7 @@ export const tenantListAnswerSchema = pageOf(tenantDetailSchema);
 const tenantFields = {
   title: z.string().trim().min(1).max(100),
   hosts: z.array(hostSchema).min(1).max(20),
-  /** The external cart path (SPEC.md: `host_purchases`); null when the tenant sells through Berth. */
+  /** The external cart path (docs/product.md §2: `host_purchases`); null when the tenant sells through Berth. */
   host_purchases: z.string().trim().min(1).max(500).nullable(),
   name_servers: z.array(nameServerSchema).max(8),
   default_language: z.enum(LANGUAGES),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LANGUAGES } from './constants.ts';
 import { userSchema } from './user.ts';
 
-/** SPEC.md section 3: Language: id, code, title. */
+/** docs/product.md §3: Language: id, code, title. */
 export const languageSchema = z.object({ id: z.number().int(), code: z.enum(LANGUAGES), title: z.string() });
 export type Language = z.infer<typeof languageSchema>;
 export const languagesAnswerSchema = z.object({ data: z.array(languageSchema) });
@@ -11,10 +11,10 @@ export const languagesAnswerSchema = z.object({ data: z.array(languageSchema) })
 export const languageChangePayloadSchema = z.object({ language: z.enum(LANGUAGES) });
 export const userAnswerSchema = z.object({ data: userSchema, message: z.string().optional() });
 
-/** PATCH /api/user/notification-viewed (SPEC.md section 7) */
+/** PATCH /api/user/notification-viewed (docs/product.md §7) */
 export const notificationViewedPayloadSchema = z.object({ notification: z.enum(['google2fa']) });
 
-/** SPEC.md section 3: Menu item; `route` is an in-app path, `href` an external link with `target`. */
+/** docs/product.md §3: Menu item; `route` is an in-app path, `href` an external link with `target`. */
 export interface MenuItem {
   id: string;
   title: string;
@@ -45,12 +45,12 @@ export const menuItemSchema: z.ZodType<MenuItem> = z.lazy(() =>
 );
 export const menuAnswerSchema = z.object({ data: z.array(menuItemSchema) });
 
-/** SPEC.md section 3: Domain: id, text, expire_at (null = no expiry). */
+/** docs/product.md §3: Domain: id, text, expire_at (null = no expiry). */
 export const domainOptionSchema = z.object({ id: z.number().int(), text: z.string(), expire_at: z.string().nullable() });
 export type DomainOption = z.infer<typeof domainOptionSchema>;
 export const domainOptionsAnswerSchema = z.object({ data: z.array(domainOptionSchema) });
 
-/** SPEC.md section 3: Cart: rows list (the shop fills the rows). */
+/** docs/product.md §3: Cart: rows list (the shop fills the rows). */
 export const cartRowSchema = z.object({
   id: z.number().int(),
   title: z.string(),

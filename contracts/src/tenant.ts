@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC.md section 3: id, title, config (admin_logo, admin_logo_footer, host_purchases). */
+/** docs/product.md §3: id, title, config (admin_logo, admin_logo_footer, host_purchases). */
 export const tenantConfigSchema = z.object({
   admin_logo: z.string().nullable(),
   admin_logo_footer: z.string().nullable(),

@@ -12,7 +12,7 @@ export const contactSchema = z.object({
 });
 export type Contact = z.infer<typeof contactSchema>;
 
-/** The user fields SPEC.md section 3 lists, plus role, language and verification state. */
+/** The user fields docs/product.md §3 lists, plus role, language and verification state. */
 export const userSchema = z.object({
   id: z.number().int(),
   email: z.string(),

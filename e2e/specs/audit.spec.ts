@@ -4,7 +4,7 @@ import { uniqueToken } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 import { signIn } from '../support/shell-session.ts';
 
-// Issue 5: /system/audit: who did what to which object, when and from which IP. Super admins read
+// /system/audit: who did what to which object, when and from which IP. Super admins read
 // every tenant's entries, host admins their own tenant's; filters by action, user, object and
 // dates. The entries come from what the test does through the API (from 127.0.0.1).
 

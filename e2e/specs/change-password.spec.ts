@@ -3,7 +3,7 @@ import { test, expect } from '../support/fixtures.ts';
 import { newPassword } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 
-// SPEC.md section 2: /change-password; section 5 and 8: the combined uid-and-password error's
+// docs/product.md §2: /change-password; section 5 and 8: the combined uid-and-password error's
 // messages are joined above the form; section 7: PATCH /host/domain-user/change-password. The
 // domain and its mailbox account are made by the super admin through the API.
 

@@ -4,7 +4,7 @@ import { newPassword, uniqueEmail, uniqueToken, type Customer } from '../support
 import { reviewScreen } from '../support/review.ts';
 import { signIn } from '../support/shell-session.ts';
 
-// Issue 5: /system/customers (host admins): the list with its search, /create (field errors
+// /system/customers (host admins): the list with its search, /create (field errors
 // from the form and from the server's password policy), /{id} (contact data, lock and unlock,
 // reset 2FA, delete after typing the e-mail). "Log in as" is impersonation.spec.ts.
 

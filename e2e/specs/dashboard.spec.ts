@@ -4,7 +4,7 @@ import { newPassword, uniqueToken } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 import { signIn } from '../support/shell-session.ts';
 
-// Issue 5: /dashboard shows the numbers of GET /api/dashboard: a customer's own domains, those
+// /dashboard shows the numbers of GET /api/dashboard: a customer's own domains, those
 // expiring within 30 days, domain users, cart rows and unread notifications; a host admin's
 // tenant totals with the customers. The data is made through the API by the super admin.
 

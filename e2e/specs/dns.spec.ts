@@ -3,7 +3,7 @@ import { test, expect } from '../support/fixtures.ts';
 import { signInPage } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 
-// Issue 5: /host/domain/{id}/dns, a domain's zone (GET /host/domain/{id}/dns, POST a record,
+// /host/domain/{id}/dns, a domain's zone (GET /host/domain/{id}/dns, POST a record,
 // PATCH/DELETE .../{recordId}): the default zone (SOA, NS from the tenant's name servers),
 // records by type with per-type checks on their fields, and the SOA serial bumped by each change.
 

@@ -3,7 +3,7 @@ import { test, expect } from '../support/fixtures.ts';
 import { newPassword, signInPage, type Customer } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 
-// Issue 5: /host/domain/{id}/users, the mailbox/FTP accounts of a domain (GET/POST
+// /host/domain/{id}/users, the mailbox/FTP accounts of a domain (GET/POST
 // /host/domain/{id}/users, PATCH/DELETE .../{userId}, POST .../{userId}/password), as the
 // domain's owner and as a host admin acting on a customer's domain. The accounts are the ones
 // /change-password (PATCH /host/domain-user/change-password) works for.

@@ -7,7 +7,7 @@ import { openMenu } from '../support/shell-fixtures.ts';
 import { isPhone } from '../support/shell-helpers.ts';
 import { signIn } from '../support/shell-session.ts';
 
-// Issue 5: /host/domain (search, sort, keyset pages, expiry marks), /host/domain/create (IDN,
+// /host/domain (search, sort, keyset pages, expiry marks), /host/domain/create (IDN,
 // owner and expiry for admins, field errors) and /host/domain/{id}/edit (settings per role,
 // delete with the name typed). Users and domains are made through the API by the super admin.
 

@@ -3,7 +3,7 @@ import { uniqueToken } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 import { signIn } from '../support/shell-session.ts';
 
-// Issue 5: "log in as customer" (POST /api/system/customers/{id}/impersonate) from the customer's
+// "log in as customer" (POST /api/system/customers/{id}/impersonate) from the customer's
 // page, the banner while it lasts (GET /api/user's `impersonator`), and the way back
 // (POST /api/impersonation/stop) to the admin's own account and the customers list.
 

@@ -6,7 +6,7 @@ import { waitUntilSettled } from '../support/settle.ts';
 import type { AdminCredentials } from '../support/server.ts';
 
 // The tests of the login screen itself go through the screen; every other spec should create
-// its session through a fixture instead (DESIGN.md).
+// its session through a fixture instead (docs/architecture.md).
 
 const onPath = (pathname: string) => (url: URL) => url.pathname === pathname;
 

@@ -2,7 +2,7 @@ import { test, expect } from '../support/fixtures.ts';
 import { reviewScreen } from '../support/review.ts';
 import { signIn } from '../support/shell-session.ts';
 
-// Issue 5: /notifications (GET /api/notifications). Notifications are written only by the daily
+// /notifications (GET /api/notifications). Notifications are written only by the daily
 // expiry job, which no HTTP call starts and whose first run a test cannot time, so this spec
 // shows a fresh customer's empty list; reading, marking read and paging are covered by the API
 // tests (server/src/modules/notifications/notifications.api.test.ts), which run the real job.

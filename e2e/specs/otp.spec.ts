@@ -3,7 +3,7 @@ import { onPath, shellUserName } from '../support/login.ts';
 import { linkWithPath, sixDigitCode } from '../support/mailbox.ts';
 import { reviewScreen } from '../support/review.ts';
 
-// SPEC.md section 2: /password/otp and /password/otplogin; section 4: a successful request
+// docs/product.md §2: /password/otp and /password/otplogin; section 4: a successful request
 // redirects to /password/otplogin carrying the notice and uniq_id; section 5: the code field
 // holds 6 characters; section 7: POST /password/otp and POST /password/otplogin.
 

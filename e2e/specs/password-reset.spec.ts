@@ -5,11 +5,11 @@ import { onPath, shellUserName } from '../support/login.ts';
 import { linkWithPath } from '../support/mailbox.ts';
 import { expectShownFor, pageNow, reviewScreen } from '../support/review.ts';
 
-// SPEC.md section 2: /password/forgot and /password/reset/:uniq_id/:token; section 7:
+// docs/product.md §2: /password/forgot and /password/reset/:uniq_id/:token; section 7:
 // POST /password/forgot and POST /password/reset/{uniq_id}/{token}. The mail is received by the
 // worker's SMTP receiver (support/mailbox.ts).
 
-/** SPEC.md section 9. */
+/** docs/product.md §9. */
 const ROUTE_STATE_MESSAGE_MS = 10_000;
 
 const resetForm = (page: Page) => ({
@@ -54,14 +54,14 @@ test('the mailed reset link sets a new password and signs in; the old password a
   await reviewScreen(page, testInfo, 'password-reset');
   await form.submit.click();
 
-  // Signed in (SPEC.md section 4) and on the dashboard with the answer's message.
+  // Signed in (docs/product.md §4) and on the dashboard with the answer's message.
   await expect(page).toHaveURL(onPath('/dashboard'));
   await expect(shellUserName(page)).toContainText(user.givenName);
   const message = page.getByRole('status').filter({ hasText: 'Your password has been changed.' });
   await message.waitFor({ state: 'visible' });
   const shownAt = await pageNow(page);
   await reviewScreen(page, testInfo, 'password-reset-signed-in', { include: 'main' });
-  // Route-state messages show for 10000 ms (SPEC.md sections 4 and 9).
+  // Route-state messages show for 10000 ms (docs/product.md §4 and §9).
   await expectShownFor(page, message, shownAt, ROUTE_STATE_MESSAGE_MS);
 
   expect(await accounts.loginOutcome(user.email, user.password), 'the old password no longer logs in').toBe('rejected');

@@ -6,7 +6,7 @@ import { linkWithPath } from '../support/mailbox.ts';
 import { reviewScreen } from '../support/review.ts';
 import { keepScreenshot } from '../support/screenshots.ts';
 
-// SPEC.md section 2: /register and /register/verify/:code (submits on load with a spinner, then
+// docs/product.md §2: /register and /register/verify/:code (submits on load with a spinner, then
 // a continue link to /dashboard); section 5: server field errors per field, the two agreements;
 // section 7: POST /registration and PATCH /register/verify. The captcha is ALTCHA, solved by
 // the widget itself. The server takes 5 registrations per IP and hour: this file sends 2 per

@@ -4,7 +4,7 @@ import { reviewScreen } from '../support/review.ts';
 import { test, expect } from '../support/shell-fixtures.ts';
 import { HARBOR_HOST, ownUser, seedUsers } from '../support/shell-server.ts';
 
-// SPEC.md section 4: the 2FA badge shows while 2FA is off and the google2fa notification is not
+// docs/product.md §4: the 2FA badge shows while 2FA is off and the google2fa notification is not
 // viewed; closing the profile dropdown while it shows marks it viewed.
 
 test('closing the profile dropdown marks the 2FA reminder viewed, also after a reload', async ({ page, openAs }, testInfo) => {

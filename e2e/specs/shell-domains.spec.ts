@@ -4,7 +4,7 @@ import { test, expect, openMenu } from '../support/shell-fixtures.ts';
 import { isPhone } from '../support/shell-helpers.ts';
 import { FLEET_HOST, HARBOR_HOST, seedUsers } from '../support/shell-server.ts';
 
-// SPEC.md sections 2, 6 and 9: the domain selector lists only live domains, is searchable, is a
+// docs/product.md §2, §6 and §9: the domain selector lists only live domains, is searchable, is a
 // virtual list (37 px rows) above 100 options, and picking a domain opens it with its own menu.
 
 const MAX_ROWS = 60;

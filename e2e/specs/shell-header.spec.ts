@@ -3,7 +3,7 @@ import { test, expect, openMenu } from '../support/shell-fixtures.ts';
 import { isPhone } from '../support/shell-helpers.ts';
 import { FLEET_CART_URL, FLEET_HOST, HARBOR_HOST, seedUsers } from '../support/shell-server.ts';
 
-// SPEC.md sections 2 and 6: what the header shows for each role and tenant.
+// docs/product.md §2 and §6: what the header shows for each role and tenant.
 
 const breadcrumb = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('listitem');
 

@@ -3,7 +3,7 @@ import { test, expect, openMenu } from '../support/shell-fixtures.ts';
 import { isPhone, navigateWithState } from '../support/shell-helpers.ts';
 import { HARBOR_HOST, seedUsers } from '../support/shell-server.ts';
 
-// SPEC.md sections 2, 4 and 8: the render error boundary, scrolling on navigation, the footer,
+// docs/product.md §2, §4 and §8: the render error boundary, scrolling on navigation, the footer,
 // and the shell by keyboard.
 
 test.describe('when a page fails to render', () => {

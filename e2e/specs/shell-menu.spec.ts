@@ -6,7 +6,7 @@ import { test, expect, openMenu } from '../support/shell-fixtures.ts';
 import { isPhone } from '../support/shell-helpers.ts';
 import { HARBOR_HOST, seedUsers } from '../support/shell-server.ts';
 
-// SPEC.md sections 2 and 4: the left menu, its tree state, the toggle and the phone drawer.
+// docs/product.md §2 and §4: the left menu, its tree state, the toggle and the phone drawer.
 
 const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('listitem');
 

@@ -4,7 +4,7 @@ import { test, expect } from '../support/shell-fixtures.ts';
 import { navigateWithState } from '../support/shell-helpers.ts';
 import { HARBOR_HOST, seedUsers } from '../support/shell-server.ts';
 
-// SPEC.md sections 4, 7 and 8: messages (route state, failures, realtime notifications) and the
+// docs/product.md §4, §7 and §8: messages (route state, failures, realtime notifications) and the
 // realtime channels.
 
 test('a route-state message shows for 10 s, then slides away; a reload does not bring it back', async ({ page, openAs }) => {

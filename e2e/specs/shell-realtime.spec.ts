@@ -1,7 +1,7 @@
 import { reviewScreen } from '../support/review.ts';
 import { test, expect, signInPage, watchRealtime } from '../support/shell-realtime.ts';
 
-// SPEC.md section 7 and issue 4: the user's private channels reach the browser whichever instance
+// docs/product.md §7: the user's private channels reach the browser whichever instance
 // sends (socket.io Redis adapter), work in-process without Redis, and come back by themselves
 // after a server restart. The events come from a real path: the expiry reminders, which every
 // instance runs 5 s after it starts and which notify the domain's owner on their channel.

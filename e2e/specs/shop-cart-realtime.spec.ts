@@ -2,7 +2,7 @@ import { test, expect } from '../support/fixtures.ts';
 import { reviewScreen } from '../support/review.ts';
 import { realtimeSubscribed, signInPage } from '../support/shop.ts';
 
-// Issue 6 and SPEC.md section 7: every cart change emits `cart-updated` on the user's private
+// docs/product.md §7: every cart change emits `cart-updated` on the user's private
 // cart channel; another tab of the same user refetches the cart and its badge follows.
 
 test('the cart badge of a second tab follows the first one through the realtime channel', async ({ page, context, accounts }, testInfo) => {

@@ -6,7 +6,7 @@ import { openMenu } from '../support/shell-fixtures.ts';
 import { isPhone } from '../support/shell-helpers.ts';
 import { partnerTenant, signInAt, superAdmin } from '../support/shop.ts';
 
-// Issue 6: a host admin sets the tenant's prices and VAT rate on /system/partner/catalogue; every
+// a host admin sets the tenant's prices and VAT rate on /system/partner/catalogue; every
 // price shows with and without VAT, and the tenant's customers see the new prices in /shop.
 // Customers may not open the page.
 

@@ -3,7 +3,7 @@ import { test, expect } from '../support/fixtures.ts';
 import { reviewScreen } from '../support/review.ts';
 import { partnerTenant, signInAt, superAdmin, TENANT_IBAN } from '../support/shop.ts';
 
-// Issue 6 and SPEC.md section 6: a partner (host admin of a tenant that sells through its own
+// docs/product.md §6: a partner (host admin of a tenant that sells through its own
 // shop, host_purchases) tops up credit by bank transfer from the header's add-credit dialog;
 // the operator's super admin confirms the transfer on /system/partner/invoices; the partner's
 // balance, ledger and header then show the credit. Also the partner's promo codes and payment

@@ -4,7 +4,7 @@ import { uniqueToken } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 import { createPromo, giveCredit, signInPage, superAdmin } from '../support/shop.ts';
 
-// Issue 6: a customer buys a domain with a promo code and pays from credit; the domain exists
+// a customer buys a domain with a promo code and pays from credit; the domain exists
 // with its expiry and the invoice (with its PDF) is listed. The promo code and the credit are set
 // up through the API by the super admin; everything the customer does is on screen.
 

@@ -4,7 +4,7 @@ import { uniqueToken } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 import { signIn } from '../support/shell-session.ts';
 
-// Issue 5: /system/tenants (super admins): the list, /system/tenants/new and /system/tenants/{id}
+// /system/tenants (super admins): the list, /system/tenants/new and /system/tenants/{id}
 // (settings with field errors, logos through the logo endpoints, host admins). A host admin gets
 // a "not available" page. The super admin is the worker's first admin; other users and tenants
 // are made through the API. No test touches tenant 1, whose look other specs check.

@@ -5,7 +5,7 @@ import { nextTotpEpoch, wrongTotpCode } from '../support/accounts.ts';
 import { logOut, onPath, shellUserName, submitLogin } from '../support/login.ts';
 import { reviewScreen } from '../support/review.ts';
 
-// SPEC.md section 2: /login2fa (with its link to recovery) and /login2fa/recovery; section 4:
+// docs/product.md §2: /login2fa (with its link to recovery) and /login2fa/recovery; section 4:
 // recovery-code login redirects to /account/2fa; section 7: POST /login2fa and
 // POST /login2fa/recovery. TOTP codes are computed from the secret the setup shows.
 

@@ -109,7 +109,7 @@ export const test = base.extend<BerthTestFixtures, BerthWorkerFixtures>({
 
   allowedConsoleErrors: [[], { option: true }],
 
-  // DESIGN.md: any console.error or uncaught exception in the page fails the test.
+  // docs/architecture.md: any console.error or uncaught exception in the page fails the test.
   context: async ({ context, allowedConsoleErrors }, use) => {
     const problems: string[] = [];
     context.on('console', (message) => {

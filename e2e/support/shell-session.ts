@@ -3,7 +3,7 @@ import type { BrowserContext } from '@playwright/test';
 import { SEED_PASSWORD } from './shell-server.ts';
 
 /**
- * Signs in through the API, not the login screen (DESIGN.md: only the login specs use the
+ * Signs in through the API, not the login screen (docs/architecture.md: only the login specs use the
  * screen). The request goes to the loopback address with the tenant's Host header, and the
  * session cookie it answers with is given to the browser for that host.
  */

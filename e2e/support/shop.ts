@@ -57,7 +57,7 @@ export interface PartnerTenant {
 
 /**
  * A new host_purchases tenant at `<token>.localhost` with a bank account and a host admin. Its
- * partner credit, payment methods and promo codes are what SPEC.md section 6 shows such tenants.
+ * partner credit, payment methods and promo codes are what docs/product.md §6 shows such tenants.
  */
 export async function partnerTenant(admin: APIRequestContext, baseURL: string): Promise<PartnerTenant> {
   const host = `partner-${uniqueToken()}.localhost`;

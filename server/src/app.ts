@@ -70,7 +70,7 @@ import { tenantAdminRoutes, tenantLogoRoute } from './modules/tenants/admin-rout
 // Payments: bank transfer and Stripe providers, saved payment methods, confirmation by admins, invoice PDFs.
 import { InvoiceSettlementService } from './modules/invoices/settlement.ts';
 import { createPayments } from './modules/payments/wiring.ts';
-// The shop: catalogue, cart, checkout, invoices, credit ledger, promo codes (helper-money).
+// The shop: catalogue, cart, checkout, invoices, credit ledger, promo codes.
 import { CartService } from './modules/cart/service.ts';
 import { CreditProvider } from './modules/credit/provider.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
@@ -249,7 +249,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   };
   const payments = createPayments({ db, clock, audit, config, fallbackUrl, log: app.log });
   const invoiceSettlement = new InvoiceSettlementService({ db, clock, audit, realtime });
-  // Every way to pay, in one place: the credit balance here; helper-payments' providers (bank
+  // Every way to pay, in one place: the credit balance here; the providers (bank
   // transfer, Stripe) come from createPayments above. New providers are appended to this list.
   const paymentProviders = new PaymentProviders([new CreditProvider(clock), ...payments.providers]);
   const invoices = new InvoiceReader(db);

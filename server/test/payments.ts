@@ -3,7 +3,7 @@ import type { PaymentProviderId } from '../src/modules/payments/provider.ts';
 import { addTenant } from './hosting.ts';
 import type { TestApp } from './harness.ts';
 
-/** A tenant that sells through the panel (SPEC: host_purchases), so its users have payment methods. */
+/** A tenant that sells through the panel (docs/product.md §6: host_purchases), so its users have payment methods. */
 export async function purchasingTenant(t: TestApp, title: string, host: string): Promise<number> {
   const id = await addTenant(t, title, host);
   await t.db.updateTable('tenants').set({ host_purchases: '/shop/cart' }).where('id', '=', id).execute();

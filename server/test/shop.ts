@@ -44,7 +44,7 @@ export async function balance(call: Caller): Promise<number> {
   return (await ok(call, { method: 'GET', url: '/api/credit' })).data.balance.amount;
 }
 
-/** Turns bank transfer on for a tenant (helper-payments' route). */
+/** Turns bank transfer on for a tenant (the payments route). */
 export async function enableBankTransfer(adminCall: Caller, tenantId: number) {
   await ok(adminCall, {
     method: 'PUT',

@@ -20,7 +20,7 @@ const OtpRequestScreen = lazyScreen(async () => (await import('./auth/OtpRequest
 const OtpLoginScreen = lazyScreen(async () => (await import('./auth/OtpLoginScreen.tsx')).OtpLoginScreen);
 const Shell = lazyScreen(async () => (await import('./shell/Shell.tsx')).Shell);
 
-/** SPEC.md section 2: the public routes in SPEC order, then the shell for every other path. */
+/** docs/product.md §2: the public routes in the order of docs/product.md §2, then the shell for every other path. */
 export const routes: RouteObject[] = [
   {
     element: <AuthLayout />,

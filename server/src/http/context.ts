@@ -1,19 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LanguageCode } from '@berth/contracts';
 import { isLanguage, languageFromHeader } from '../i18n/messages.ts';
 import type { ResolvedTenant, TenantResolver } from '../modules/tenants/service.ts';
 import type { ActiveSession, SessionService } from '../modules/sessions/service.ts';
 import { readSessionCookie } from '../modules/sessions/cookie.ts';
 import { HttpError } from './errors.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    lang: LanguageCode;
-    tenant: ResolvedTenant;
-    /** The signed-in session; undefined when none, or while a second factor is pending. */
-    auth: ActiveSession | undefined;
-  }
-}
+import type {} from './request.ts';
 
 /**
  * Every /api request learns its tenant (from the host name), its session and its language

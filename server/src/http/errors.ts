@@ -2,9 +2,9 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldErrors } from '@berth/contracts';
 import { isMessageKey, translate, type MessageKey } from '../i18n/messages.ts';
-// The request's `lang` is declared with the request context; programs that reach this file
-// without the app (the e2e seed) need the declaration too.
-import type {} from './context.ts';
+// The request's `lang` is declared in request.ts; programs that reach this file without the app
+// (the e2e seed) need the declaration too.
+import type {} from './request.ts';
 
 type Params = Record<string, string | number>;
 

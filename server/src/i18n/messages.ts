@@ -104,7 +104,7 @@ const en = {
   'tenant.host_taken': 'This host name belongs to another tenant: {host}',
   'tenant.logo_invalid': 'This file is not an image we can use (PNG, JPEG, WebP, GIF, SVG or AVIF, at most 2 MB).',
   'expiry.notification': 'The domain {domain} expires on {date}. Renew it in time to keep it.',
-  // shop, cart, credit, invoices, promo codes (helper-money)
+  // shop, cart, credit, invoices, promo codes
   'shop.plan_unknown': 'This hosting plan is not available.',
   'shop.tld_unsupported': 'Domains ending in .{tld} are not sold here.',
   'shop.not_registrable': 'Enter a domain you can register: a name and its ending, e.g. example.com.',
@@ -311,7 +311,7 @@ const de: Dictionary = {
   'tenant.host_taken': 'Dieser Hostname gehört zu einem anderen Mandanten: {host}',
   'tenant.logo_invalid': 'Diese Datei ist kein verwendbares Bild (PNG, JPEG, WebP, GIF, SVG oder AVIF, höchstens 2 MB).',
   'expiry.notification': 'Die Domain {domain} läuft am {date} ab. Verlängern Sie sie rechtzeitig, um sie zu behalten.',
-  // shop, cart, credit, invoices, promo codes (helper-money)
+  // shop, cart, credit, invoices, promo codes
   'shop.plan_unknown': 'Dieser Hosting-Tarif ist nicht verfügbar.',
   'shop.tld_unsupported': 'Domains mit der Endung .{tld} werden hier nicht angeboten.',
   'shop.not_registrable': 'Geben Sie eine registrierbare Domain ein: Name und Endung, z. B. example.com.',
@@ -514,7 +514,7 @@ const cs: Dictionary = {
   'tenant.host_taken': 'Tento název hostitele patří jinému tenantovi: {host}',
   'tenant.logo_invalid': 'Tento soubor není použitelný obrázek (PNG, JPEG, WebP, GIF, SVG nebo AVIF, nejvýše 2 MB).',
   'expiry.notification': 'Doména {domain} vyprší {date}. Prodlužte ji včas, abyste o ni nepřišli.',
-  // shop, cart, credit, invoices, promo codes (helper-money)
+  // shop, cart, credit, invoices, promo codes
   'shop.plan_unknown': 'Tento hostingový tarif není k dispozici.',
   'shop.tld_unsupported': 'Domény s koncovkou .{tld} zde neprodáváme.',
   'shop.not_registrable': 'Zadejte doménu, kterou lze registrovat: název a koncovku, např. example.com.',

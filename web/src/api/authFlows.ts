@@ -18,7 +18,7 @@ import {
 import { type ApiError, apiRequest } from './client.ts';
 import { queryKeys, storeSession } from './queries.ts';
 
-/* The calls of the public screens (SPEC.md section 7). Payloads are the schemas' outputs. */
+/* The calls of the public screens (docs/product.md §7). Payloads are the schemas' outputs. */
 
 type Out<S extends z.ZodType> = z.output<S>;
 

@@ -9,7 +9,7 @@ import { queryKeys } from './queries.ts';
 import { shellKeys } from './shell.ts';
 
 /**
- * The user's private realtime channels (SPEC.md section 7): a notification shows as a message
+ * The user's private realtime channels (docs/product.md §7): a notification shows as a message
  * and reloads the user; `cart-updated` refetches the cart. socket.io reconnects by itself (e.g.
  * after a server restart); the channels are subscribed again on every connect, because a new
  * connection starts in no rooms.

@@ -18,7 +18,7 @@ import { AuthHeading } from './AuthHeading.tsx';
 const schema = withNewPassword(domainUserPasswordPayloadSchema, 'user_password', 'user_password_confirmation');
 const FIELDS = ['uid', 'user_password_old', 'user_password', 'user_password_confirmation'] as const;
 
-/** The server's combined "wrong uid or password" error, shown above the form (SPEC.md §8). */
+/** The server's combined "wrong uid or password" error, shown above the form (docs/product.md §8). */
 const UID_AND_PASSWORD = 'valid_uid_and_password';
 
 /** /change-password: a mailbox or FTP user of a domain changes their own password. */

@@ -21,7 +21,7 @@ type LoginValues = z.output<typeof loginPayloadSchema>;
 
 const LOGIN_FIELDS = ['email', 'password', 'remember'] as const;
 
-/** /login/:email? — SPEC.md "Login screen". */
+/** /login/:email? — docs/product.md §2. */
 export function LoginScreen() {
   const { t } = useTranslation();
   const params = useParams<{ email?: string }>();

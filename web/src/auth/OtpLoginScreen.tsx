@@ -14,7 +14,7 @@ import { AuthHeading } from './AuthHeading.tsx';
 import { useSignedInLanding } from './useSignedInLanding.ts';
 import classes from './AuthForms.module.css';
 
-/** What /password/otp passes along (SPEC.md section 4): the notice and the request's id. */
+/** What /password/otp passes along (docs/product.md §4): the notice and the request's id. */
 export interface OtpLoginState {
   notice: string;
   uniq_id: string;

@@ -12,7 +12,7 @@ import classes from './AuthForms.module.css';
 
 /**
  * /login2fa/recovery: the second login step with a one-time recovery code. Then to
- * /account/2fa (SPEC.md section 4), where new codes can be generated.
+ * /account/2fa (docs/product.md §4), where new codes can be generated.
  */
 export function RecoveryCodeScreen() {
   const { t } = useTranslation();

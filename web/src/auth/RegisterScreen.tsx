@@ -78,7 +78,7 @@ export function RegisterScreen() {
   const submit = async (values: z.output<typeof schema>) => {
     setFormError(null);
     try {
-      // A token fresh for this submission (SPEC.md section 7: obtained before registration).
+      // A token fresh for this submission (docs/product.md §7: obtained before registration).
       const token = (await captcha.current?.execute()) ?? '';
       await land(await registration.mutateAsync({ ...values, g_recaptcha_response: token }));
     } catch (error) {

@@ -14,7 +14,7 @@ import classes from './AuthForms.module.css';
 
 /**
  * /register/verify/:code: submits the code on load with a spinner meanwhile; then a link to
- * the dashboard, or on failure links to the login and the registration (SPEC.md section 2).
+ * the dashboard, or on failure links to the login and the registration (docs/product.md §2).
  */
 export function RegisterVerifyScreen() {
   const { t } = useTranslation();

@@ -12,7 +12,7 @@ export function returnTarget(from: RouteState['from']): NonNullable<RouteState['
 }
 
 /**
- * After an answer with a session (SPEC.md section 4): a signed-in user goes to `to` (else where
+ * After an answer with a session (docs/product.md §4): a signed-in user goes to `to` (else where
  * they were headed, else /dashboard) with the answer's message; a pending second factor goes
  * to /login2fa. The session is already in the cache (api/authFlows.ts).
  */

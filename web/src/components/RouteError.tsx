@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useEffect } from 'react';
 import classes from './RouteError.module.css';
 
-/** The route error boundary: SPEC.md section 8's unknown-error text instead of the content. */
+/** The route error boundary: docs/product.md §8's unknown-error text instead of the content. */
 export function RouteError() {
   const error = useRouteError();
   const { t } = useTranslation();

@@ -37,7 +37,7 @@ export function readRouteState(state: unknown): RouteState {
 }
 
 /**
- * Shows `location.state.message` (else `.notice`) for ROUTE_STATE_MESSAGE_MS (SPEC.md section 4), or until
+ * Shows `location.state.message` (else `.notice`) for ROUTE_STATE_MESSAGE_MS (docs/product.md §4), or until
  * dismissed. The message may be an i18n key or text.
  */
 export function RouteStateMessage() {

@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 
 /**
  * How many parts of the app are loading right now (a lazy page's code, the menu). While any is,
- * the shell's messages area shows a loading indicator instead of its messages (SPEC.md section 4).
+ * the shell's messages area shows a loading indicator instead of its messages (docs/product.md §4).
  */
 let loading = 0;
 const listeners = new Set<() => void>();

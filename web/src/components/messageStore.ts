@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** SPEC.md section 3: a message's type. */
+/** docs/product.md §3: a message's type. */
 export type MessageType = 'error' | 'notice' | 'warning' | 'info';
 
 /** The text of a message: an i18n key or text, or a server answer's `{ app: ... }` map. */

@@ -9,7 +9,7 @@ function prefersReducedMotion(): boolean {
 }
 
 /**
- * Scrolls the window to `top` in exactly `duration` ms (SPEC.md section 9: 400 ms), which the
+ * Scrolls the window to `top` in exactly `duration` ms (docs/product.md §9: 400 ms), which the
  * browser's own `behavior: 'smooth'` does not promise. Each frame jumps with `behavior: 'instant'`
  * because global.css makes plain scrolls smooth. A new call cancels the running one.
  */

@@ -66,7 +66,7 @@ type StringKeys<T> = { [K in keyof T]: T[K] extends string ? K : never }[keyof T
 
 /**
  * Adds what the server checks on every new password and people should learn before they
- * submit: the minimum length (SPEC leaves it to us; contracts' PASSWORD_MIN_LENGTH) and that
+ * submit: the minimum length (docs/product.md §5; contracts' PASSWORD_MIN_LENGTH) and that
  * the confirmation matches. Both run even while other fields are still invalid.
  */
 export function withNewPassword<T extends z.ZodObject>(

@@ -81,7 +81,7 @@ export function chooseLanguage(language: LanguageCode): void {
   void i18n.changeLanguage(language);
 }
 
-/** The signed-in user's language wins over the device's pick (SPEC: language from the user). */
+/** The signed-in user's language wins over the device's pick. */
 export function applyUserLanguage(language: string): void {
   if (isLanguageCode(language) && i18n.resolvedLanguage !== language) {
     void i18n.changeLanguage(language);

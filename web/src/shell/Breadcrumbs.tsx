@@ -22,7 +22,7 @@ interface BreadcrumbsProps {
 }
 
 /**
- * SPEC.md section 2: home, the active menu items, the active domain (to its overview) and the
+ * docs/product.md §2: home, the active menu items, the active domain (to its overview) and the
  * domain's sub-page. The last crumb is the current page.
  */
 export function Breadcrumbs({ trail, domain, domainTrail }: BreadcrumbsProps) {

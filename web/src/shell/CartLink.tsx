@@ -11,7 +11,7 @@ interface CartLinkProps {
 }
 
 /**
- * The cart with its row count (SPEC.md section 2). A tenant that sells through its own shop
+ * The cart with its row count (docs/product.md §2). A tenant that sells through its own shop
  * (host_purchases) has its cart there, outside this app.
  */
 export function CartLink({ tenant }: CartLinkProps) {

@@ -19,7 +19,7 @@ interface DomainSelectorProps {
 }
 
 /**
- * The left menu's domain picker (SPEC.md sections 2 and 6): only live domains, searchable,
+ * The left menu's domain picker (docs/product.md §2 and §6): only live domains, searchable,
  * virtual above 100 options. A button opens a dialog with a search field (an ARIA combobox
  * whose active option follows the arrow keys) over the listbox.
  */

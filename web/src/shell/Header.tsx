@@ -25,7 +25,7 @@ interface HeaderProps {
   logoutPending: boolean;
 }
 
-/** SPEC.md section 2: logo, breadcrumb, partner credit, cart, profile, language, menu toggle, logout. */
+/** docs/product.md §2: logo, breadcrumb, partner credit, cart, profile, language, menu toggle, logout. */
 export function Header({
   ref,
   user,

@@ -15,7 +15,7 @@ const ICONS: Record<MessageType, Icon> = {
   info: IconInfoCircle,
 };
 
-/** In from the right edge, out the same way (SPEC.md section 9: 400 ms). */
+/** In from the right edge, out the same way (docs/product.md §9: 400 ms). */
 const slide: MantineTransition = {
   in: { opacity: 1, transform: 'translateX(0)' },
   out: { opacity: 0, transform: 'translateX(calc(100% + 24px))' },

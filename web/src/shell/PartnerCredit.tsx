@@ -7,7 +7,7 @@ import type { Tenant, User } from '@berth/contracts';
 import { AddCreditDialog } from './AddCreditDialog.tsx';
 import classes from './Header.module.css';
 
-/** SPEC.md section 6: partner credit is for super admins and tenants that sell (host_purchases). */
+/** docs/product.md §6: partner credit is for super admins and tenants that sell (host_purchases). */
 export function showsPartnerCredit(user: User, tenant: Tenant): boolean {
   return user.is_super_admin || tenant.config.host_purchases !== null;
 }

@@ -3,7 +3,7 @@ import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import classes from './ShellFrame.module.css';
 
-/** SPEC.md section 8: the unknown-error text (translated) in place of the page. */
+/** docs/product.md §8: the unknown-error text (translated) in place of the page. */
 export function RenderFailed() {
   const { t } = useTranslation();
   return (

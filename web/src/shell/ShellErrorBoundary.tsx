@@ -10,7 +10,7 @@ interface State {
 }
 
 /**
- * SPEC.md section 4: when the page throws while rendering, the layout stays (header, menu) and
+ * docs/product.md §4: when the page throws while rendering, the layout stays (header, menu) and
  * the content is replaced by the error. The frame remounts it per path (its `key`), so the
  * next navigation tries again.
  */

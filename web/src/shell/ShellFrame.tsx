@@ -36,7 +36,7 @@ interface ShellFrameProps {
 }
 
 /**
- * The signed-in layout (SPEC.md section 2): header, left menu (a drawer on phones), messages,
+ * The signed-in layout (docs/product.md §2): header, left menu (a drawer on phones), messages,
  * the inner page inside an error boundary, footer. Also the shell's effects: realtime channels,
  * scrolling and route-state messages on navigation.
  */
@@ -62,7 +62,7 @@ export function ShellFrame({ user, tenant }: ShellFrameProps) {
     pathDomainId === null ? null : { id: pathDomainId, text: liveDomains.data?.find((domain) => domain.id === pathDomainId)?.text };
   const domainTrail = pathDomainId === null ? [] : activeTrail(domainMenu.data ?? [], location.pathname);
 
-  // SPEC.md section 2: every route change shows the menu again (and closes the phone drawer).
+  // docs/product.md §2: every route change shows the menu again (and closes the phone drawer).
   const [menuHidden, setMenuHidden] = useState(false);
   const [drawerOpened, setDrawerOpened] = useState(false);
   const [navigation, setNavigation] = useState(location.key);

@@ -30,7 +30,7 @@ const AuditPage = lazyPage(async () => (await import('../pages/system/audit/Audi
 const NotificationsPage = lazyPage(async () => (await import('../pages/notifications/NotificationsPage.tsx')).NotificationsPage);
 
 /**
- * The inner routes of the shell, matched in order (SPEC.md section 2). Paths are relative to
+ * The inner routes of the shell, matched in order (docs/product.md §2). Paths are relative to
  * the shell's catch-all route, i.e. to `/`. Areas with several screens (`shop/*`,
  * `system/partner/*`, ...) route their own sub-paths; any other path is "not found".
  */

@@ -25,7 +25,7 @@ interface SidebarProps {
   logoutPending: boolean;
 }
 
-/** The left menu (SPEC.md section 2): home, domain selector with its menu, the tree, logout. */
+/** The left menu (docs/product.md §2): home, domain selector with its menu, the tree, logout. */
 export function Sidebar({
   id,
   items,

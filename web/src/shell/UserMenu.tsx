@@ -12,7 +12,7 @@ export function displayName(user: User): string {
   return user.contact.display_name.trim() || user.email;
 }
 
-/** SPEC.md section 4: until 2FA is on or the reminder has been seen once. */
+/** docs/product.md §4: until 2FA is on or the reminder has been seen once. */
 export function showsTwoFactorBadge(user: User): boolean {
   return !user.google2fa_enabled && !user.notifications_viewed.includes('google2fa');
 }
@@ -23,7 +23,7 @@ interface UserMenuProps {
 }
 
 /**
- * The profile dropdown in the header (SPEC.md sections 2 and 6). While the 2FA reminder shows,
+ * The profile dropdown in the header (docs/product.md §2 and §6). While the 2FA reminder shows,
  * closing the dropdown marks it as seen on the server, so it stays hidden after a reload too.
  */
 export function UserMenu({ user, tenant }: UserMenuProps) {

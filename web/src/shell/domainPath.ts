@@ -6,5 +6,5 @@ export function domainIdOfPath(pathname: string): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-/** A domain's overview page, where picking it in the selector goes (SPEC.md section 2). */
+/** A domain's overview page, where picking it in the selector goes (docs/product.md §2). */
 export const domainOverviewPath = (id: number): string => `/host/domain/${id}/edit`;

@@ -40,7 +40,7 @@ export function ancestorIds(items: readonly MenuItem[], id: string): string[] | 
 }
 
 /**
- * SPEC.md section 4: a click toggles the item and closes every open item outside its ancestry
+ * docs/product.md §4: a click toggles the item and closes every open item outside its ancestry
  * (its siblings, their children, other branches).
  */
 export function toggleOpen(items: readonly MenuItem[], open: ReadonlySet<string>, id: string): Set<string> {

@@ -5,7 +5,7 @@ import { forgetSession, useLogout } from '../api/queries.ts';
 import { clearMessages, pushMessage } from '../components/messageStore.ts';
 import { describeError } from '../forms/validation.ts';
 
-/** POST /api/logout, then the login screen; a failure shows as a message (SPEC.md section 8). */
+/** POST /api/logout, then the login screen; a failure shows as a message (docs/product.md §8). */
 export function useLogoutAction() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -20,7 +20,7 @@ export interface NavigationTree {
 const EMPTY: readonly MenuItem[] = [];
 
 /**
- * SPEC.md section 4: active and open flags come from the path on every navigation; between
+ * docs/product.md §4: active and open flags come from the path on every navigation; between
  * navigations, clicks toggle items (closing those outside the clicked item's ancestry).
  */
 export function useNavigationTree(source: readonly MenuItem[] | undefined, pathname: string, navigation: string): NavigationTree {

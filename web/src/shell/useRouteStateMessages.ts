@@ -6,7 +6,7 @@ import { readRouteState } from '../components/RouteStateMessage.tsx';
 
 /**
  * A message handed over in navigation state (`{ message }` or `{ notice }`, e.g. after a
- * password reset) shows in the messages area for ROUTE_STATE_MESSAGE_MS (SPEC.md section 4).
+ * password reset) shows in the messages area for ROUTE_STATE_MESSAGE_MS (docs/product.md §4).
  */
 export function useRouteStateMessages(): void {
   const location = useLocation();

@@ -8,7 +8,7 @@ const FIND_TARGET_MS = 2_000;
 const GAP_PX = 12;
 
 /**
- * SPEC.md section 2: on every route change scroll smoothly (SCROLL_MS) to the top, or to the
+ * docs/product.md §2: on every route change scroll smoothly (SCROLL_MS) to the top, or to the
  * element whose id the navigation state names (`{ scrollTo: 'id' }`), below the sticky header.
  */
 export function useScrollOnNavigate(header: RefObject<HTMLElement | null>): void {

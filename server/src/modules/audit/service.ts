@@ -62,7 +62,7 @@ export type AuditAction =
   | 'invoice.paid_by_statement'
   | 'invoice.paid_by_stripe'
   | 'payments.bank_statement_imported'
-  // the shop (helper-money)
+  // the shop
   | 'shop.settings_updated'
   | 'shop.plan_created'
   | 'shop.plan_updated'

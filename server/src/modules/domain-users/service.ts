@@ -7,7 +7,7 @@ import { assertNewPassword } from '../auth/new-password.ts';
 import type { FailureThrottle } from '../auth/throttle.ts';
 import { findDomainUserByUid, updateDomainUserPassword } from './queries.ts';
 
-/** Wrong uid and wrong password share one answer, on the combined field SPEC.md names. */
+/** Wrong uid and wrong password share one answer, on the combined field of docs/product.md §5. */
 const invalidUidOrPassword = () =>
   new HttpError(422, 'domain_user.invalid', { fields: { valid_uid_and_password: [{ key: 'domain_user.invalid' }] } });
 

@@ -18,7 +18,7 @@ const item = (spec: Spec): MenuItem => ({
   children: (spec.children ?? []).map(item),
 });
 
-/** The navigation tree a role sees (SPEC.md section 6 decides the partner entries). */
+/** The navigation tree a role sees (docs/product.md §6 decides the partner entries). */
 export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[] {
   const isSuper = user.role === 'super_admin';
   const isAdmin = isSuper || user.role === 'host_admin';

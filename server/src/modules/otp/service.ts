@@ -23,7 +23,7 @@ interface Context {
 const codeHash = (uniqId: string, code: string): string => sha256(`${uniqId}:${code}`);
 const sameHash = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** Log in with a one-time code sent by e-mail; offered on the operator's tenant only (SPEC.md section 6). */
+/** Log in with a one-time code sent by e-mail; offered on the operator's tenant only (docs/product.md §6). */
 export class OtpService {
   private readonly deps: {
     db: Db;

@@ -46,7 +46,7 @@ export function presentPaymentMethod(row: PaymentMethodRow): PaymentMethod {
 }
 
 /**
- * A user's saved ways to pay (SPEC section 6: super admins, or users of host_purchases tenants).
+ * A user's saved ways to pay (docs/product.md §6: super admins, or users of host_purchases tenants).
  * Exactly one is the default while any exist: every change locks the user's rows first.
  */
 export class PaymentMethods {

@@ -14,7 +14,7 @@ const formatMoney = (minor: number, language: string, currency: string): string 
   return format.format(minor / 100);
 };
 
-/** The user as the web reads it (SPEC.md section 3). */
+/** The user as the web reads it (docs/product.md §3). */
 export function presentUser(row: UserRow, credit: { balance: number; currency: string | null } = { balance: 0, currency: null }): User {
   const displayName = [row.given_name, row.sn].filter(Boolean).join(' ') || row.email;
   // The partner's commission is their credit balance (credit/ledger.ts), in minor units; `value` is major units.

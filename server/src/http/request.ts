@@ -1,0 +1,14 @@
+import type { LanguageCode } from '@berth/contracts';
+import type { ResolvedTenant } from '../modules/tenants/service.ts';
+import type { ActiveSession } from '../modules/sessions/service.ts';
+
+// What every /api request carries once http/context.ts has run. It is declared in a file of its
+// own so that modules needing only the types (errors.ts, the e2e seed) do not import the context.
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: LanguageCode;
+    tenant: ResolvedTenant;
+    /** The signed-in session; undefined when none, or while a second factor is pending. */
+    auth: ActiveSession | undefined;
+  }
+}
