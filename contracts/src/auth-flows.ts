@@ -74,6 +74,28 @@ export const captchaConfigSchema = z.discriminatedUnion('provider', [
 export const captchaConfigAnswerSchema = z.object({ data: captchaConfigSchema });
 export type CaptchaConfig = z.infer<typeof captchaConfigSchema>;
 
+/** The parameters of an ALTCHA v2 proof-of-work challenge; loose: the signature covers every one. */
+const altchaParametersSchema = z.looseObject({
+  algorithm: z.string(),
+  nonce: z.string(),
+  salt: z.string(),
+  cost: z.number(),
+  keyLength: z.number(),
+  keyPrefix: z.string(),
+  keySignature: z.string().optional(),
+  data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+});
+
+/** GET /api/captcha/challenge: bare (no envelope), because the widget reads it as is. */
+export const altchaChallengeSchema = z.looseObject({ parameters: altchaParametersSchema, signature: z.string().optional() });
+
+/** What the widget sends back, base64(JSON): the signed challenge and its solution. */
+export const altchaPayloadSchema = z.object({
+  challenge: z.object({ parameters: altchaParametersSchema, signature: z.string().min(1) }),
+  solution: z.object({ counter: z.number(), derivedKey: z.string(), time: z.number().optional() }),
+});
+export type AltchaPayload = z.infer<typeof altchaPayloadSchema>;
+
 /** Answers that carry a message and the new session (reset, registration, OTP login, 2FA). */
 export const messageSessionAnswerSchema = z.object({
   data: sessionDataSchema,

@@ -280,7 +280,7 @@ export type PaymentProviderName = z.infer<typeof paymentProviderSchema>;
 export const paymentOptionSchema = z.object({ id: paymentProviderSchema, enabled: z.boolean() });
 export const paymentOptionsAnswerSchema = z.object({ data: z.array(paymentOptionSchema) });
 
-/** How to pay an unpaid invoice (mirrors server/src/modules/payments/provider.ts). */
+/** How to pay an unpaid invoice: what a payment provider (server/src/modules/payments/provider.ts) answers. */
 export const paymentInstructionsSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('bank_transfer'),
@@ -300,6 +300,7 @@ export type PaymentInstructionsView = z.infer<typeof paymentInstructionsSchema>;
 
 export const INVOICE_STATUSES = ['unpaid', 'paid', 'cancelled'] as const;
 export const invoiceStatusSchema = z.enum(INVOICE_STATUSES);
+export type InvoiceStatus = z.infer<typeof invoiceStatusSchema>;
 export const INVOICE_KINDS = ['order', 'credit'] as const;
 export const invoiceKindSchema = z.enum(INVOICE_KINDS);
 

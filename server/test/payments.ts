@@ -1,5 +1,5 @@
 import { createInvoice } from '../src/modules/invoices/service.ts';
-import type { PaymentProviderId } from '../src/modules/payments/provider.ts';
+import type { PaymentProviderName } from '@berth/contracts';
 import { addTenant } from './hosting.ts';
 import type { TestApp } from './harness.ts';
 
@@ -19,7 +19,7 @@ export async function issueInvoice(
     gross: number;
     currency?: string;
     kind?: 'order' | 'credit';
-    provider?: PaymentProviderId;
+    provider?: PaymentProviderName;
     title?: string;
   },
 ) {

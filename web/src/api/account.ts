@@ -1,3 +1,4 @@
+import type { MessageAnswer } from '@berth/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
@@ -25,7 +26,6 @@ export const accountKeys = {
 export type TwoFactorStatus = z.output<typeof twoFactorStatusAnswerSchema>['data'];
 export type TwoFactorSetup = z.output<typeof twoFactorSetupAnswerSchema>['data'];
 export type RecoveryCodesAnswer = z.output<typeof recoveryCodesAnswerSchema>;
-export type MessageAnswer = z.output<typeof messageAnswerSchema>;
 
 /** GET /api/account/2fa */
 export function useTwoFactorStatus() {

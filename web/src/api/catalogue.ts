@@ -1,3 +1,4 @@
+import type { MessageAnswer } from '@berth/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   adminCatalogueAnswerSchema,
@@ -20,7 +21,6 @@ export type AdminCatalogue = z.output<typeof adminCatalogueAnswerSchema>['data']
 type CatalogueAnswer = z.output<typeof adminCatalogueAnswerSchema>;
 type PlanAnswer = z.output<typeof hostingPlanAnswerSchema>;
 type TldAnswer = z.output<typeof tldPriceAnswerSchema>;
-type MessageAnswer = z.output<typeof messageAnswerSchema>;
 
 /** GET /api/system/shop/catalogue: settings and every product, inactive ones included. */
 export function useAdminCatalogue(enabled = true) {

@@ -1,3 +1,4 @@
+import type { MessageAnswer } from '@berth/contracts';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import {
   customerListAnswerSchema,
@@ -31,7 +32,6 @@ export interface DomainListFilter {
 
 export type DomainPage = z.output<typeof domainListAnswerSchema>;
 export type DomainAnswer = z.output<typeof domainAnswerSchema>;
-export type DomainMessageAnswer = z.output<typeof messageAnswerSchema>;
 
 const DOMAIN_PAGE_SIZE = 50;
 const OWNER_SEARCH_SIZE = 20;
@@ -131,7 +131,7 @@ export function useDomainUpdate(id: number) {
  */
 export function useDomainDelete(id: number) {
   const refresh = useRefreshDomainLists();
-  return useMutation<DomainMessageAnswer, ApiError, string>({
+  return useMutation<MessageAnswer, ApiError, string>({
     mutationFn: (confirm) => apiRequest(`/host/domain/${id}${query({ confirm })}`, { method: 'DELETE', schema: messageAnswerSchema }),
     onSuccess: () => {
       void refresh();

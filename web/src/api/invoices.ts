@@ -1,12 +1,12 @@
 import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
-import { invoiceAnswerSchema, invoiceListAnswerSchema, type Invoice } from '@berth/contracts';
+import { invoiceAnswerSchema, invoiceListAnswerSchema, type Invoice, type InvoiceStatus } from '@berth/contracts';
 import type { z } from 'zod';
 import { type ApiError, apiRequest } from './client.ts';
 
 /* Invoices: the buyer's own (/account/invoices) and the tenant's for admins (/system/invoices). */
 
 export type InvoiceScope = 'account' | 'system';
-export type InvoiceStatusFilter = 'unpaid' | 'paid' | 'cancelled' | '';
+export type InvoiceStatusFilter = InvoiceStatus | '';
 
 export const invoiceKeys = {
   all: ['invoices'] as const,

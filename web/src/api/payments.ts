@@ -1,3 +1,4 @@
+import type { MessageAnswer } from '@berth/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   bankStatementAnswerSchema,
@@ -23,7 +24,6 @@ export const paymentKeys = { methods: ['payment-methods'] as const };
 
 export type PaymentMethodAnswer = z.output<typeof paymentMethodAnswerSchema>;
 export type MarkPaidAnswer = z.output<typeof markPaidAnswerSchema>;
-export type MessageAnswer = z.output<typeof messageAnswerSchema>;
 
 /** GET /api/account/payment-methods: the methods (default first) and the kinds that may be added. */
 export function usePaymentMethods(enabled = true) {

@@ -1,27 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { captchaConfigAnswerSchema, errorAnswerSchema } from '@berth/contracts';
+import { altchaChallengeSchema, captchaConfigAnswerSchema, errorAnswerSchema } from '@berth/contracts';
 import { HttpError } from '../../http/errors.ts';
 import type { CaptchaVerifier } from './service.ts';
-
-/**
- * An ALTCHA v2 proof-of-work challenge, bare (no envelope) because the widget reads it as is.
- * Loose objects: the signature covers every parameter, so none may be dropped on the way out.
- */
-export const altchaChallengeSchema = z.looseObject({
-  parameters: z.looseObject({
-    algorithm: z.string(),
-    nonce: z.string(),
-    salt: z.string(),
-    cost: z.number(),
-    keyLength: z.number(),
-    keyPrefix: z.string(),
-    keySignature: z.string().optional(),
-    data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-  }),
-  signature: z.string().optional(),
-});
 
 /** Mounted under /api by the app. */
 export function captchaRoutes(verifier: CaptchaVerifier) {

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { createChallenge, randomInt, verifySolution, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import type { CaptchaConfig } from '@berth/contracts';
+import { altchaPayloadSchema, type AltchaPayload, type CaptchaConfig } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import { getOrCreateSecret } from '../../lib/app-secrets.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -71,25 +71,8 @@ export async function createCaptchaVerifier(options: CaptchaVerifierOptions): Pr
 
 /* ---- ALTCHA ---- */
 
-const altchaPayloadSchema = z.object({
-  challenge: z.object({
-    parameters: z.looseObject({
-      algorithm: z.string(),
-      nonce: z.string(),
-      salt: z.string(),
-      cost: z.number(),
-      keyLength: z.number(),
-      keyPrefix: z.string(),
-      keySignature: z.string().optional(),
-      data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
-    }),
-    signature: z.string().min(1),
-  }),
-  solution: z.object({ counter: z.number(), derivedKey: z.string(), time: z.number().optional() }),
-});
-
 /** The widget sends base64(JSON({ challenge, solution })); anything else is not a payload. */
-function parseAltchaPayload(token: string): z.infer<typeof altchaPayloadSchema> | undefined {
+function parseAltchaPayload(token: string): AltchaPayload | undefined {
   try {
     const json: unknown = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
     const parsed = altchaPayloadSchema.safeParse(json);

@@ -178,7 +178,7 @@ export class CreditService {
           now,
         );
       } else {
-        await setInvoiceInstructions(trx, created.id, start.instructions as unknown as Record<string, unknown>);
+        await setInvoiceInstructions(trx, created.id, start.instructions);
       }
       return created;
     });

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
+import type { PaymentInstructionsView } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import type { InvoiceLinesTable, InvoicesTable } from '../../db/schema.ts';
 
@@ -35,7 +36,7 @@ export const insertInvoiceLines = async (trx: Db, values: Insertable<InvoiceLine
   if (values.length) await trx.insertInto('invoice_lines').values(values).execute();
 };
 
-export const setInvoiceInstructions = (trx: Db, id: number, instructions: Record<string, unknown>) =>
+export const setInvoiceInstructions = (trx: Db, id: number, instructions: PaymentInstructionsView) =>
   trx
     .updateTable('invoices')
     .set({ instructions: sql`${JSON.stringify(instructions)}::jsonb` as unknown as Record<string, unknown> })

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
 import { decodeCursor, encodeCursor, pageOfRows } from '../../db/keyset.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { InvoiceToPay, PaymentProviderId } from '../payments/provider.ts';
+import type { PaymentProviderName } from '@berth/contracts';
+import type { InvoiceToPay } from '../payments/provider.ts';
 import { administers, assertAdmin, assertAdministeredUser } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
 import { presentInvoice, presentInvoiceListItem } from './present.ts';
@@ -37,7 +38,7 @@ export interface NewInvoice {
   lines: NewInvoiceLine[];
   totals: { subtotal: number; discount: number; net: number; vat: number; gross: number };
   promoCode: string | null;
-  provider: PaymentProviderId;
+  provider: PaymentProviderName;
   now: Date;
 }
 

@@ -6,7 +6,8 @@ import type { AuditService } from '../audit/service.ts';
 import { post } from '../credit/ledger.ts';
 import { provisionOrder } from '../orders/provisioning.ts';
 import { findPartner } from '../orders/queries.ts';
-import type { InvoiceSettlement, PaymentProviderId } from '../payments/provider.ts';
+import type { PaymentProviderName } from '@berth/contracts';
+import type { InvoiceSettlement } from '../payments/provider.ts';
 import { formatMoney, shareOf } from '../shop/money.ts';
 import { languageOf } from '../shop/language.ts';
 import { ensureShop } from '../shop/queries.ts';
@@ -17,7 +18,7 @@ import { insertPayment, lockInvoice, markInvoicePaid, type InvoiceRow } from './
 export interface SettlementInput {
   tenantId: number;
   invoiceId: number;
-  provider: PaymentProviderId;
+  provider: PaymentProviderName;
   reference: string;
   amount: number;
   actorId: number | null;

@@ -145,7 +145,7 @@ export class CheckoutService {
           );
           paid = settled.settled;
         } else {
-          await setInvoiceInstructions(trx, invoice.id, start.instructions as unknown as Record<string, unknown>);
+          await setInvoiceInstructions(trx, invoice.id, start.instructions);
         }
         if (!input.item) await emptyCart(trx, user.id);
         return {

@@ -7,10 +7,11 @@ import { findTenantById } from '../tenants/queries.ts';
 import { administers, assertAdmin } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
 import { paymentQrPng, paymentQrSvg } from './payment-qr.ts';
-import type { InvoiceToPay, PaymentInstructions, PaymentProvider, PaymentStart } from './provider.ts';
+import type { PaymentInstructionsView } from '@berth/contracts';
+import type { InvoiceToPay, PaymentProvider, PaymentStart } from './provider.ts';
 import { deleteTenantBankAccount, findTenantBankAccount, upsertTenantBankAccount } from './queries.ts';
 
-type BankTransferInstructions = Extract<PaymentInstructions, { kind: 'bank_transfer' }>;
+type BankTransferInstructions = Extract<PaymentInstructionsView, { kind: 'bank_transfer' }>;
 
 const qrInput = (account: TenantBankAccount, invoice: Pick<InvoiceToPay, 'total' | 'currency' | 'payment_reference'>) => ({
   accountName: account.account_name,

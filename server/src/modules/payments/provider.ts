@@ -1,3 +1,4 @@
+import type { PaymentInstructionsView, PaymentProviderName } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 
 /**
@@ -6,8 +7,6 @@ import type { Db } from '../../db/connection.ts';
  * either takes the money inside the same transaction (credit balance) or answers how to pay and
  * settles the invoice later through `InvoiceSettlement` (bank transfer, card gateways).
  */
-export type PaymentProviderId = 'credit' | 'bank_transfer' | 'stripe';
-
 /** What a provider needs to know of the invoice it is asked to collect. Amounts in minor units. */
 export interface InvoiceToPay {
   id: number;
@@ -23,28 +22,14 @@ export interface InvoiceToPay {
   kind: 'order' | 'credit';
 }
 
-export type PaymentInstructions =
-  | {
-      kind: 'bank_transfer';
-      account_name: string;
-      iban: string;
-      bic: string | null;
-      reference: string;
-      amount: number;
-      currency: string;
-      /** A payment QR code (SVG) the payer's banking app can scan. */
-      qr_svg: string;
-    }
-  | { kind: 'redirect'; url: string };
-
 export type PaymentStart =
   /** The money was taken inside the caller's transaction; the invoice is paid. */
   | { status: 'paid'; reference: string }
   /** The invoice stays unpaid until the provider confirms it (InvoiceSettlement). */
-  | { status: 'pending'; instructions: PaymentInstructions };
+  | { status: 'pending'; instructions: PaymentInstructionsView };
 
 export interface PaymentProvider {
-  readonly id: PaymentProviderId;
+  readonly id: PaymentProviderName;
   /** Whether this provider can be offered for the tenant (keys configured, bank account set...). */
   enabled(tenantId: number): Promise<boolean>;
   /**
@@ -64,7 +49,7 @@ export interface InvoiceSettlement {
   settle(input: {
     tenantId: number;
     invoiceId: number;
-    provider: PaymentProviderId;
+    provider: PaymentProviderName;
     reference: string;
     amount: number;
     actorId: number | null;
