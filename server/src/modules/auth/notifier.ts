@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../users/queries.ts';
 import type { MailKind } from '../mail/templates.ts';
+import { publicBaseUrl } from '../tenants/links.ts';
 import { displayName, userLanguage, type MailSender } from './mail-port.ts';
 
 export interface TenantRef {
@@ -46,7 +47,7 @@ export class SecurityNotifier {
           name: displayName(user),
           time: this.clock.now(),
           ip: context.ip,
-          resetLink: `${(context.tenant.public_url ?? this.fallbackUrl).replace(/\/+$/, '')}/password/forgot`,
+          resetLink: `${publicBaseUrl(context.tenant, this.fallbackUrl)}/password/forgot`,
         },
       });
     } catch (error) {

@@ -1,13 +1,11 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
+import { domainExpiryKey } from '../domains/queries.ts';
 
 /** Null fields: no limit. A customer's scope is their own domains, a host admin's their tenant. */
 export interface DashboardScope {
   tenantId: number | null;
   ownerId: number | null;
 }
-
-const expiryKey = sql<Date>`coalesce(domains.expire_at, 'infinity'::timestamptz)`;
 
 const scoped = (db: Db, scope: DashboardScope) => {
   let query = db.selectFrom('domains');
@@ -25,13 +23,13 @@ export async function domainCounts(db: Db, scope: DashboardScope, now: Date, soo
     count(
       scoped(db, scope)
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where(expiryKey, '>', now)
-        .where(expiryKey, '<=', soon),
+        .where(domainExpiryKey, '>', now)
+        .where(domainExpiryKey, '<=', soon),
     ),
     count(
       scoped(db, scope)
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where(expiryKey, '<=', now),
+        .where(domainExpiryKey, '<=', now),
     ),
     count(
       scoped(db, scope)

@@ -26,8 +26,11 @@ export const findVisibleDomain = (db: Db, viewer: UserRow, id: number) =>
 
 /* ---- the domains page ---- */
 
-/** The expression the expiry indexes hold (migration 0004): no expiry sorts last. */
-const expiryKey = sql<string>`coalesce(domains.expire_at, 'infinity'::timestamptz)`;
+/**
+ * A domain's expiry as the expiry indexes hold it (migration 0004): no expiry sorts last. Every
+ * query that filters or sorts by expiry uses this expression, so the indexes serve them all.
+ */
+export const domainExpiryKey = sql<Date>`coalesce(domains.expire_at, 'infinity'::timestamptz)`;
 
 export interface DomainPageQuery {
   /** Already resolved from the viewer's role: null means "any". */
@@ -69,7 +72,7 @@ function scopeCondition(q: DomainPageQuery): RawBuilder<boolean> {
   const comparator = sql.raw(q.descending ? '<' : '>');
   if (q.after && q.sort === 'name') parts.push(sql`(domains.name, domains.id) ${comparator} (${q.after[0]}, ${q.after[1]})`);
   if (q.after && q.sort === 'expire_at')
-    parts.push(sql`(${expiryKey}, domains.id) ${comparator} (${q.after[0]}::timestamptz, ${q.after[1]})`);
+    parts.push(sql`(${domainExpiryKey}, domains.id) ${comparator} (${q.after[0]}::timestamptz, ${q.after[1]})`);
   return sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 

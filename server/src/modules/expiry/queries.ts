@@ -1,7 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-
-const expiryKey = sql<Date>`coalesce(domains.expire_at, 'infinity'::timestamptz)`;
+import { domainExpiryKey } from '../domains/queries.ts';
 
 /** Domains expiring in (after, until] that have not had this reminder for this expiry yet, by id. */
 export const dueForReminder = (db: Db, q: { after: Date; until: Date; daysBefore: number; afterId: number; limit: number }) =>
@@ -19,8 +17,8 @@ export const dueForReminder = (db: Db, q: { after: Date; until: Date; daysBefore
       'owner.sn as owner_sn',
       'owner.language as owner_language',
     ])
-    .where(expiryKey, '>', q.after)
-    .where(expiryKey, '<=', q.until)
+    .where(domainExpiryKey, '>', q.after)
+    .where(domainExpiryKey, '<=', q.until)
     .where('domains.id', '>', q.afterId)
     .where((eb) =>
       eb.not(

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
+import { publicBaseUrl } from '../tenants/links.ts';
 import { findTenantById } from '../tenants/queries.ts';
 import { iso } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
@@ -119,7 +120,7 @@ export class PaymentMethods {
       findShopCurrency(this.deps.db, user.tenant_id),
       origin ? undefined : findTenantById(this.deps.db, user.tenant_id),
     ]);
-    const baseUrl = (origin ?? tenant?.public_url ?? this.deps.fallbackUrl).replace(/\/+$/, '');
+    const baseUrl = origin ? origin.replace(/\/+$/, '') : publicBaseUrl(tenant, this.deps.fallbackUrl);
     const session = await stripe
       .createCardSetupSession({ userId: user.id, tenantId: user.tenant_id, currency, ...cardSetupReturnUrls(baseUrl) })
       .catch(() => {

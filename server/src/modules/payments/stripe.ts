@@ -4,6 +4,9 @@ import type { Db } from '../../db/connection.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuditService } from '../audit/service.ts';
+import { publicBaseUrl } from '../tenants/links.ts';
+import { findTenantById } from '../tenants/queries.ts';
+import { findUserById } from '../users/queries.ts';
 import type { InvoiceSettlement, InvoiceToPay, PaymentProvider, PaymentStart } from './provider.ts';
 import { findInvoice, findStripeEvent, recordStripeEvent } from './queries.ts';
 import type { StripeGateway } from './stripe-gateway.ts';
@@ -33,11 +36,8 @@ export class StripeProvider implements PaymentProvider {
   async start(trx: Db, invoice: InvoiceToPay): Promise<PaymentStart> {
     const gateway = this.deps.gateway;
     if (!gateway) throw new HttpError(422, 'payments.card_unavailable', { fields: { payment: [{ key: 'payments.card_unavailable' }] } });
-    const [tenant, buyer] = await Promise.all([
-      trx.selectFrom('tenants').select('public_url').where('id', '=', invoice.tenant_id).executeTakeFirst(),
-      trx.selectFrom('users').select('email').where('id', '=', invoice.user_id).executeTakeFirst(),
-    ]);
-    const baseUrl = (tenant?.public_url ?? this.deps.fallbackUrl).replace(/\/+$/, '');
+    const [tenant, buyer] = await Promise.all([findTenantById(trx, invoice.tenant_id), findUserById(trx, invoice.user_id)]);
+    const baseUrl = publicBaseUrl(tenant, this.deps.fallbackUrl);
     const session = await gateway
       .createCheckoutSession({
         invoiceId: invoice.id,
