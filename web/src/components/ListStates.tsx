@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Group, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
 
 /** Grey rows standing in for a list while it loads. */
 export function LoadingRows({ height, rows = 3, testId }: { height: number; rows?: number; testId?: string }) {
@@ -26,5 +26,24 @@ export function EmptyState({ icon, title, children }: { icon: ReactNode; title: 
         </Text>
       ) : null}
     </Stack>
+  );
+}
+
+/** What "show more" needs of an infinite query. */
+interface NextPages {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/** The button under a keyset-paged list that loads its next page; nothing when there is none. */
+export function LoadMore({ pages, label }: { pages: NextPages; label: string }) {
+  if (!pages.hasNextPage) return null;
+  return (
+    <Group justify="center" mt="md">
+      <Button variant="default" loading={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+        {label}
+      </Button>
+    </Group>
   );
 }

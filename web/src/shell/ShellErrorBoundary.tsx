@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { RenderFailed } from './RenderFailed.tsx';
+import { RenderFailed } from '../components/RenderFailed.tsx';
 
 interface Props {
   children: ReactNode;

@@ -18,7 +18,7 @@ import { describeError } from '../../forms/validation.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import notificationClasses from './Notifications.module.css';
-import { EmptyState, LoadingRows } from '../../components/ListStates.tsx';
+import { EmptyState, LoadingRows, LoadMore } from '../../components/ListStates.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 const ICONS = {
@@ -103,16 +103,7 @@ export function NotificationsPage() {
                 />
               ))}
             </ul>
-            {notifications.hasNextPage ? (
-              <Button
-                variant="default"
-                className={notificationClasses.more}
-                loading={notifications.isFetchingNextPage}
-                onClick={() => void notifications.fetchNextPage()}
-              >
-                {t('notifications.loadMore')}
-              </Button>
-            ) : null}
+            <LoadMore pages={notifications} label={t('notifications.loadMore')} />
           </>
         )}
       </Section>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Anchor, Badge, Button, Group, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { LoadMore } from '../../components/ListStates.tsx';
+import { Anchor, Badge, Button, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -170,13 +171,7 @@ export function CreditLedger({ ledger, filter, onFilterChange, exportUrl, invoic
           </tbody>
         </table>
       )}
-      {ledger.hasNextPage ? (
-        <Group justify="center">
-          <Button variant="default" loading={ledger.isFetchingNextPage} onClick={() => void ledger.fetchNextPage()}>
-            {t('partner.credit.more')}
-          </Button>
-        </Group>
-      ) : null}
+      <LoadMore pages={ledger} label={t('partner.credit.more')} />
     </Section>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LoadMore } from '../../components/ListStates.tsx';
 import { Badge, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -112,13 +113,7 @@ export function PromoPage() {
             </tbody>
           </table>
         )}
-        {list.hasNextPage ? (
-          <Group justify="center">
-            <Button variant="default" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-              {t('partner.promo.more')}
-            </Button>
-          </Group>
-        ) : null}
+        <LoadMore pages={list} label={t('partner.promo.more')} />
       </Section>
       <PromoDialog
         promo={editing}

@@ -1,5 +1,6 @@
 import { Link, useParams, useRoutes } from 'react-router';
-import { Anchor, Button, Group, SegmentedControl, Skeleton, Stack, Text } from '@mantine/core';
+import { LoadMore } from '../../components/ListStates.tsx';
+import { Anchor, Button, SegmentedControl, Skeleton, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -156,13 +157,7 @@ export function InvoiceTable({ scope, status, showBuyer = false, action, pdfHref
           ))}
         </tbody>
       </table>
-      {list.hasNextPage ? (
-        <Group justify="center">
-          <Button variant="default" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            {t('invoices.more')}
-          </Button>
-        </Group>
-      ) : null}
+      <LoadMore pages={list} label={t('invoices.more')} />
     </Stack>
   );
 }

@@ -13,7 +13,7 @@ import { DomainPageFrame, useDomainIdParam } from './DomainPageFrame.tsx';
 import { PasswordResetDialog } from './PasswordResetDialog.tsx';
 import { QuotaDialog } from './QuotaDialog.tsx';
 import classes from './DomainPages.module.css';
-import { LoadingRows } from '../../../components/ListStates.tsx';
+import { LoadingRows, LoadMore } from '../../../components/ListStates.tsx';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
 
 /** /host/domain/{id}/users: the domain's mailbox/FTP accounts. */
@@ -106,13 +106,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
             onEditQuota={setEditingQuota}
             onDelete={setDeleting}
           />
-          {users.hasNextPage ? (
-            <div>
-              <Button variant="default" loading={users.isFetchingNextPage} onClick={() => void users.fetchNextPage()}>
-                {t('domainUsers.more')}
-              </Button>
-            </div>
-          ) : null}
+          <LoadMore pages={users} label={t('domainUsers.more')} />
         </>
       )}
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LoadMore } from '../../../components/ListStates.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { Anchor, Button, CloseButton, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -197,13 +198,7 @@ export function DomainListPage() {
               </tbody>
             </table>
             {domains.isFetchNextPageError ? <FormAlert kind="error">{describeError(domains.error, t)}</FormAlert> : null}
-            {domains.hasNextPage ? (
-              <div className={domainClasses.footer}>
-                <Button variant="default" loading={domains.isFetchingNextPage} onClick={() => void domains.fetchNextPage()}>
-                  {t('domains.list.loadMore')}
-                </Button>
-              </div>
-            ) : null}
+            <LoadMore pages={domains} label={t('domains.list.loadMore')} />
           </>
         )}
       </Section>

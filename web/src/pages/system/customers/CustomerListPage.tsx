@@ -12,7 +12,7 @@ import { PageHeader, Section } from '../../PageHeader.tsx';
 import { CustomerStatus } from './CustomerStatus.tsx';
 import classes from '../../Pages.module.css';
 import customerClasses from './Customers.module.css';
-import { EmptyState, LoadingRows } from '../../../components/ListStates.tsx';
+import { EmptyState, LoadingRows, LoadMore } from '../../../components/ListStates.tsx';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
 
 const SEARCH_DELAY_MS = 250;
@@ -92,16 +92,7 @@ export function CustomerListPage() {
                 ))}
               </tbody>
             </table>
-            {customers.hasNextPage ? (
-              <Button
-                variant="default"
-                className={customerClasses.more}
-                loading={customers.isFetchingNextPage}
-                onClick={() => void customers.fetchNextPage()}
-              >
-                {t('customers.list.loadMore')}
-              </Button>
-            ) : null}
+            <LoadMore pages={customers} label={t('customers.list.loadMore')} />
           </>
         )}
       </Section>

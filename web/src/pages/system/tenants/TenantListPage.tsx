@@ -10,7 +10,7 @@ import { PageHeader, Section } from '../../PageHeader.tsx';
 import { ShopBadge } from './ShopBadge.tsx';
 import classes from '../../Pages.module.css';
 import tenantClasses from './Tenants.module.css';
-import { EmptyState, LoadingRows } from '../../../components/ListStates.tsx';
+import { EmptyState, LoadingRows, LoadMore } from '../../../components/ListStates.tsx';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
 
 /** /system/tenants: every brand the panel runs, with its host names, shop and host admins. */
@@ -68,16 +68,7 @@ export function TenantListPage() {
                 ))}
               </tbody>
             </table>
-            {list.hasNextPage ? (
-              <Button
-                variant="default"
-                className={tenantClasses.more}
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-              >
-                {t('tenants.list.more')}
-              </Button>
-            ) : null}
+            <LoadMore pages={list} label={t('tenants.list.more')} />
           </>
         )}
       </Section>

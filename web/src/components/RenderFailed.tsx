@@ -1,9 +1,12 @@
 import { Alert, Button } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import classes from './ShellFrame.module.css';
+import classes from './RenderFailed.module.css';
 
-/** docs/product.md §8: the unknown-error text (translated) in place of the page. */
+/**
+ * docs/product.md §8: the unknown-error text (translated) and a reload button in place of the
+ * page; inside the shell (ShellErrorBoundary) and for a route that failed outside it (RouteError).
+ */
 export function RenderFailed() {
   const { t } = useTranslation();
   return (
