@@ -1,3 +1,4 @@
+import type { MantineSize } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { get, type FieldErrors, type FieldValues, type Path, type UseFormRegister } from 'react-hook-form';
 import { PasswordField, usePasswordHint } from './PasswordField.tsx';
@@ -10,6 +11,9 @@ interface NewPasswordFieldsProps<T extends FieldValues> {
   /** A new account's first password ("Password"), not a changed one ("New password"). */
   first?: boolean;
   autoFocus?: boolean;
+  /** Focus the first field when the dialog around it opens (Mantine's `data-autofocus`). */
+  dialogFocus?: boolean;
+  size?: MantineSize;
 }
 
 /**
@@ -23,6 +27,8 @@ export function NewPasswordFields<T extends FieldValues>({
   confirmation,
   first = false,
   autoFocus,
+  dialogFocus,
+  size,
 }: NewPasswordFieldsProps<T>) {
   const { t } = useTranslation();
   const hint = usePasswordHint();
@@ -34,12 +40,15 @@ export function NewPasswordFields<T extends FieldValues>({
         description={hint}
         autoComplete="new-password"
         autoFocus={autoFocus}
+        data-autofocus={dialogFocus || undefined}
+        size={size}
         error={messageOf(password)}
         {...register(password)}
       />
       <PasswordField
         label={t(first ? 'fields.confirmPassword' : 'fields.confirmNewPassword')}
         autoComplete="new-password"
+        size={size}
         error={messageOf(confirmation)}
         {...register(confirmation)}
       />

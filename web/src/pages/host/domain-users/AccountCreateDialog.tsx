@@ -8,7 +8,7 @@ import { DialogActions } from '../../../components/DialogActions.tsx';
 import { useDomainUserCreate } from '../../../api/domainUsers.ts';
 import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { PasswordField, usePasswordHint } from '../../../forms/PasswordField.tsx';
+import { NewPasswordFields } from '../../../forms/NewPasswordFields.tsx';
 import { formErrorOf, useSchemaResolver } from '../../../forms/validation.ts';
 import { accountCreateSchema, QUOTA_DEFAULT_MB, type AccountCreateValues } from './accountForms.ts';
 import { QuotaInput } from './QuotaInput.tsx';
@@ -29,7 +29,6 @@ interface AccountCreateDialogProps {
 export function AccountCreateDialog({ opened, onClose, domainId, domainText }: AccountCreateDialogProps) {
   const { t } = useTranslation();
   const create = useDomainUserCreate(domainId);
-  const hint = usePasswordHint();
   const [formError, setFormError] = useState<string | null>(null);
 
   const resolver = useSchemaResolver(accountCreateSchema);
@@ -90,21 +89,7 @@ export function AccountCreateDialog({ opened, onClose, domainId, domainText }: A
             )}
             {...register('uid')}
           />
-          <PasswordField
-            label={t('fields.password')}
-            description={hint}
-            size="sm"
-            autoComplete="new-password"
-            error={errors.password?.message}
-            {...register('password')}
-          />
-          <PasswordField
-            label={t('fields.confirmPassword')}
-            size="sm"
-            autoComplete="new-password"
-            error={errors.password_confirmation?.message}
-            {...register('password_confirmation')}
-          />
+          <NewPasswordFields register={register} errors={errors} password="password" confirmation="password_confirmation" size="sm" first />
           <Controller
             control={control}
             name="quota_mb"

@@ -10,7 +10,7 @@ import modalClasses from '../../../components/AppModal.module.css';
 import { useDomainUserPasswordReset } from '../../../api/domainUsers.ts';
 import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { PasswordField, usePasswordHint } from '../../../forms/PasswordField.tsx';
+import { NewPasswordFields } from '../../../forms/NewPasswordFields.tsx';
 import { formErrorOf, useSchemaResolver } from '../../../forms/validation.ts';
 import { passwordResetSchema } from './accountForms.ts';
 
@@ -28,7 +28,6 @@ interface PasswordResetDialogProps {
 export function PasswordResetDialog({ domainId, account, onClose }: PasswordResetDialogProps) {
   const { t } = useTranslation();
   const resetPassword = useDomainUserPasswordReset(domainId);
-  const hint = usePasswordHint();
   const [formError, setFormError] = useState<string | null>(null);
   const opened = account !== null;
 
@@ -69,21 +68,13 @@ export function PasswordResetDialog({ domainId, account, onClose }: PasswordRese
             {t('domainUsers.reset.intro', { uid: account?.uid ?? '' })}
           </Text>
           {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
-          <PasswordField
-            data-autofocus
-            label={t('fields.newPassword')}
-            description={hint}
+          <NewPasswordFields
+            register={register}
+            errors={errors}
+            password="password"
+            confirmation="password_confirmation"
             size="sm"
-            autoComplete="new-password"
-            error={errors.password?.message}
-            {...register('password')}
-          />
-          <PasswordField
-            label={t('fields.confirmNewPassword')}
-            size="sm"
-            autoComplete="new-password"
-            error={errors.password_confirmation?.message}
-            {...register('password_confirmation')}
+            dialogFocus
           />
           <DialogActions
             submitLabel={t('domainUsers.reset.submit')}

@@ -1,11 +1,10 @@
-import { Checkbox, Stack, Textarea, TextInput } from '@mantine/core';
+import { Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { hostingPlanPayloadSchema, type HostingPlan, type ShopSettings } from '@berth/contracts';
 import { usePlanSave } from '../../../api/catalogue.ts';
-import { DialogActions } from '../../../components/DialogActions.tsx';
-import { FormAlert } from '../../../forms/FormAlert.tsx';
 import partnerClasses from '../Partner.module.css';
 import { type Amount, toMajor, toMinor } from './draft.ts';
+import { CatalogueForm } from './CatalogueForm.tsx';
 import { EditDialog } from './EditDialog.tsx';
 import { MoneyField } from './MoneyField.tsx';
 import { useDraft } from './useDraft.ts';
@@ -68,70 +67,63 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
   });
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <Stack gap="md">
-        {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
-        <div className={partnerClasses.formGrid}>
-          <TextInput
-            data-autofocus
-            className={partnerClasses.wide}
-            label={t('catalogue.plans.name')}
-            value={draft.title}
-            onChange={(event) => {
-              set('title', event.currentTarget.value);
-            }}
-            error={errors.title}
-            autoComplete="off"
-            required
-          />
-          <Textarea
-            className={partnerClasses.wide}
-            label={t('catalogue.plans.descriptionField')}
-            value={draft.description}
-            onChange={(event) => {
-              set('description', event.currentTarget.value);
-            }}
-            error={errors.description}
-            autosize
-            minRows={2}
-          />
-          <MoneyField
-            label={t('catalogue.plans.monthlyNet')}
-            value={draft.monthly_price}
-            onChange={(value) => {
-              set('monthly_price', value);
-            }}
-            currency={currency}
-            vatRate={vatRate}
-            error={errors.monthly_price}
-            required
-          />
-          <MoneyField
-            label={t('catalogue.plans.yearlyNet')}
-            value={draft.yearly_price}
-            onChange={(value) => {
-              set('yearly_price', value);
-            }}
-            currency={currency}
-            vatRate={vatRate}
-            error={errors.yearly_price}
-            required
-          />
-          <Checkbox
-            className={partnerClasses.wide}
-            label={t('catalogue.plans.activeOption')}
-            checked={draft.active}
-            onChange={(event) => {
-              set('active', event.currentTarget.checked);
-            }}
-          />
-        </div>
-        <DialogActions
-          submitLabel={plan ? t('catalogue.save') : t('catalogue.plans.createSubmit')}
-          busy={save.isPending}
-          onCancel={onDone}
-        />
-      </Stack>
-    </form>
+    <CatalogueForm
+      submit={submit}
+      formError={formError}
+      active={draft.active}
+      onActive={(active) => {
+        set('active', active);
+      }}
+      activeLabel={t('catalogue.plans.activeOption')}
+      submitLabel={plan ? t('catalogue.save') : t('catalogue.plans.createSubmit')}
+      busy={save.isPending}
+      onCancel={onDone}
+    >
+      <TextInput
+        data-autofocus
+        className={partnerClasses.wide}
+        label={t('catalogue.plans.name')}
+        value={draft.title}
+        onChange={(event) => {
+          set('title', event.currentTarget.value);
+        }}
+        error={errors.title}
+        autoComplete="off"
+        required
+      />
+      <Textarea
+        className={partnerClasses.wide}
+        label={t('catalogue.plans.descriptionField')}
+        value={draft.description}
+        onChange={(event) => {
+          set('description', event.currentTarget.value);
+        }}
+        error={errors.description}
+        autosize
+        minRows={2}
+      />
+      <MoneyField
+        label={t('catalogue.plans.monthlyNet')}
+        value={draft.monthly_price}
+        onChange={(value) => {
+          set('monthly_price', value);
+        }}
+        currency={currency}
+        vatRate={vatRate}
+        error={errors.monthly_price}
+        required
+      />
+      <MoneyField
+        label={t('catalogue.plans.yearlyNet')}
+        value={draft.yearly_price}
+        onChange={(value) => {
+          set('yearly_price', value);
+        }}
+        currency={currency}
+        vatRate={vatRate}
+        error={errors.yearly_price}
+        required
+      />
+    </CatalogueForm>
   );
 }

@@ -1,11 +1,10 @@
-import { Checkbox, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { tldPricePayloadSchema, type ShopSettings, type TldPrice } from '@berth/contracts';
 import { useTldSave } from '../../../api/catalogue.ts';
-import { DialogActions } from '../../../components/DialogActions.tsx';
-import { FormAlert } from '../../../forms/FormAlert.tsx';
 import partnerClasses from '../Partner.module.css';
 import { type Amount, toMajor, toMinor } from './draft.ts';
+import { CatalogueForm } from './CatalogueForm.tsx';
 import { EditDialog } from './EditDialog.tsx';
 import { MoneyField } from './MoneyField.tsx';
 import { useDraft } from './useDraft.ts';
@@ -73,52 +72,49 @@ function TldForm({ tld, settings, onDone }: { tld: TldPrice | null; settings: Sh
   });
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <Stack gap="md">
-        {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
-        <div className={partnerClasses.formGrid}>
-          <TextInput
-            data-autofocus={tld ? undefined : true}
-            className={partnerClasses.wide}
-            label={t('catalogue.tlds.tld')}
-            description={tld ? t('catalogue.tlds.tldFixed') : t('catalogue.tlds.tldHint')}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            value={draft.tld}
-            onChange={(event) => {
-              set('tld', event.currentTarget.value);
-            }}
-            readOnly={tld !== null}
-            error={errors.tld}
-            spellCheck={false}
-            autoComplete="off"
-            required
-          />
-          {PRICES.map((key, index) => (
-            <MoneyField
-              key={key}
-              autoFocus={tld !== null && index === 0}
-              label={t(`catalogue.tlds.${key}`)}
-              value={draft[key]}
-              onChange={(value) => {
-                set(key, value);
-              }}
-              currency={currency}
-              vatRate={vatRate}
-              error={errors[key]}
-              required
-            />
-          ))}
-          <Checkbox
-            className={partnerClasses.wide}
-            label={t('catalogue.tlds.activeOption')}
-            checked={draft.active}
-            onChange={(event) => {
-              set('active', event.currentTarget.checked);
-            }}
-          />
-        </div>
-        <DialogActions submitLabel={tld ? t('catalogue.save') : t('catalogue.tlds.createSubmit')} busy={save.isPending} onCancel={onDone} />
-      </Stack>
-    </form>
+    <CatalogueForm
+      submit={submit}
+      formError={formError}
+      active={draft.active}
+      onActive={(active) => {
+        set('active', active);
+      }}
+      activeLabel={t('catalogue.tlds.activeOption')}
+      submitLabel={tld ? t('catalogue.save') : t('catalogue.tlds.createSubmit')}
+      busy={save.isPending}
+      onCancel={onDone}
+    >
+      <TextInput
+        data-autofocus={tld ? undefined : true}
+        className={partnerClasses.wide}
+        label={t('catalogue.tlds.tld')}
+        description={tld ? t('catalogue.tlds.tldFixed') : t('catalogue.tlds.tldHint')}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        value={draft.tld}
+        onChange={(event) => {
+          set('tld', event.currentTarget.value);
+        }}
+        readOnly={tld !== null}
+        error={errors.tld}
+        spellCheck={false}
+        autoComplete="off"
+        required
+      />
+      {PRICES.map((key, index) => (
+        <MoneyField
+          key={key}
+          autoFocus={tld !== null && index === 0}
+          label={t(`catalogue.tlds.${key}`)}
+          value={draft[key]}
+          onChange={(value) => {
+            set(key, value);
+          }}
+          currency={currency}
+          vatRate={vatRate}
+          error={errors[key]}
+          required
+        />
+      ))}
+    </CatalogueForm>
   );
 }
