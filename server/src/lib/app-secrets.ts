@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.ts';
+import { findSecret, insertSecretOnce } from './queries.ts';
 import { randomToken } from './tokens.ts';
 
 /**
@@ -6,11 +7,6 @@ import { randomToken } from './tokens.ts';
  * the database, unless configuration supplies one.
  */
 export async function getOrCreateSecret(db: Db, name: string): Promise<string> {
-  await db
-    .insertInto('app_secrets')
-    .values({ name, value: randomToken(32) })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await db.selectFrom('app_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-  return row.value;
+  await insertSecretOnce(db, name, randomToken(32));
+  return (await findSecret(db, name)).value;
 }

@@ -81,3 +81,12 @@ export const deleteTld = (db: Db, tenantId: number, id: number) =>
 
 export const listSubscriptions = (db: Db, userId: number) =>
   db.selectFrom('hosting_subscriptions').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
+
+/** Whether amounts in the tenant's currency exist (an invoice or a credit account). */
+export const tenantHasMoney = async (db: Db, tenantId: number): Promise<boolean> => {
+  const [invoice, account] = await Promise.all([
+    db.selectFrom('invoices').select('id').where('tenant_id', '=', tenantId).limit(1).executeTakeFirst(),
+    db.selectFrom('credit_accounts').select('user_id').where('tenant_id', '=', tenantId).limit(1).executeTakeFirst(),
+  ]);
+  return invoice !== undefined || account !== undefined;
+};

@@ -23,6 +23,7 @@ import { assertAdmin, iso } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
 import { bpToPercent, percentToBp, price } from './money.ts';
 import {
+  tenantHasMoney,
   deletePlan,
   deleteTld,
   ensureShop,
@@ -251,12 +252,7 @@ export class ShopCatalogue {
   }
 
   /** Whether amounts in the tenant's currency exist (invoices or credit), which pins the currency. */
-  private async hasMoney(tenantId: number): Promise<boolean> {
-    const { db } = this.deps;
-    const [invoice, account] = await Promise.all([
-      db.selectFrom('invoices').select('id').where('tenant_id', '=', tenantId).limit(1).executeTakeFirst(),
-      db.selectFrom('credit_accounts').select('user_id').where('tenant_id', '=', tenantId).limit(1).executeTakeFirst(),
-    ]);
-    return invoice !== undefined || account !== undefined;
+  private hasMoney(tenantId: number): Promise<boolean> {
+    return tenantHasMoney(this.deps.db, tenantId);
   }
 }

@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import { OPERATOR_TENANT_ID } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { generatePassword, type PasswordHasher } from '../../lib/password.ts';
 import { createUser } from '../users/service.ts';
-import { countTenants, insertTenantHost } from './queries.ts';
+import { countTenants, insertOperatorTenant, insertTenantHost, lockBootstrap } from './queries.ts';
 
 export interface FirstAdmin {
   email: string;
@@ -23,13 +22,9 @@ export async function ensureOperator(
   options: { adminEmail: string; adminPassword: string | undefined; publicUrl: string | undefined },
 ): Promise<FirstAdmin | undefined> {
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(727274)`.execute(trx);
+    await lockBootstrap(trx);
     if ((await countTenants(trx)) > 0) return undefined;
-    await trx
-      .insertInto('tenants')
-      .values({ id: OPERATOR_TENANT_ID, title: 'Berth', public_url: options.publicUrl ?? null })
-      .execute();
-    await sql`select setval('tenants_id_seq', (select max(id) from tenants))`.execute(trx);
+    await insertOperatorTenant(trx, OPERATOR_TENANT_ID, options.publicUrl ?? null);
     for (const host of ['localhost', '127.0.0.1']) await insertTenantHost(trx, OPERATOR_TENANT_ID, host);
     const password = options.adminPassword ?? generatePassword();
     await createUser(trx, hasher, clock, {

@@ -129,3 +129,12 @@ export const setUserRole = (
     .where('tenant_id', '=', tenantId)
     .where('role', '=', from)
     .executeTakeFirst();
+
+/** Serialises first-start bootstrap between instances for the rest of the transaction. */
+export const lockBootstrap = (trx: Db) => sql`select pg_advisory_xact_lock(727274)`.execute(trx);
+
+/** Tenant 1 with its fixed id; the sequence then continues after it. */
+export const insertOperatorTenant = async (trx: Db, id: number, publicUrl: string | null) => {
+  await trx.insertInto('tenants').values({ id, title: 'Berth', public_url: publicUrl }).execute();
+  await sql`select setval('tenants_id_seq', (select max(id) from tenants))`.execute(trx);
+};

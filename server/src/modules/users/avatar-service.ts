@@ -4,7 +4,7 @@ import { fieldError, HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { initialsAvatarSvg } from './avatar.ts';
 import { presentUser } from './present.ts';
-import { deleteAvatar, findAvatar, findUserById, upsertAvatar, type UserRow } from './queries.ts';
+import { deleteAvatar, findAvatar, findUserById, touchUser, upsertAvatar, type UserRow } from './queries.ts';
 
 const STORED_PX = 512;
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
@@ -37,14 +37,13 @@ export class AvatarService {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       await upsertAvatar(trx, user.id, image, now);
-      // The user's updated_at versions the avatar URL, so browsers fetch the new picture.
-      await trx.updateTable('users').set({ updated_at: now }).where('id', '=', user.id).execute();
+      await touchUser(trx, user.id, now);
     });
   }
 
   async remove(user: UserRow): Promise<void> {
     await deleteAvatar(this.db, user.id);
-    await this.db.updateTable('users').set({ updated_at: this.clock.now() }).where('id', '=', user.id).execute();
+    await touchUser(this.db, user.id, this.clock.now());
   }
 
   /** The picture at the requested size, or generated initials when there is none. */

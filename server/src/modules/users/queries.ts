@@ -78,3 +78,7 @@ export const findAvatar = (db: Db, userId: number) =>
   db.selectFrom('user_avatars').select(['image', 'updated_at']).where('user_id', '=', userId).executeTakeFirst();
 
 export const deleteAvatar = (db: Db, userId: number) => db.deleteFrom('user_avatars').where('user_id', '=', userId).execute();
+
+/** Moves the user's updated_at, which versions the avatar URL so browsers fetch the new picture. */
+export const touchUser = (db: Db, userId: number, now: Date) =>
+  db.updateTable('users').set({ updated_at: now }).where('id', '=', userId).execute();
