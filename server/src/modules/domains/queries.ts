@@ -44,21 +44,20 @@ export interface DomainPageQuery {
   limit: number;
 }
 
-const withOwner = (db: Db) =>
-  db
-    .selectFrom('domains')
-    .innerJoin('users as owner', 'owner.id', 'domains.owner_id')
-    .select([
-      'domains.id',
-      'domains.tenant_id',
-      'domains.name',
-      'domains.expire_at',
-      'domains.created_at',
-      'domains.owner_id',
-      'owner.email as owner_email',
-      'owner.given_name as owner_given_name',
-      'owner.sn as owner_sn',
-    ]);
+/** What a domain list shows of each domain and its owner. */
+const LISTED_COLUMNS = [
+  'domains.id',
+  'domains.tenant_id',
+  'domains.name',
+  'domains.expire_at',
+  'domains.created_at',
+  'domains.owner_id',
+  'owner.email as owner_email',
+  'owner.given_name as owner_given_name',
+  'owner.sn as owner_sn',
+] as const;
+
+const withOwner = (db: Db) => db.selectFrom('domains').innerJoin('users as owner', 'owner.id', 'domains.owner_id').select(LISTED_COLUMNS);
 
 export type DomainListRow = Awaited<ReturnType<ReturnType<typeof withOwner>['execute']>>[number];
 
@@ -106,17 +105,7 @@ const rowsOf = (db: Db, keys: Keys, q: DomainPageQuery) => {
     .selectFrom(keys.as('k'))
     .innerJoin('domains', 'domains.id', 'k.id')
     .innerJoin('users as owner', 'owner.id', 'domains.owner_id')
-    .select([
-      'domains.id',
-      'domains.tenant_id',
-      'domains.name',
-      'domains.expire_at',
-      'domains.created_at',
-      'domains.owner_id',
-      'owner.email as owner_email',
-      'owner.given_name as owner_given_name',
-      'owner.sn as owner_sn',
-    ])
+    .select(LISTED_COLUMNS)
     .orderBy(sortKeyOf('k', q.sort), direction)
     .orderBy('k.id', direction)
     .execute();
