@@ -6,6 +6,8 @@ import {
   domainCreatePayloadSchema,
   domainListAnswerSchema,
   domainListQuerySchema,
+  domainOptionsAnswerSchema,
+  menuAnswerSchema,
   domainUpdatePayloadSchema,
   errorAnswerSchema,
   idParamsSchema,
@@ -16,11 +18,13 @@ import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { DomainEditor } from './editor.ts';
 import type { DomainListing } from './listing.ts';
+import type { DomainDirectory } from './service.ts';
+import { domainMenu } from '../menu/service.ts';
 import { displayDomainName } from './names.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
-export function domainRoutes(listing: DomainListing, editor: DomainEditor, actors: ActorSource) {
+export function domainRoutes(listing: DomainListing, editor: DomainEditor, directory: DomainDirectory, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -103,6 +107,36 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, actor
       async (request) => {
         const name = await editor.remove(await actors.actor(request), request.params.id, request.query.confirm);
         return { message: translate(request.lang, 'domain.deleted', { name: displayDomainName(name) }) };
+      },
+    );
+
+    api.get(
+      '/domains/live',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['shell'],
+          summary: 'The domains of the selector: only those with no expiry or an expiry in the future',
+          response: { 200: domainOptionsAnswerSchema },
+        },
+      },
+      async (request) => ({ data: await directory.liveOptions(authedUser(request).user) }),
+    );
+
+    api.get(
+      '/host/domain/:id/menu',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['shell'],
+          summary: "A domain's own menu",
+          params: idParamsSchema,
+          response: { 200: menuAnswerSchema, 404: errorAnswerSchema },
+        },
+      },
+      async (request) => {
+        const domain = await directory.visible(authedUser(request).user, request.params.id);
+        return { data: domainMenu(domain.id) };
       },
     );
   };
