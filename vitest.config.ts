@@ -13,6 +13,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
+      // Real server processes on their own PostgreSQL and Redis, once (they pick their own database).
+      { extends: true, test: { name: 'faults', include: ['server/test/faults/*.fault.test.ts'], testTimeout: 120_000 } },
       { extends: true, test: { name: 'api-pglite', include: api, env: { BERTH_TEST_DB: 'pglite' } } },
       ...(withPostgres ? [{ extends: true, test: { name: 'api-postgres', include: api, env: { BERTH_TEST_DB: 'postgres' } } }] : []),
     ],

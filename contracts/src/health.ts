@@ -3,5 +3,7 @@ import { z } from 'zod';
 export const healthAnswerSchema = z.object({
   status: z.enum(['ok', 'error']),
   database: z.enum(['ok', 'error']),
+  /** `off` when the instance runs without Redis (realtime in-process). */
+  redis: z.enum(['ok', 'error', 'off']),
 });
 export type HealthAnswer = z.infer<typeof healthAnswerSchema>;

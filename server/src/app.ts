@@ -230,7 +230,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   const realtime = new RealtimeHub(app, { sessions, tenants });
-  if (config.REDIS_URL) await realtime.useRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX);
+  if (config.REDIS_URL) await realtime.useRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, app.log);
   await registerSecurityHeaders(app);
   registerErrorHandler(app);
   registerRequestContext(app, { tenants, sessions });
@@ -271,7 +271,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(db));
+      await api.register(healthRoutes(db, () => realtime.redisStatus()));
       await api.register(tenantRoutes);
       await api.register(authRoutes(auth, sessions, realtime));
       await api.register(twoFactorRoutes(twoFactor, sessions));

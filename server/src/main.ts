@@ -7,10 +7,18 @@ import { startSweeper } from './modules/sessions/sweeper.ts';
 import { startExpiryJob } from './modules/expiry/service.ts';
 
 async function start(config: Config): Promise<void> {
-  const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BERTH_DATA_DIR });
+  let logConnectionError = (error: Error): void => void process.stderr.write(`database connection: ${error.message}\n`);
+  const handle = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.BERTH_DATA_DIR,
+    onConnectionError: (error) => logConnectionError(error),
+  });
   const applied = await migrateToLatest(handle.db);
   const { app, services } = await buildApp({ config, db: handle.db });
   app.log.info({ database: handle.kind, applied }, 'database migrated');
+  logConnectionError = (error) => app.log.warn({ message: error.message }, 'database connection lost; the pool reconnects');
+  // A stray rejection (a background job, a library) is logged; it never takes the server down.
+  process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled rejection'));
   const sweeper = startSweeper(handle.db, services.clock, app.log);
   app.addHook('onClose', async () => clearInterval(sweeper));
   const expiryJob = startExpiryJob(services.expiry, services.clock, app.log);

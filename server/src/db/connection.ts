@@ -13,7 +13,8 @@ export interface DbTarget {
   databaseUrl?: string | undefined;
   /** PGlite's data directory; `memory://` keeps it in memory (tests). */
   dataDir: string;
-  onIdleError?: (error: Error) => void;
+  /** A connection failed outside a query (server restart, network): logged, never fatal. */
+  onConnectionError?: (error: Error) => void;
 }
 
 export interface DbHandle {
@@ -27,10 +28,17 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 export async function openDatabase(target: DbTarget): Promise<DbHandle> {
   if (target.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10 });
+    // A bounded wait for a connection: while the server is away, requests fail fast (503) instead
+    // of queueing until the load balancer gives up.
+    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
+    const report = (error: Error) => target.onConnectionError?.(error);
     // An idle connection the server drops (restart, failover) must not crash the process; the
     // pool replaces it on the next query.
-    pool.on('error', (error) => target.onIdleError?.(error));
+    pool.on('error', report);
+    // The pool listens for errors only on idle clients. A checked-out client whose connection
+    // the server ends between two queries (57P01 on restart, inside a transaction) emits 'error'
+    // with nobody listening, which would end the process; the query in flight fails on its own.
+    pool.on('connect', (client) => client.on('error', report));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -1,7 +1,11 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldErrors } from '@berth/contracts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { isMessageKey, translate, type MessageKey } from '../i18n/messages.ts';
+
+/** How long a client should wait before retrying while a dependency is down. */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
 // The request's `lang` is declared in request.ts; programs that reach this file without the app
 // (the e2e seed) need the declaration too.
 import type {} from './request.ts';
@@ -79,7 +83,8 @@ function validationMessage(code: string, message: string, params: ZodIssueParams
 /** One place turns every failure into the envelope: field errors 422, never a stack trace. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    const lang = request.lang;
+    // The language is known before anything can fail, except when the request context itself fails.
+    const lang = request.lang ?? 'en';
     if (error instanceof HttpError) {
       const errors: FieldErrors | undefined = error.fieldErrors
         ? Object.fromEntries(
@@ -99,6 +104,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
         (errors[field] ??= []).push(translate(lang, text.key, text.params));
       }
       return reply.code(422).send({ message: translate(lang, 'validation.failed'), errors });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Down or restarting: a clean answer the client may retry, and one log line, not a stack per request.
+      request.log.warn({ code: (error as { code?: unknown }).code, message: error.message }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(UNAVAILABLE_RETRY_SECONDS))
+        .send({ message: translate(lang, 'http.unavailable') });
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status === 429) {

@@ -3,22 +3,22 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { healthAnswerSchema } from '@berth/contracts';
 import { pingDatabase, type Db } from '../../db/connection.ts';
 
-export function healthRoutes(db: Db) {
+export function healthRoutes(db: Db, redisStatus: () => Promise<'ok' | 'error' | 'off'>) {
   return async (app: FastifyInstance): Promise<void> => {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/health',
       {
         schema: {
           tags: ['system'],
-          summary: 'Liveness and database check',
+          summary: 'Which dependency is up: 200 when the database answers (Redis only carries realtime), else 503',
           response: { 200: healthAnswerSchema, 503: healthAnswerSchema },
         },
       },
       async (_request, reply) => {
-        const ok = await pingDatabase(db);
+        const [database, redis] = await Promise.all([pingDatabase(db), redisStatus()]);
         reply.header('cache-control', 'no-store');
-        if (!ok) return reply.code(503).send({ status: 'error', database: 'error' });
-        return { status: 'ok' as const, database: 'ok' as const };
+        if (!database) return reply.code(503).header('retry-after', '5').send({ status: 'error', database: 'error', redis });
+        return { status: 'ok' as const, database: 'ok' as const, redis };
       },
     );
   };

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { createClient } from 'redis';
@@ -22,6 +22,8 @@ export class RealtimeHub {
   private readonly io: Server;
   private redisClients: { quit(): Promise<unknown> }[] = [];
   private closing = false;
+  private redisUp = false;
+  private redisPing: (() => Promise<unknown>) | undefined;
 
   constructor(app: FastifyInstance, deps: { sessions: SessionService; tenants: TenantResolver }) {
     this.io = new Server(app.server, {
@@ -86,12 +88,38 @@ export class RealtimeHub {
   }
 
   /** Shares events through Redis pub/sub with the other instances that use the same key prefix. */
-  async useRedis(url: string, keyPrefix = 'socket.io'): Promise<void> {
+  async useRedis(url: string, keyPrefix = 'socket.io', log?: FastifyBaseLogger): Promise<void> {
     const pub = createClient({ url });
     const sub = pub.duplicate();
+    // Redis going away is expected (restarts): the clients reconnect by themselves, with back-off.
+    // One line when it goes and one when it is back, instead of an unhandled 'error' event.
+    for (const client of [pub, sub]) {
+      client.on('error', (error: Error) => {
+        if (this.redisUp) log?.warn({ message: error.message }, 'redis unavailable; realtime stays on this instance until it is back');
+        this.redisUp = false;
+      });
+      client.on('ready', () => {
+        if (!this.redisUp && this.redisClients.length) log?.info('redis is back');
+        this.redisUp = pub.isReady && sub.isReady;
+      });
+    }
     await Promise.all([pub.connect(), sub.connect()]);
+    this.redisUp = true;
     this.redisClients = [pub, sub];
+    this.redisPing = () => pub.ping();
     this.io.adapter(createAdapter(pub, sub, { key: keyPrefix }));
+  }
+
+  /** For the health check: 'off' without REDIS_URL, else whether Redis answers now. */
+  async redisStatus(): Promise<'ok' | 'error' | 'off'> {
+    if (!this.redisPing) return 'off';
+    if (!this.redisUp) return 'error';
+    try {
+      await Promise.race([this.redisPing(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000).unref())]);
+      return 'ok';
+    } catch {
+      return 'error';
+    }
   }
 
   notify(userId: number, event: NotificationEvent): void {
