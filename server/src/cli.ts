@@ -1,15 +1,18 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
-import { roleSchema } from '@berth/contracts';
-import { loadConfig } from './config.ts';
+import { DATA_COMMANDS, runAdminCommand } from './admin-commands.ts';
+import { loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/connection.ts';
+import { DataDirBusyError, DataDirLock, type AdminAnswer, type AdminRequest } from './db/data-dir-lock.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { systemClock } from './lib/clock.ts';
-import { generatePassword, PasswordHasher } from './lib/password.ts';
-import { loadDemoData } from './modules/demo/service.ts';
-import { deleteUserSessions } from './modules/sessions/queries.ts';
+import { PasswordHasher } from './lib/password.ts';
 import { ensureOperator, firstAdminBanner } from './modules/tenants/bootstrap.ts';
-import { findUserByTenantEmail } from './modules/users/queries.ts';
-import { createUser, setPassword } from './modules/users/service.ts';
+
+const run = promisify(execFile);
 
 const HELP = `Berth admin CLI: npm run cli -- <command> [options]
 
@@ -20,10 +23,64 @@ Commands:
               ends every session of that user
   demo        [--password <password>]  loads a demo tenant (harbor.localhost) with a host admin,
               5 customers and 150 domains (20 expired)
+  backup FILE a consistent snapshot of the database while the server runs
+              (embedded: a gzip tar of the data directory; PostgreSQL: pg_dump's custom format)
+  restore FILE
+              embedded: into BERTH_DATA_DIR, which must be empty or missing (server stopped);
+              PostgreSQL: pg_restore into DATABASE_URL, which must be an empty database
   help
 
 Without --password a random one is generated and printed once.
-The database is the one the server uses (DATABASE_URL, else BERTH_DATA_DIR).`;
+The database is the one the server uses (DATABASE_URL, else BERTH_DATA_DIR). While the server
+runs on the embedded database, commands go through it (it holds the data directory).`;
+
+const print = (answer: AdminAnswer): number => {
+  (answer.code === 0 ? process.stdout : process.stderr).write(answer.output);
+  return answer.code;
+};
+
+/** Opens the database itself (nobody else holds it) and runs the command. */
+async function runHere(config: Config, request: AdminRequest, lock: DataDirLock | undefined): Promise<number> {
+  const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BERTH_DATA_DIR });
+  const hasher = new PasswordHasher({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
+  try {
+    await migrateToLatest(handle.db);
+    const admin = await ensureOperator(handle.db, hasher, systemClock, {
+      adminEmail: config.BERTH_ADMIN_EMAIL,
+      adminPassword: config.BERTH_ADMIN_PASSWORD,
+      publicUrl: config.BERTH_PUBLIC_URL,
+    });
+    if (admin) process.stdout.write(firstAdminBanner(admin, config.BERTH_PUBLIC_URL ?? `http://localhost:${config.PORT}`));
+    return print(await runAdminCommand({ handle, hasher, clock: systemClock, config }, request));
+  } finally {
+    await handle.close();
+    await lock?.release();
+  }
+}
+
+async function restore(config: Config, file: string): Promise<number> {
+  if (!existsSync(file)) throw new Error(`No such file: ${file}`);
+  if (config.DATABASE_URL) {
+    await run('pg_restore', ['--no-owner', '--exit-on-error', '--dbname', config.DATABASE_URL, file]);
+    process.stdout.write(`Restored ${file} into the PostgreSQL database.\n`);
+    return 0;
+  }
+  const dataDir = config.BERTH_DATA_DIR;
+  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
+    throw new Error(`Restore goes into an empty data directory; ${dataDir} is not empty. Move it aside first.`);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const lock = await DataDirLock.acquire(dataDir);
+  try {
+    const handle = await openDatabase({ dataDir, loadDataDir: new Blob([readFileSync(file)]) });
+    await migrateToLatest(handle.db);
+    await handle.close();
+  } finally {
+    await lock.release();
+  }
+  process.stdout.write(`Restored ${file} into ${dataDir}.\n`);
+  return 0;
+}
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -39,73 +96,28 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   const command = positionals[0] ?? 'help';
-  if (command === 'help' || !['create-user', 'reset-password', 'demo'].includes(command)) {
+  const config = loadConfig();
+  if (command === 'restore') {
+    if (!positionals[1]) throw new Error('restore needs a file name.');
+    return restore(config, path.resolve(positionals[1]));
+  }
+  if (command === 'help' || !(DATA_COMMANDS as readonly string[]).includes(command)) {
     process.stdout.write(`${HELP}\n`);
     return command === 'help' ? 0 : 64;
   }
+  const request: AdminRequest = { command, values: { ...values, file: positionals[1] ? path.resolve(positionals[1]) : undefined } };
+  if (config.DATABASE_URL) return runHere(config, request, undefined);
 
-  const config = loadConfig();
-  const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BERTH_DATA_DIR });
-  const hasher = new PasswordHasher({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
-  const clock = systemClock;
+  mkdirSync(config.BERTH_DATA_DIR, { recursive: true });
+  let lock: DataDirLock;
   try {
-    await migrateToLatest(handle.db);
-    const admin = await ensureOperator(handle.db, hasher, clock, {
-      adminEmail: config.BERTH_ADMIN_EMAIL,
-      adminPassword: config.BERTH_ADMIN_PASSWORD,
-      publicUrl: config.BERTH_PUBLIC_URL,
-    });
-    if (admin) process.stdout.write(firstAdminBanner(admin, config.BERTH_PUBLIC_URL ?? `http://localhost:${config.PORT}`));
-    const tenantId = Number(values.tenant);
-
-    if (command === 'create-user') {
-      if (!values.email || !values.role) throw new Error('create-user needs --email and --role.');
-      const role = roleSchema.parse(values.role);
-      const password = values.password ?? generatePassword();
-      const user = await createUser(handle.db, hasher, clock, {
-        tenantId,
-        email: values.email,
-        password,
-        role,
-        given_name: values['given-name'],
-        sn: values.surname,
-      });
-      process.stdout.write(`Created ${role} #${user.id} ${user.email} in tenant ${tenantId}.\n`);
-      if (!values.password) process.stdout.write(`Password (shown once): ${password}\n`);
-    }
-
-    if (command === 'reset-password') {
-      if (!values.email) throw new Error('reset-password needs --email.');
-      const user = await findUserByTenantEmail(handle.db, tenantId, values.email);
-      if (!user) throw new Error(`No user ${values.email} in tenant ${tenantId}.`);
-      const password = values.password ?? generatePassword();
-      await setPassword(handle.db, hasher, clock, user.id, password);
-      await deleteUserSessions(handle.db, user.id);
-      process.stdout.write(`Password of ${user.email} reset; all their sessions ended.\n`);
-      if (!values.password) process.stdout.write(`New password (shown once): ${password}\n`);
-    }
-
-    if (command === 'demo') {
-      const summary = await loadDemoData(handle.db, hasher, clock, { password: values.password });
-      if (!summary) {
-        process.stdout.write('Demo data is already loaded (tenant harbor.localhost exists).\n');
-      } else {
-        process.stdout.write(
-          [
-            `Demo tenant #${summary.tenantId} "Harbor Hosting" at http://${summary.host}:${config.PORT}`,
-            `  host admin: ${summary.hostAdmin}`,
-            `  customers:  ${summary.customers.join(', ')}`,
-            `  password of all demo users: ${values.password ? '(as given)' : summary.password}`,
-            `  domains:    ${summary.domains} (${summary.expired} expired)`,
-            '',
-          ].join('\n'),
-        );
-      }
-    }
-    return 0;
-  } finally {
-    await handle.close();
+    lock = await DataDirLock.acquire(config.BERTH_DATA_DIR);
+  } catch (error) {
+    if (!(error instanceof DataDirBusyError)) throw error;
+    // The server holds the embedded database: it runs the command on it.
+    return print(await DataDirLock.send(config.BERTH_DATA_DIR, request));
   }
+  return runHere(config, request, lock);
 }
 
 try {

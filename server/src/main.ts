@@ -1,4 +1,7 @@
+import { mkdirSync } from 'node:fs';
+import { runAdminCommand } from './admin-commands.ts';
 import { loadConfig, ConfigError, type Config } from './config.ts';
+import { DataDirBusyError, DataDirLock } from './db/data-dir-lock.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './app.ts';
@@ -7,6 +10,12 @@ import { startSweeper } from './modules/sessions/sweeper.ts';
 import { startExpiryJob } from './modules/expiry/service.ts';
 
 async function start(config: Config): Promise<void> {
+  // The embedded database is this process's alone (data-dir-lock.ts); a second one stops here.
+  let lock: DataDirLock | undefined;
+  if (!config.DATABASE_URL) {
+    mkdirSync(config.BERTH_DATA_DIR, { recursive: true });
+    lock = await DataDirLock.acquire(config.BERTH_DATA_DIR);
+  }
   let logConnectionError = (error: Error): void => void process.stderr.write(`database connection: ${error.message}\n`);
   const handle = await openDatabase({
     databaseUrl: config.DATABASE_URL,
@@ -23,6 +32,8 @@ async function start(config: Config): Promise<void> {
   app.addHook('onClose', async () => clearInterval(sweeper));
   const expiryJob = startExpiryJob(services.expiry, services.clock, app.log);
   app.addHook('onClose', async () => expiryJob.stop());
+
+  lock?.serve((request) => runAdminCommand({ handle, hasher: services.hasher, clock: services.clock, config }, request));
 
   const admin = await ensureOperator(handle.db, services.hasher, services.clock, {
     adminEmail: config.BERTH_ADMIN_EMAIL,
@@ -45,6 +56,7 @@ async function start(config: Config): Promise<void> {
     try {
       await app.close();
       await handle.close();
+      await lock?.release();
       app.log.info('shut down cleanly');
       process.exit(0);
     } catch (error) {
@@ -65,6 +77,10 @@ try {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
     process.exit(78);
+  }
+  if (error instanceof DataDirBusyError) {
+    process.stderr.write(`Berth cannot start: ${error.message}\n`);
+    process.exit(75);
   }
   process.stderr.write(`Berth failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

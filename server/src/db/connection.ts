@@ -13,15 +13,14 @@ export interface DbTarget {
   databaseUrl?: string | undefined;
   /** PGlite's data directory; `memory://` keeps it in memory (tests). */
   dataDir: string;
+  /** Restore: a new PGlite data directory starts from this dump (gzip tar of dumpDataDir). */
+  loadDataDir?: Blob | undefined;
   /** A connection failed outside a query (server restart, network): logged, never fatal. */
   onConnectionError?: (error: Error) => void;
 }
 
-export interface DbHandle {
-  db: Db;
-  kind: 'postgres' | 'pglite';
-  close(): Promise<void>;
-}
+export type DbHandle =
+  { db: Db; kind: 'postgres'; close(): Promise<void> } | { db: Db; kind: 'pglite'; close(): Promise<void>; dumpDataDir(): Promise<Blob> };
 
 // int8 (bigint counts and ids) as JS numbers: every count and id here fits in 2^53.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -49,9 +48,10 @@ export async function openDatabase(target: DbTarget): Promise<DbHandle> {
   }
   const pglite = await PGlite.create(dataDir, {
     parsers: { 20: (value: string) => Number.parseInt(value, 10) },
+    ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return { db, kind: 'pglite', close: () => db.destroy(), dumpDataDir: () => pglite.dumpDataDir('gzip') };
 }
 
 export async function pingDatabase(db: Db): Promise<boolean> {
