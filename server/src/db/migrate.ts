@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003_shell.ts';
 import * as m0004 from './migrations/0004_hosting.ts';
 import * as m0005 from './migrations/0005_shop.ts';
 import * as m0006 from './migrations/0006_payments.ts';
+import * as m0007 from './migrations/0007_hardening.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004_hosting': m0004,
   '0005_shop': m0005,
   '0006_payments': m0006,
+  '0007_hardening': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -168,6 +168,7 @@ export interface EmailVerificationsTable {
 }
 
 export interface ThrottleHitsTable {
+  id: Generated<number>;
   key: string;
   hit_at: Timestamp;
 }

@@ -15,14 +15,10 @@ export class Reauthenticator {
 
   async confirm(user: UserRow, password: string, field = 'password'): Promise<void> {
     const key = String(user.id);
-    const wait = await this.throttle.retryAfter(key);
-    if (wait > 0) {
-      throw tooManyRequests('auth.throttled', wait);
-    }
-    if (!(await this.hasher.verify(user.password_hash, password))) {
-      await this.throttle.fail(key);
-      throw fieldError(field, 'password.current_wrong');
-    }
+    // Counted before the check: simultaneous guesses get no more checks than the limit.
+    const { wait } = await this.throttle.attempt(key);
+    if (wait > 0) throw tooManyRequests('auth.throttled', wait);
+    if (!(await this.hasher.verify(user.password_hash, password))) throw fieldError(field, 'password.current_wrong');
     await this.throttle.reset(key);
   }
 }

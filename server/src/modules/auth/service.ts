@@ -30,15 +30,16 @@ export class AuthService {
   /** Checks the password step; the route then issues the (possibly 2FA-pending) session. */
   async login(input: LoginInput): Promise<UserRow> {
     const { db, hasher, audit, accountThrottle, ipThrottle } = this.deps;
-    const accountKey = `${input.tenantId}:${input.email.toLowerCase()}`;
-    // Independent reads in parallel: a login is argon2 plus as few round trips as possible.
-    const [accountWait, ipWait, user] = await Promise.all([
-      accountThrottle.retryAfter(accountKey),
-      ipThrottle.retryAfter(input.ip),
-      findLoginCandidate(db, input.tenantId, input.email),
-    ]);
-    const wait = Math.max(accountWait, ipWait);
+    const user = await findLoginCandidate(db, input.tenantId, input.email);
+    // One account is one throttle, on whichever tenant's host it is tried (a super admin is found
+    // on every host); an unknown address is throttled by the address itself.
+    const accountKey = user ? `user:${user.id}` : `email:${input.email.toLowerCase()}`;
+    // Both tries are counted before the password is checked, so a burst of guesses sent at once
+    // gets no more checks than the limit.
+    const [account, ip] = await Promise.all([accountThrottle.attempt(accountKey), ipThrottle.attempt(input.ip)]);
+    const wait = Math.max(account.wait, ip.wait);
     if (wait > 0) {
+      await Promise.all([account.succeeded(), ip.succeeded()]);
       await audit.record({ action: 'auth.login.throttled', tenantId: input.tenantId, userId: null, ip: input.ip });
       throw tooManyRequests('auth.throttled', wait);
     }
@@ -46,17 +47,14 @@ export class AuthService {
     // An unknown account costs one argon2 verify too, so timing does not reveal which e-mails exist.
     const valid = user ? await hasher.verify(user.password_hash, input.password) : await hasher.verifyDummy(input.password);
     if (!user || !valid) {
-      await Promise.all([
-        accountThrottle.fail(accountKey),
-        ipThrottle.fail(input.ip),
-        audit.record({ action: 'auth.login.failure', tenantId: input.tenantId, userId: user?.id ?? null, ip: input.ip }),
-      ]);
+      await audit.record({ action: 'auth.login.failure', tenantId: input.tenantId, userId: user?.id ?? null, ip: input.ip });
       throw fieldError('email', 'auth.failed');
     }
     if (user.locked_at) throw fieldError('email', 'auth.locked');
 
     await Promise.all([
       accountThrottle.reset(accountKey),
+      ip.succeeded(),
       audit.record({
         action: 'auth.login.success',
         tenantId: input.tenantId,

@@ -1,14 +1,26 @@
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { deleteThrottleHit, deleteThrottleHitsBefore, deleteThrottleKey, takeThrottleHit } from './queries.ts';
 
 export interface ThrottleRule {
   limit: number;
   windowMs: number;
 }
 
+/** One counted try: `wait` > 0 means it was refused (nothing counted) and says for how many seconds. */
+export interface Attempt {
+  wait: number;
+  /** Takes the try back: for throttles that count only failures, once the check has passed. */
+  succeeded(): Promise<void>;
+}
+
+const REFUSED_NOTHING_TO_TAKE_BACK = async () => undefined;
+
 /**
- * Counts failures per key in a sliding window, in the database, so every app instance sees the
- * same count and a restart forgets nothing.
+ * At most `limit` tries per key in a sliding window, counted in the database so every instance
+ * sees the same count. A try is counted BEFORE it is checked (`attempt`), atomically, so a burst
+ * of simultaneous guesses cannot all be checked before the first failure is written; a try that
+ * passes its check may then be taken back (`succeeded`) or the key cleared (`reset`).
  */
 export class FailureThrottle {
   private readonly db: Db;
@@ -23,38 +35,27 @@ export class FailureThrottle {
     this.rule = rule;
   }
 
-  /** Seconds until the key may try again, or 0 when it may now. */
-  async retryAfter(key: string): Promise<number> {
-    const now = this.clock.now().getTime();
-    const rows = await this.db
-      .selectFrom('throttle_hits')
-      .select('hit_at')
-      .where('key', '=', this.prefix + key)
-      .where('hit_at', '>', new Date(now - this.rule.windowMs))
-      .orderBy('hit_at', 'desc')
-      .limit(this.rule.limit)
-      .execute();
-    if (rows.length < this.rule.limit) return 0;
-    const oldest = new Date(rows[rows.length - 1]?.hit_at ?? now).getTime();
-    return Math.max(1, Math.ceil((oldest + this.rule.windowMs - now) / 1000));
-  }
-
-  async fail(key: string): Promise<void> {
-    await this.db
-      .insertInto('throttle_hits')
-      .values({ key: this.prefix + key, hit_at: this.clock.now() })
-      .execute();
+  async attempt(key: string): Promise<Attempt> {
+    const now = this.clock.now();
+    const taken = await takeThrottleHit(this.db, {
+      key: this.prefix + key,
+      now,
+      since: new Date(now.getTime() - this.rule.windowMs),
+      limit: this.rule.limit,
+    });
+    if ('oldest' in taken) {
+      const wait = Math.max(1, Math.ceil((taken.oldest.getTime() + this.rule.windowMs - now.getTime()) / 1000));
+      return { wait, succeeded: REFUSED_NOTHING_TO_TAKE_BACK };
+    }
+    return { wait: 0, succeeded: async () => void (await deleteThrottleHit(this.db, taken.id)) };
   }
 
   async reset(key: string): Promise<void> {
-    await this.db
-      .deleteFrom('throttle_hits')
-      .where('key', '=', this.prefix + key)
-      .execute();
+    await deleteThrottleKey(this.db, this.prefix + key);
   }
 }
 
 /** Old hits are useless after the longest window; a periodic sweep keeps the table small. */
 export async function sweepThrottleHits(db: Db, before: Date): Promise<void> {
-  await db.deleteFrom('throttle_hits').where('hit_at', '<', before).execute();
+  await deleteThrottleHitsBefore(db, before);
 }

@@ -32,8 +32,11 @@ export class DomainUserPasswordService {
   ): Promise<string> {
     const { db, clock, hasher, uidThrottle, ipThrottle } = this.deps;
     const uidKey = input.uid.toLowerCase();
-    const wait = Math.max(await uidThrottle.retryAfter(uidKey), await ipThrottle.retryAfter(context.ip));
+    // Counted before the old password is checked, so simultaneous guesses get no more checks than the limit.
+    const [uid, ip] = await Promise.all([uidThrottle.attempt(uidKey), ipThrottle.attempt(context.ip)]);
+    const wait = Math.max(uid.wait, ip.wait);
     if (wait > 0) {
+      await Promise.all([uid.succeeded(), ip.succeeded()]);
       throw tooManyRequests('auth.throttled', wait);
     }
     const account = await findDomainUserByUid(db, input.uid);
@@ -41,8 +44,6 @@ export class DomainUserPasswordService {
       ? await hasher.verify(account.password_hash, input.user_password_old)
       : await hasher.verifyDummy(input.user_password_old);
     if (!account || !valid || !account.enabled) {
-      await uidThrottle.fail(uidKey);
-      await ipThrottle.fail(context.ip);
       await this.deps.audit.record({
         action: 'domain_user.password_change_failed',
         tenantId: account?.tenant_id ?? null,
@@ -56,7 +57,7 @@ export class DomainUserPasswordService {
       password: 'user_password',
       confirmation: 'user_password_confirmation',
     });
-    await uidThrottle.reset(uidKey);
+    await Promise.all([uidThrottle.reset(uidKey), ip.succeeded()]);
     await updateDomainUserPassword(db, account.id, await hasher.hash(input.user_password), clock.now());
     await this.deps.audit.record({
       action: 'domain_user.password_changed',

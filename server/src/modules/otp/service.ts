@@ -50,16 +50,14 @@ export class OtpService {
   async request(email: string, context: Context): Promise<string> {
     this.assertOffered(context.tenant);
     const { db, clock } = this.deps;
-    const wait = await this.deps.requestIpThrottle.retryAfter(context.ip);
-    if (wait > 0) {
-      throw tooManyRequests('http.too_many_requests', wait);
-    }
-    await this.deps.requestIpThrottle.fail(context.ip);
+    const { wait } = await this.deps.requestIpThrottle.attempt(context.ip);
+    if (wait > 0) throw tooManyRequests('http.too_many_requests', wait);
 
     const uniqId = randomToken(16);
     const now = clock.now();
     const emailKey = email.toLowerCase();
-    const mayMail = (await this.deps.requestEmailThrottle.retryAfter(emailKey)) === 0;
+    // Every request for an address counts, known or not, so the count tells nothing either.
+    const mayMail = (await this.deps.requestEmailThrottle.attempt(emailKey)).wait === 0;
     const user = mayMail ? await findLoginCandidate(db, context.tenant.id, email) : undefined;
     const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
     await insertOtpLogin(db, {
@@ -71,7 +69,6 @@ export class OtpService {
       expires_at: new Date(now.getTime() + OTP_VALID_MS),
     });
     if (!user) return uniqId;
-    await this.deps.requestEmailThrottle.fail(emailKey);
     await this.deps.audit.record({ action: 'auth.otp.requested', tenantId: context.tenant.id, userId: user.id, ip: context.ip });
     const base = publicBaseUrl(context.tenant, this.deps.fallbackUrl);
     await this.deps.mail.send({
@@ -96,10 +93,9 @@ export class OtpService {
     const { db, clock } = this.deps;
     const row = await findOtpLogin(db, uniqId);
     if (row?.user_id) {
-      const wait = await this.deps.accountThrottle.retryAfter(String(row.user_id));
-      if (wait > 0) {
-        throw tooManyRequests('otp.throttled', wait);
-      }
+      // Counted before the code is compared: simultaneous guesses get no more than the limit.
+      const { wait } = await this.deps.accountThrottle.attempt(String(row.user_id));
+      if (wait > 0) throw tooManyRequests('otp.throttled', wait);
     }
     const now = clock.now();
     const live =
@@ -113,7 +109,6 @@ export class OtpService {
     const matches = live && sameHash(row.code_hash ?? '', codeHash(uniqId, otp.trim()));
     if (!row || !live || !matches || !(await claimOtpLogin(db, uniqId, OTP_MAX_ATTEMPTS, now))) {
       if (row) await countOtpAttempt(db, uniqId);
-      if (row?.user_id) await this.deps.accountThrottle.fail(String(row.user_id));
       await this.deps.audit.record({
         action: 'auth.otp.failure',
         tenantId: context.tenant.id,

@@ -48,14 +48,10 @@ export class PasswordService {
   /** Always the same answer; a mail goes out only for an existing account. */
   async forgot(email: string, context: RequestContext): Promise<void> {
     const { db, clock, forgotIpThrottle, forgotEmailThrottle } = this.deps;
-    const wait = await forgotIpThrottle.retryAfter(context.ip);
-    if (wait > 0) {
-      throw tooManyRequests('http.too_many_requests', wait);
-    }
-    await forgotIpThrottle.fail(context.ip);
+    const { wait } = await forgotIpThrottle.attempt(context.ip);
+    if (wait > 0) throw tooManyRequests('http.too_many_requests', wait);
     const emailKey = `${context.tenant.id}:${email.toLowerCase()}`;
-    if ((await forgotEmailThrottle.retryAfter(emailKey)) > 0) return;
-    await forgotEmailThrottle.fail(emailKey);
+    if ((await forgotEmailThrottle.attempt(emailKey)).wait > 0) return;
 
     const user = await findLoginCandidate(db, context.tenant.id, email);
     if (!user) return;

@@ -60,12 +60,13 @@ export class RegistrationService {
 
   async register(input: RegistrationPayload & { g_recaptcha_response: string }, context: Context): Promise<UserRow> {
     const { db, clock, hasher, captcha, ipThrottle } = this.deps;
-    const wait = await ipThrottle.retryAfter(context.ip);
-    if (wait > 0) throw throttled(wait, 'registration.throttled');
-    await ipThrottle.fail(context.ip);
+    const attempt = await ipThrottle.attempt(context.ip);
+    if (attempt.wait > 0) throw throttled(attempt.wait, 'registration.throttled');
 
     const check = await captcha.verify(input.g_recaptcha_response, { hosts: context.tenant.hosts, ip: context.ip });
     if (!check.ok) {
+      // A failed captcha is not a registration: it does not use up the address's allowance.
+      await attempt.succeeded();
       const key =
         check.reason === 'missing' ? 'captcha.missing' : check.reason === 'unavailable' ? 'captcha.unavailable' : 'captcha.invalid';
       throw fieldError('g_recaptcha_response', key);
@@ -120,21 +121,18 @@ export class RegistrationService {
 
   async verify(code: string, context: { tenant: ResolvedTenant; ip: string }): Promise<void> {
     const { db, clock, verifyThrottle } = this.deps;
-    const wait = await verifyThrottle.retryAfter(context.ip);
-    if (wait > 0) throw throttled(wait, 'http.too_many_requests');
+    const attempt = await verifyThrottle.attempt(context.ip);
+    if (attempt.wait > 0) throw throttled(attempt.wait, 'http.too_many_requests');
     const userId = await db.transaction().execute((trx) => claimVerification(trx, sha256(code), clock.now()));
-    if (userId === undefined) {
-      await verifyThrottle.fail(context.ip);
-      throw fieldError('code', 'registration.verify_invalid');
-    }
+    if (userId === undefined) throw fieldError('code', 'registration.verify_invalid');
+    await attempt.succeeded();
     await this.deps.audit.record({ action: 'auth.email_verified', tenantId: context.tenant.id, userId, ip: context.ip });
   }
 
   async resend(user: UserRow, tenant: ResolvedTenant): Promise<void> {
     if (user.email_verified_at) return;
-    const wait = await this.deps.resendThrottle.retryAfter(String(user.id));
+    const { wait } = await this.deps.resendThrottle.attempt(String(user.id));
     if (wait > 0) throw throttled(wait, 'http.too_many_requests');
-    await this.deps.resendThrottle.fail(String(user.id));
     const code = randomToken(24);
     const now = this.deps.clock.now();
     await replaceVerification(this.deps.db, {

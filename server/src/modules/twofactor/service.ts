@@ -8,7 +8,7 @@ import { sha256 } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { SecurityNotifier } from '../auth/notifier.ts';
 import type { Reauthenticator } from '../auth/reauth.ts';
-import type { FailureThrottle } from '../auth/throttle.ts';
+import type { Attempt, FailureThrottle } from '../auth/throttle.ts';
 import type { SessionService } from '../sessions/service.ts';
 import type { UserRow } from '../users/queries.ts';
 import {
@@ -90,12 +90,10 @@ export class TwoFactorService {
     const secret = actor.user.google2fa_pending_secret;
     if (actor.user.google2fa_enabled) throw new HttpError(409, 'twofactor.already_enabled');
     if (!secret) throw fieldError('code', 'twofactor.no_setup');
-    await this.assertNotThrottled(actor.user.id);
+    const attempt = await this.attempt(actor.user.id);
     const step = await this.matchStep(secret, code, 0);
-    if (step === undefined) {
-      await this.deps.codeThrottle.fail(String(actor.user.id));
-      throw fieldError('code', 'twofactor.invalid');
-    }
+    if (step === undefined) throw fieldError('code', 'twofactor.invalid');
+    await attempt.succeeded();
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await this.deps.db.transaction().execute(async (trx) => {
       await activateSecret(trx, actor.user.id, secret, step, this.deps.clock.now());
@@ -141,16 +139,16 @@ export class TwoFactorService {
     });
   }
 
-  async assertNotThrottled(userId: number): Promise<void> {
-    const wait = await this.deps.codeThrottle.retryAfter(String(userId));
-    if (wait > 0) {
-      throw tooManyRequests('twofactor.throttled', wait);
-    }
+  /** Counts a code try before it is checked (TOTP and recovery codes share the count). */
+  async attempt(userId: number): Promise<Attempt> {
+    const attempt = await this.deps.codeThrottle.attempt(String(userId));
+    if (attempt.wait > 0) throw tooManyRequests('twofactor.throttled', attempt.wait);
+    return attempt;
   }
 
   /** The second login step with a TOTP code: valid within ±1 step, and only once. */
   async verifyLoginCode(user: UserRow, code: string, context: { ip: string; tenantId: number }): Promise<void> {
-    await this.assertNotThrottled(user.id);
+    await this.attempt(user.id);
     const step = user.google2fa_secret ? await this.matchStep(user.google2fa_secret, code, Number(user.google2fa_last_step)) : undefined;
     if (step === undefined || !(await claimTimeStep(this.deps.db, user.id, step))) {
       await this.failSecondFactor(user, context, 'totp');
@@ -159,7 +157,7 @@ export class TwoFactorService {
   }
 
   async verifyRecoveryCode(user: UserRow, code: string, context: { ip: string; tenantId: number }): Promise<void> {
-    await this.assertNotThrottled(user.id);
+    await this.attempt(user.id);
     const ok = await claimRecoveryCode(this.deps.db, user.id, hashRecoveryCode(code), this.deps.clock.now());
     if (!ok) {
       await this.failSecondFactor(user, context, 'recovery');
@@ -169,7 +167,6 @@ export class TwoFactorService {
   }
 
   private async failSecondFactor(user: UserRow, context: { ip: string; tenantId: number }, method: string): Promise<void> {
-    await this.deps.codeThrottle.fail(String(user.id));
     await this.deps.audit.record({
       action: 'auth.2fa.failure',
       tenantId: context.tenantId,
