@@ -79,6 +79,7 @@ export type AuditAction =
   | 'invoice.paid'
   | 'credit.top_up_requested'
   | 'credit.adjusted'
+  | 'credit.adjust_refused'
   | 'promo.created'
   | 'promo.updated'
   | 'promo.deleted';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { superAdmin, type Caller } from '../../../test/hosting.ts';
+import { addUser, superAdmin, type Caller } from '../../../test/hosting.ts';
 import { giveCredit, ok, shopTenant } from '../../../test/shop.ts';
 
 /* Admins reading another user's credit: GET /api/system/credit/{userId} and its CSV export. */
@@ -170,5 +170,41 @@ describe('GET /api/system/credit/{userId}/export.csv', () => {
     const lines = (await csv(alpha.admin.call, other.user.id)).body.trim().split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(',7.77,EUR,');
+  });
+});
+
+describe('POST /api/system/credit/adjustments: whose credit', () => {
+  const adjust = (call: Caller, userId: number, amount = 15_000) =>
+    call({ method: 'POST', url: '/api/system/credit/adjustments', payload: { user_id: userId, amount, description: 'self service' } });
+
+  it('refuses a host admin crediting themselves (403, audited, no ledger entry) and spending it', async () => {
+    const answer = await adjust(alpha.admin.call, alpha.admin.user.id);
+    expect(answer.statusCode).toBe(403);
+    expect(answer.json().message).toMatch(/only/);
+    const entries = await t.db.selectFrom('credit_ledger').select('id').where('user_id', '=', alpha.admin.user.id).execute();
+    expect(entries).toEqual([]);
+    const refused = await t.db
+      .selectFrom('audit_log')
+      .select(['user_id', 'target_id', 'data'])
+      .where('action', '=', 'credit.adjust_refused')
+      .where('user_id', '=', alpha.admin.user.id)
+      .execute();
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ target_id: String(alpha.admin.user.id), data: { reason: 'own_account' } });
+    const checkout = await alpha.admin.call({ method: 'GET', url: '/api/credit' });
+    expect(checkout.json().data.balance.amount).toBe(0);
+  });
+
+  it("refuses another admin of the same tenant, hides other tenants' users, and the super admin's own account", async () => {
+    const second = await addUser(t, alpha.tenantId, 'second-admin@alpha.test', 'host_admin');
+    expect((await adjust(alpha.admin.call, second.user.id)).statusCode).toBe(403);
+    expect((await adjust(alpha.admin.call, beta.customer.user.id)).statusCode).toBe(404);
+    expect((await adjust(alpha.admin.call, root.user.id)).statusCode).toBe(404);
+    expect((await adjust(root.call, root.user.id)).statusCode).toBe(403);
+    // 30 at once change nothing either.
+    const burst = await Promise.all(Array.from({ length: 30 }, () => adjust(alpha.admin.call, alpha.admin.user.id, 100)));
+    expect(new Set(burst.map((answer) => answer.statusCode))).toEqual(new Set([403]));
+    // Their customers still can be credited.
+    expect((await adjust(alpha.admin.call, alpha.customers[1]!.user.id, 500)).statusCode).toBe(201);
   });
 });

@@ -71,6 +71,28 @@ export class CreditService {
     return target;
   }
 
+  /**
+   * Whose credit an admin may change: a customer of a tenant they administer, never their own
+   * account nor another admin's (an admin crediting themselves could spend it at checkout). A
+   * refused try is audited; another tenant's user stays hidden (404).
+   */
+  private async adjustableUser(actor: Actor, userId: number): Promise<UserRow> {
+    const target = await findUserById(this.deps.db, userId);
+    const refused =
+      target?.id === actor.user.id || (actor.user.role !== 'super_admin' && target !== undefined && target.role !== 'customer');
+    if (target && refused && administers(actor.user, target.tenant_id)) {
+      await this.deps.audit.recordAction(
+        actor,
+        'credit.adjust_refused',
+        target.tenant_id,
+        { type: 'user', id: target.id },
+        { reason: target.id === actor.user.id ? 'own_account' : 'not_a_customer' },
+      );
+      throw new HttpError(403, 'credit.adjust_forbidden');
+    }
+    return this.administeredUser(actor.user, userId);
+  }
+
   /** GET /api/system/credit/{userId}: an admin reads a user's balance and ledger (not audited). */
   async viewFor(viewer: UserRow, userId: number, query: CreditQuery, language: string): Promise<CreditAnswer> {
     return this.view(await this.administeredUser(viewer, userId), query, language);
@@ -203,7 +225,7 @@ export class CreditService {
     language: string,
   ): Promise<{ user_id: number; balance: ReturnType<typeof money>; entry: CreditEntry }> {
     const { db, clock } = this.deps;
-    const target = await this.administeredUser(actor.user, input.user_id);
+    const target = await this.adjustableUser(actor, input.user_id);
     const settings = await ensureShop(db, target.tenant_id);
     const now = clock.now();
     const result = await db.transaction().execute((trx) =>

@@ -65,7 +65,7 @@ export const AUDIT_ACTIONS = {
   invoice: ['invoice.paid', 'invoice.marked_paid', 'invoice.paid_by_statement', 'invoice.paid_by_stripe'],
   payments: ['payments.bank_statement_imported'],
   payment_method: ['payment_method.added', 'payment_method.default_set', 'payment_method.removed'],
-  credit: ['credit.top_up_requested', 'credit.adjusted'],
+  credit: ['credit.top_up_requested', 'credit.adjusted', 'credit.adjust_refused'],
   promo: ['promo.created', 'promo.updated', 'promo.deleted'],
 } as const;
 
