@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { insertTenant, insertTenantHost } from '../src/modules/tenants/queries.ts';
+import { insertTenant, insertTenantHost, listTenantHosts } from '../src/modules/tenants/queries.ts';
 import { createUser } from '../src/modules/users/service.ts';
 import type { UserRow } from '../src/modules/users/queries.ts';
 import type { TestApp } from './harness.ts';
@@ -21,11 +21,17 @@ export async function sessionFor(t: TestApp, user: Pick<UserRow, 'id' | 'tenant_
 
 export type Caller = (options: InjectOptions) => Promise<LightMyRequestResponse>;
 
-/** Requests as a signed-in user. */
+/** Requests as a signed-in user, on `host` (a session is valid on its own tenant's hosts only). */
 export const callerWith =
-  (t: TestApp, cookie: string): Caller =>
+  (t: TestApp, cookie: string, host?: string): Caller =>
   (options) =>
-    t.app.inject({ ...options, headers: { ...options.headers, cookie } });
+    t.app.inject({ ...options, headers: { ...(host ? { host } : {}), ...options.headers, cookie } });
+
+/** The first host name of a tenant: where its users' browsers reach the panel. */
+export async function hostOf(t: TestApp, tenantId: number): Promise<string> {
+  const hosts = await listTenantHosts(t.db, tenantId);
+  return hosts[0]?.host ?? 'localhost';
+}
 
 export async function addTenant(t: TestApp, title: string, host: string, nameServers: string[] = []): Promise<number> {
   const tenant = await insertTenant(t.db, { title });
@@ -55,11 +61,16 @@ export async function addUser(
     given_name: names[0],
     sn: names[1],
   });
-  return { user, call: callerWith(t, await sessionFor(t, user)) };
+  return { user, call: callerWith(t, await sessionFor(t, user), await hostOf(t, tenantId)) };
 }
 
 /** The super admin the harness creates, as a caller. */
 export async function superAdmin(t: TestApp) {
   const user = await t.db.selectFrom('users').selectAll().where('role', '=', 'super_admin').executeTakeFirstOrThrow();
-  return { user, call: callerWith(t, await sessionFor(t, user)) };
+  return { user, call: await callerFor(t, user) };
+}
+
+/** A new session of `user`, calling on their tenant's host. */
+export async function callerFor(t: TestApp, user: Pick<UserRow, 'id' | 'tenant_id'>, remember = true): Promise<Caller> {
+  return callerWith(t, await sessionFor(t, user, remember), await hostOf(t, user.tenant_id));
 }

@@ -21,7 +21,7 @@ export function registerRequestContext(app: FastifyInstance, deps: { tenants: Te
     request.tenant = await deps.tenants.forHost(request.headers.host);
     const token = readSessionCookie(request);
     if (!token) return;
-    const active = await deps.sessions.resolve(token);
+    const active = await deps.sessions.resolveOn(token, request.tenant.id);
     if (!active) return;
     request.auth = active;
     if (!active.session.twoFactorPending && isLanguage(active.user.language)) request.lang = active.user.language;

@@ -153,7 +153,7 @@ const en = {
   'credit.top_up_range': 'Enter an amount between {min} and {max}.',
   'credit.top_up_created': 'Invoice {number} has been issued. The credit arrives when the payment is confirmed.',
   'credit.adjusted': 'The credit balance is now {balance}.',
-  'credit.adjust_forbidden': 'You can change the credit of your customers only, not your own or another administrator\'s.',
+  'credit.adjust_forbidden': "You can change the credit of your customers only, not your own or another administrator's.",
   'credit.entry.purchase': 'Payment of invoice {number}',
   'credit.entry.top_up': 'Top-up, invoice {number}',
   'credit.entry.commission': 'Commission on invoice {number}',

@@ -3,7 +3,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { AddressInfo } from 'node:net';
 import { cartAnswerSchema, REALTIME_EVENTS, realtimeChannel, shopCartAnswerSchema } from '@berth/contracts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { callerWith, sessionFor } from '../../../test/hosting.ts';
+import { callerFor, sessionFor, hostOf } from '../../../test/hosting.ts';
 import { addToCart, ok, shopTenant } from '../../../test/shop.ts';
 
 let t: TestApp;
@@ -60,10 +60,10 @@ describe('the cart', () => {
 
   it('is the same on another device and after logging out and in again', async () => {
     const before = await cartOf();
-    const otherDevice = callerWith(t, await sessionFor(t, alpha.customer.user));
+    const otherDevice = await callerFor(t, alpha.customer.user);
     expect(await cartOf(otherDevice)).toEqual(before);
     expect((await alpha.customer.call({ method: 'POST', url: '/api/logout' })).statusCode).toBe(200);
-    const again = callerWith(t, await sessionFor(t, alpha.customer.user));
+    const again = await callerFor(t, alpha.customer.user);
     expect((await cartOf(again)).rows.map((r) => r.id)).toEqual(before.rows.map((r) => r.id));
     alpha.customer.call = again;
   });
@@ -211,7 +211,11 @@ describe('realtime', () => {
   it('emits cart-updated on the user cart channel for every change', async () => {
     const user = alpha.customers[2]!;
     const cookie = await sessionFor(t, user.user);
-    const socket: Socket = connect(url, { transports: ['websocket'], extraHeaders: { cookie }, reconnection: false });
+    const socket: Socket = connect(url, {
+      transports: ['websocket'],
+      extraHeaders: { cookie, host: await hostOf(t, user.user.tenant_id) },
+      reconnection: false,
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         socket.on('connect', () => resolve());

@@ -3,7 +3,7 @@ import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REALTIME_EVENTS, realtimeChannel, type NotificationEvent } from '@berth/contracts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { addTenant, addUser, sessionFor } from '../../../test/hosting.ts';
+import { addTenant, addUser, sessionFor, hostOf } from '../../../test/hosting.ts';
 import { mailsTo } from '../../../test/outbox.ts';
 import type { UserRow } from '../users/queries.ts';
 
@@ -128,7 +128,11 @@ describe('domain expiry reminders', () => {
   it("pushes the notification into the owner's realtime channel", async () => {
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    const socket = connect(url, { transports: ['websocket'], extraHeaders: { cookie: await sessionFor(t, owner) }, reconnection: false });
+    const socket = connect(url, {
+      transports: ['websocket'],
+      extraHeaders: { cookie: await sessionFor(t, owner), host: await hostOf(t, owner.tenant_id) },
+      reconnection: false,
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         socket.on('connect', resolve);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../../test/harness.ts';
-import { addTenant, addUser, callerWith, sessionFor, superAdmin, type Caller } from '../../../test/hosting.ts';
+import { addTenant, addUser, callerWith, hostOf, sessionFor, superAdmin, type Caller } from '../../../test/hosting.ts';
 import type { UserRow } from '../users/queries.ts';
 
 let t: TestApp;
@@ -29,16 +29,19 @@ describe('log in as customer', () => {
     const started = await t.app.inject({
       method: 'POST',
       url: `/api/system/customers/${customer.user.id}/impersonate`,
-      headers: { cookie: adminCookie },
+      headers: { cookie: adminCookie, host: await hostOf(t, tenantA) },
     });
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json()).toMatchObject({
       data: { status: 'authenticated', user: { id: customer.user.id } },
       message: 'You are now logged in as the customer.',
     });
-    const asCustomer = callerWith(t, sessionCookieFrom(started.headers['set-cookie']));
+    const asCustomer = callerWith(t, sessionCookieFrom(started.headers['set-cookie']), await hostOf(t, tenantA));
     // The admin's own session is gone (rotated), the new one is the customer's.
-    expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie: adminCookie } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/user', headers: { cookie: adminCookie, host: await hostOf(t, tenantA) } }))
+        .statusCode,
+    ).toBe(401);
     expect((await asCustomer({ method: 'GET', url: '/api/user' })).json().data.user.id).toBe(customer.user.id);
     expect((await asCustomer({ method: 'GET', url: '/api/impersonation' })).json().data.impersonator).toEqual({
       id: admin.user.id,
@@ -59,7 +62,7 @@ describe('log in as customer', () => {
     const stopped = await asCustomer({ method: 'POST', url: '/api/impersonation/stop' });
     expect(stopped.statusCode, stopped.body).toBe(200);
     expect(stopped.json().data.user.id).toBe(admin.user.id);
-    const back = callerWith(t, sessionCookieFrom(stopped.headers['set-cookie']));
+    const back = callerWith(t, sessionCookieFrom(stopped.headers['set-cookie']), await hostOf(t, tenantA));
     expect((await back({ method: 'GET', url: '/api/user' })).json().data.user.id).toBe(admin.user.id);
     expect((await back({ method: 'GET', url: '/api/impersonation' })).json().data.impersonator).toBeNull();
     expect((await asCustomer({ method: 'GET', url: '/api/user' })).statusCode).toBe(401);
@@ -92,7 +95,7 @@ describe('log in as customer', () => {
 
     const demoted = await addUser(t, tenantA, 'temp-admin@alpha.test', 'host_admin');
     const started = await demoted.call({ method: 'POST', url: `/api/system/customers/${customer.user.id}/impersonate` });
-    const asCustomer = callerWith(t, sessionCookieFrom(started.headers['set-cookie']));
+    const asCustomer = callerWith(t, sessionCookieFrom(started.headers['set-cookie']), await hostOf(t, tenantA));
     await t.db.updateTable('users').set({ role: 'customer' }).where('id', '=', demoted.user.id).execute();
     expect((await asCustomer({ method: 'POST', url: '/api/impersonation/stop' })).statusCode).toBe(401);
     expect((await asCustomer({ method: 'GET', url: '/api/user' })).statusCode).toBe(401);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { callerWith, sessionFor } from '../../../test/hosting.ts';
+import { callerFor } from '../../../test/hosting.ts';
 import { addToCart, checkout, enableBankTransfer, giveCredit, ok, shopTenant } from '../../../test/shop.ts';
 
 let t: TestApp;
@@ -143,7 +143,7 @@ describe('a new year', () => {
   it('starts the numbers at 1 again', async () => {
     t.clock.set(new Date('2027-01-01T00:00:01Z'));
     // Sessions end after 24 h: sign in again in the new year.
-    const call = callerWith(t, await sessionFor(t, alpha.customer.user));
+    const call = await callerFor(t, alpha.customer.user);
     const invoice = await buy({ call }, 'new-year.com');
     expect(invoice.number).toBe('2027-000001');
   });

@@ -258,10 +258,14 @@ describe('adding a card through Stripe Checkout in setup mode', () => {
     expect(await holderCards()).toEqual([]);
   });
 
-  it("falls back to the tenant's public URL when the Host header is none of the tenant's hosts", async () => {
-    const { call } = await startSetup(holder.call, 'elsewhere.test');
-    expect(call.form.get('success_url')).toBe('https://panel.cards.test/account/payment-methods?card_setup={CHECKOUT_SESSION_ID}');
-    expect(call.form.get('cancel_url')).toBe('https://panel.cards.test/account/payment-methods');
+  it("is no session on a host that is none of the tenant's hosts", async () => {
+    // Sessions are bound to their tenant's hosts, so a card setup cannot start from elsewhere.
+    const answer = await holder.call({
+      method: 'POST',
+      url: '/api/account/payment-methods/card-setup',
+      headers: { host: 'elsewhere.test' },
+    });
+    expect(answer.statusCode).toBe(401);
   });
 
   it('saves the card of a finished session with brand, last4 and expiry from Stripe, once however often it is sent', async () => {

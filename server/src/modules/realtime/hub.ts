@@ -53,8 +53,9 @@ export class RealtimeHub {
       const cookies = app.parseCookie(socket.request.headers.cookie ?? '');
       const token = COOKIE_NAMES.map((name) => cookies[name]).find(Boolean);
       if (!token) return next(new Error('unauthenticated'));
-      deps.sessions
-        .resolve(token)
+      deps.tenants
+        .forHost(socket.request.headers.host)
+        .then((tenant) => deps.sessions.resolveOn(token, tenant.id))
         .then((active) => {
           if (!active || active.session.twoFactorPending) return next(new Error('unauthenticated'));
           const data: SocketData = { userId: active.user.id, sessionIdHash: active.session.idHash };

@@ -112,6 +112,17 @@ export class SessionService {
     };
   }
 
+  /**
+   * The session of `token` as seen on a host of `tenantId`: a session is valid only on the hosts
+   * of the tenant where it began (a customer's cookie carried to another tenant's host is no
+   * session there), except a super admin's, whose role spans every tenant.
+   */
+  async resolveOn(token: string, tenantId: number): Promise<ActiveSession | undefined> {
+    const active = await this.resolve(token);
+    if (!active || (active.session.tenantId !== tenantId && active.user.role !== 'super_admin')) return undefined;
+    return active;
+  }
+
   async destroy(token: string): Promise<void> {
     await deleteSession(this.db, sha256(token));
   }

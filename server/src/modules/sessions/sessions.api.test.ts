@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionListAnswerSchema } from '@berth/contracts';
 import { createCustomer, createTestApp, login, type TestApp } from '../../../test/harness.ts';
+import { addTenant, addUser, sessionFor } from '../../../test/hosting.ts';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -54,5 +55,22 @@ describe('/api/account/sessions', () => {
     expect(revoke.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/api/user', headers: { cookie: b.cookie } })).statusCode).toBe(401);
     expect((await t.app.inject({ url: '/api/user', headers: { cookie: a.cookie } })).statusCode).toBe(200);
+  });
+});
+
+describe("a session on another tenant's host", () => {
+  it("is no session there for a customer, is for a super admin, and the customer's own host still works", async () => {
+    const second = await addTenant(t, 'Second', 'second.example.com');
+    await addTenant(t, 'Third', 'third.example.com');
+    const { user: customer } = await addUser(t, second, 'roamer@second.example.com', 'customer');
+    const cookie = await sessionFor(t, customer);
+    const user = (host: string, sessionCookie: string) =>
+      t.app.inject({ method: 'GET', url: '/api/user', headers: { host, cookie: sessionCookie } });
+    expect((await user('second.example.com', cookie)).statusCode).toBe(200);
+    expect((await user('third.example.com', cookie)).statusCode).toBe(401);
+    expect((await user('localhost', cookie)).statusCode).toBe(401);
+    expect((await user('second.example.com', cookie)).statusCode).toBe(200);
+    const { cookie: admin } = await login(t.app);
+    expect((await user('third.example.com', admin)).statusCode).toBe(200);
   });
 });

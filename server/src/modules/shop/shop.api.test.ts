@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { addUser, callerWith, sessionFor, superAdmin } from '../../../test/hosting.ts';
+import { addUser, callerFor, superAdmin } from '../../../test/hosting.ts';
 import { ok, shopTenant } from '../../../test/shop.ts';
 
 let t: TestApp;
@@ -221,7 +221,7 @@ describe('the demo (cli.ts demo)', () => {
     const { loadDemoData } = await import('../demo/service.ts');
     const summary = await loadDemoData(t.db, t.services.hasher, t.clock, { password: 'demo password for everyone' });
     const hana = await t.db.selectFrom('users').selectAll().where('email', '=', `hana@${summary!.host}`).executeTakeFirstOrThrow();
-    const call = callerWith(t, await sessionFor(t, hana));
+    const call = await callerFor(t, hana);
     expect((await ok(call, { method: 'GET', url: '/api/shop/products' })).data.plans).toHaveLength(3);
     expect((await ok(call, { method: 'GET', url: '/api/credit' })).data.balance.formatted).toBe('€100.00');
     await ok(call, { method: 'POST', url: '/api/cart/items', payload: { kind: 'domain_register', name: 'demo-purchase.com' } });

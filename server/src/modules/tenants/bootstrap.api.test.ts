@@ -26,6 +26,7 @@ describe('first start', () => {
       '0004_hosting',
       '0005_shop',
       '0006_payments',
+      '0007_hardening',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
