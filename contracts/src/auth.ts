@@ -7,7 +7,8 @@ import { tenantSchema } from './tenant.ts';
 export const loginPayloadSchema = z.object({
   email: z.string().trim().min(1).max(320),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
-  remember: z.boolean().default(true),
+  /** A 30-day session only when asked for: the login form ticks it by default, API clients must say so. */
+  remember: z.boolean().default(false),
 });
 export type LoginPayload = z.input<typeof loginPayloadSchema>;
 

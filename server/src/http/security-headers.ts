@@ -25,5 +25,15 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     },
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Sent below, and only over HTTPS: over plain HTTP browsers ignore it, and it would tell a
+    // local `npm start` to insist on an HTTPS localhost.
+    strictTransportSecurity: false,
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    // API answers carry personal data (a user, an invoice, a CSV export): no cache, shared or
+    // private, may keep them. Answers meant to be cached (logos, avatars) say so themselves.
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 }

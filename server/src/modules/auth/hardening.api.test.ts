@@ -114,3 +114,36 @@ describe('password rules', () => {
     expect((await t.app.inject({ url: '/api/user', headers: { cookie: pending } })).statusCode).toBe(401);
   });
 });
+
+describe('caching, HSTS and remembered logins', () => {
+  it('answers authenticated JSON and CSV with Cache-Control: no-store', async () => {
+    t = await createTestApp();
+    const { cookie } = await login(t.app);
+    for (const url of ['/api/user', '/api/credit/export.csv', '/api/host/domain']) {
+      const answer = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(answer.statusCode, url).toBe(200);
+      expect(answer.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+
+  it('sends HSTS only over HTTPS', async () => {
+    t = await createTestApp({ env: { TRUST_PROXY: 'true' } });
+    const plain = await t.app.inject({ method: 'GET', url: '/api/tenant' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const secure = await t.app.inject({ method: 'GET', url: '/api/tenant', headers: { 'x-forwarded-proto': 'https' } });
+    expect(secure.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);
+  });
+
+  it('gives an API login without `remember` a browser-session cookie, not a 30-day one', async () => {
+    t = await createTestApp();
+    const plain = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    expect(plain.statusCode).toBe(200);
+    expect(String(plain.headers['set-cookie'])).not.toMatch(/Max-Age|Expires/i);
+    const remembered = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD, remember: true },
+    });
+    expect(String(remembered.headers['set-cookie'])).toMatch(/Max-Age=259\d{4}|Expires=/i);
+  });
+});

@@ -17,6 +17,7 @@ import type { Actor, AuditService } from '../audit/service.ts';
 import { createInvoice, invoiceToPay, type InvoiceReader } from '../invoices/service.ts';
 import { setInvoiceInstructions } from '../invoices/queries.ts';
 import { settleInTransaction } from '../invoices/settlement.ts';
+import { assertOwnPaymentMethod } from '../payments/methods.ts';
 import type { PaymentProviders } from '../payments/registry.ts';
 import { formatMoney, money } from '../shop/money.ts';
 import { languageOf } from '../shop/language.ts';
@@ -159,6 +160,7 @@ export class CreditService {
     const { db, clock, providers } = this.deps;
     const user = actor.user;
     const settings = await ensureShop(db, user.tenant_id);
+    await assertOwnPaymentMethod(db, user.id, input.payment_method_id);
     if (input.amount < Number(settings.top_up_min) || input.amount > Number(settings.top_up_max)) {
       throw fieldError('amount', 'credit.top_up_range', {
         min: formatMoney(Number(settings.top_up_min), settings.currency, language),

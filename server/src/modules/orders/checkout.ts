@@ -10,6 +10,7 @@ import { emptyCart, type CartItemRow } from '../cart/queries.ts';
 import { createInvoice, invoiceToPay, type InvoiceReader } from '../invoices/service.ts';
 import { setInvoiceInstructions, findInvoiceByOrder } from '../invoices/queries.ts';
 import { settleInTransaction } from '../invoices/settlement.ts';
+import { assertOwnPaymentMethod } from '../payments/methods.ts';
 import type { PaymentProviders } from '../payments/registry.ts';
 import { claimUse, insertRedemption } from '../promo/queries.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
@@ -53,6 +54,7 @@ export class CheckoutService {
 
     const provider = providers.get(input.payment);
     if (!provider || !(await provider.enabled(user.tenant_id))) throw fieldError('payment', 'checkout.payment_unavailable');
+    await assertOwnPaymentMethod(db, user.id, input.paymentMethodId);
 
     let outcome: { orderId: number; invoiceId: number; paid: boolean; number: string; gross: number; promo: string | null };
     try {

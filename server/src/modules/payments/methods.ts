@@ -47,6 +47,15 @@ export function presentPaymentMethod(row: PaymentMethodRow): PaymentMethod {
 }
 
 /**
+ * A saved way to pay named at checkout or top-up must be the buyer's own: another user's id is
+ * refused on its field rather than silently ignored.
+ */
+export async function assertOwnPaymentMethod(db: Db, userId: number, id: number | null | undefined): Promise<void> {
+  if (id === null || id === undefined) return;
+  if (!(await findPaymentMethod(db, userId, id))) throw fieldError('payment_method_id', 'payments.method_not_found');
+}
+
+/**
  * A user's saved ways to pay (docs/product.md §6: super admins, or users of host_purchases tenants).
  * Exactly one is the default while any exist: every change locks the user's rows first.
  */

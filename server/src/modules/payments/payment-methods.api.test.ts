@@ -202,3 +202,27 @@ describe('default and removal', () => {
     expect((await buyer.call({ method: 'GET', url: URL })).json<{ data: unknown[] }>().data).toEqual([]);
   });
 });
+
+describe("another user's payment method", () => {
+  it('is refused on payment_method_id at checkout and at top-up, not silently ignored', async () => {
+    const saved = await other.call({ method: 'POST', url: URL, payload: bank(VALID_IBAN) });
+    expect(saved.statusCode).toBe(201);
+    const othersId: number = saved.json().data.id;
+    const checkout = await buyer.call({
+      method: 'POST',
+      url: '/api/shop/checkout',
+      payload: { payment: 'credit', idempotency_key: 'foreign-method-1', payment_method_id: othersId },
+    });
+    expect(checkout.statusCode).toBe(422);
+    expect(checkout.json().errors.payment_method_id).toEqual(['This payment method is not one of yours.']);
+    const topUp = await buyer.call({
+      method: 'POST',
+      url: '/api/credit/top-up',
+      payload: { amount: 2000, payment: 'bank_transfer', payment_method_id: othersId },
+    });
+    expect(topUp.statusCode).toBe(422);
+    expect(topUp.json().errors.payment_method_id).toBeDefined();
+    const orders = await t.db.selectFrom('orders').select('id').where('user_id', '=', buyer.user.id).execute();
+    expect(orders).toEqual([]);
+  });
+});
