@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, PASSWORD_MAX_LENGTH } from './constants.ts';
+import { ID_MAX } from './input.ts';
 import { emailAddressSchema, roleSchema } from './user.ts';
 import { sessionDataSchema } from './auth.ts';
 
@@ -12,7 +13,7 @@ import { sessionDataSchema } from './auth.ts';
 /* ---- shared pieces ---- */
 
 /** A path id: a positive int4 (anything larger cannot exist, and must not reach SQL as an error). */
-export const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
+export const idSchema = z.coerce.number().int().positive().max(ID_MAX);
 export const idParamsSchema = z.object({ id: idSchema });
 
 export const PAGE_SIZE_DEFAULT = 50;

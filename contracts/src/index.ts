@@ -11,3 +11,4 @@ export * from './notifications.ts';
 export * from './shop.ts';
 export * from './payments.ts';
 export * from './credit-admin.ts';
+export * from './input.ts';

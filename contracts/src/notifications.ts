@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './hosting.ts';
 import { PAGE_SIZE_MAX } from './hosting.ts';
 
 /*
@@ -10,7 +11,7 @@ export const NOTIFICATION_TYPES = ['error', 'notice', 'warning', 'info'] as cons
 export const NOTIFICATIONS_PAGE_SIZE_DEFAULT = 20;
 
 /** Ids are bigserial: any safe integer (the int4 idSchema would refuse large ones). */
-export const notificationParamsSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const notificationParamsSchema = z.object({ id: idSchema });
 
 export const notificationSchema = z.object({
   id: z.number().int(),

@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { PasswordHasher } from './lib/password.ts';
 import { registerRequestContext } from './http/context.ts';
 import { registerCsrfProtection } from './http/csrf.ts';
+import { registerInputGuard } from './http/input-guard.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -235,6 +236,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerErrorHandler(app);
   registerRequestContext(app, { tenants, sessions });
   registerCsrfProtection(app);
+  registerInputGuard(app);
 
   const impersonation = new ImpersonationService({ db, clock, sessions, audit, realtime });
   const expiry = new ExpiryReminders({ db, mailer, realtime, tenants, audit, log: app.log, fallbackUrl });

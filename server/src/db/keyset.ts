@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ID_MAX, textProblem } from '@berth/contracts';
 import { fieldError } from '../http/errors.ts';
 
 /**
@@ -14,6 +15,12 @@ export function decodeCursor<T extends z.ZodTuple>(cursor: string, sort: string,
   try {
     const [cursorSort, ...key] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
     if (cursorSort !== sort) throw new Error('cursor of another sort');
+    // A cursor comes back from the client: its values obey the input rules of contracts/src/input.ts
+    // too, so a forged one cannot overflow an integer key or carry a NUL to the database.
+    for (const value of key) {
+      if (typeof value === 'string' && textProblem(value)) throw new Error('unstorable text');
+      if (typeof value === 'number' && !(Number.isSafeInteger(value) && Math.abs(value) <= ID_MAX)) throw new Error('out of range');
+    }
     return shape.parse(key);
   } catch {
     throw fieldError('cursor', 'validation.invalid');

@@ -3,6 +3,9 @@ import type { LanguageCode } from '@berth/contracts';
 const en = {
   'validation.required': 'This field is required.',
   'validation.invalid': 'This value is not valid.',
+  'validation.nul': 'This value contains a NUL character, which cannot be stored.',
+  'validation.surrogate': 'This value contains a broken character (an unpaired surrogate).',
+  'validation.too_deep': 'This value is nested too deeply.',
   'validation.too_short': 'Use at least {min} characters.',
   'validation.too_long': 'Use at most {max} characters.',
   'validation.email': 'Enter a valid e-mail address.',
@@ -212,6 +215,9 @@ type Dictionary = Record<MessageKey, string>;
 const de: Dictionary = {
   'validation.required': 'Dieses Feld ist erforderlich.',
   'validation.invalid': 'Dieser Wert ist ungültig.',
+  'validation.nul': 'Dieser Wert enthält ein NUL-Zeichen, das nicht gespeichert werden kann.',
+  'validation.surrogate': 'Dieser Wert enthält ein defektes Zeichen (ein einzelnes Surrogat).',
+  'validation.too_deep': 'Dieser Wert ist zu tief verschachtelt.',
   'validation.too_short': 'Verwenden Sie mindestens {min} Zeichen.',
   'validation.too_long': 'Verwenden Sie höchstens {max} Zeichen.',
   'validation.email': 'Geben Sie eine gültige E-Mail-Adresse ein.',
@@ -419,6 +425,9 @@ const de: Dictionary = {
 const cs: Dictionary = {
   'validation.required': 'Toto pole je povinné.',
   'validation.invalid': 'Tato hodnota není platná.',
+  'validation.nul': 'Tato hodnota obsahuje znak NUL, který nelze uložit.',
+  'validation.surrogate': 'Tato hodnota obsahuje poškozený znak (osamocený surogát).',
+  'validation.too_deep': 'Tato hodnota je příliš hluboce vnořená.',
   'validation.too_short': 'Použijte alespoň {min} znaků.',
   'validation.too_long': 'Použijte nejvýše {max} znaků.',
   'validation.email': 'Zadejte platnou e-mailovou adresu.',

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorAnswerSchema, outboxAnswerSchema } from '@berth/contracts';
+import { errorAnswerSchema, idSchema, outboxAnswerSchema } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Mailer } from './mailer.ts';
@@ -18,7 +18,7 @@ export function outboxRoutes(mailer: Mailer) {
         schema: {
           tags: ['system'],
           summary: 'Mails kept instead of sent (no SMTP_URL), newest first; super admins only',
-          querystring: z.object({ tenant_id: z.coerce.number().int().positive().optional() }),
+          querystring: z.object({ tenant_id: idSchema.optional() }),
           response: { 200: outboxAnswerSchema, 401: errorAnswerSchema, 403: errorAnswerSchema },
         },
       },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  idParamsSchema,
   currentUserAnswerSchema,
   errorAnswerSchema,
   languageChangePayloadSchema,
@@ -119,7 +120,7 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
         schema: {
           tags: ['users'],
           summary: "A user's avatar (initials until an image is uploaded)",
-          params: z.object({ id: z.coerce.number().int() }),
+          params: idParamsSchema,
           querystring: z.object({ size: z.coerce.number().int().min(16).max(512).default(THUMBNAIL_SIZE), v: z.string().optional() }),
         },
       },
