@@ -19,6 +19,7 @@ import { AuditService } from './modules/audit/service.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { AuthService } from './modules/auth/service.ts';
 import { FailureThrottle } from './modules/auth/throttle.ts';
+import { SecretBox } from './lib/secret-box.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { SessionService } from './modules/sessions/service.ts';
 import { tenantRoutes } from './modules/tenants/routes.ts';
@@ -177,6 +178,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     reauth,
     notifier,
     issuer: 'Berth',
+    secrets: SecretBox.load({ key: config.BERTH_SECRET_KEY, oldKeys: config.BERTH_SECRET_KEYS_OLD, dataDir: config.BERTH_DATA_DIR }),
+    log: app.log,
   });
   const passwords = new PasswordService({
     db,

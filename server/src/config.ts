@@ -37,6 +37,10 @@ export const configSchema = z.object({
       .default('socket.io'),
   ),
   ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
+  /** Encrypts stored TOTP seeds (32 bytes, hex or base64); else a key generated into BERTH_DATA_DIR. */
+  BERTH_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
+  /** Former keys, comma-separated, still able to open what they sealed (key rotation). */
+  BERTH_SECRET_KEYS_OLD: z.preprocess(emptyAsUndefined, z.string().optional()),
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_API_BASE: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).default('https://api.stripe.com')),

@@ -33,6 +33,8 @@ async function start(config: Config): Promise<void> {
   const expiryJob = startExpiryJob(services.expiry, services.clock, app.log);
   app.addHook('onClose', async () => expiryJob.stop());
 
+  const resealed = await services.twoFactor.sealStoredSeeds();
+  if (resealed) app.log.info({ resealed }, 'two-factor seeds sealed under the current key');
   lock?.serve((request) => runAdminCommand({ handle, hasher: services.hasher, clock: services.clock, config }, request));
 
   const admin = await ensureOperator(handle.db, services.hasher, services.clock, {

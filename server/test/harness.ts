@@ -68,7 +68,14 @@ export async function createTestApp(
   options: { env?: Record<string, string>; webDistDir?: string; logLines?: string[] } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BERTH_ADMIN_PASSWORD: ADMIN_PASSWORD, ...options.env });
+  // Each test app has its own secret key, as a deployment sets BERTH_SECRET_KEY.
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    BERTH_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    BERTH_SECRET_KEY: randomBytes(32).toString('hex'),
+    ...options.env,
+  });
   const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));
   await migrateToLatest(database.db);
   const { app, services } = await buildApp({

@@ -63,3 +63,22 @@ export const countUnusedRecoveryCodes = async (db: Db, userId: number): Promise<
     .executeTakeFirstOrThrow();
   return Number(row.n);
 };
+
+/** Writes a seed again (sealed under the current key) unless it changed meanwhile. */
+export const resealSecret = (db: Db, userId: number, before: string, after: string) =>
+  db.updateTable('users').set({ google2fa_secret: after }).where('id', '=', userId).where('google2fa_secret', '=', before).execute();
+
+export const listStoredSeeds = (db: Db) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'google2fa_secret', 'google2fa_pending_secret'])
+    .where((eb) => eb.or([eb('google2fa_secret', 'is not', null), eb('google2fa_pending_secret', 'is not', null)]))
+    .execute();
+
+export const resealPendingSecret = (db: Db, userId: number, before: string, after: string) =>
+  db
+    .updateTable('users')
+    .set({ google2fa_pending_secret: after })
+    .where('id', '=', userId)
+    .where('google2fa_pending_secret', '=', before)
+    .execute();

@@ -8,6 +8,8 @@ import { sha256 } from '../../lib/tokens.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { SecurityNotifier } from '../auth/notifier.ts';
 import type { Reauthenticator } from '../auth/reauth.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Attempt, FailureThrottle } from '../auth/throttle.ts';
 import type { SessionService } from '../sessions/service.ts';
 import type { UserRow } from '../users/queries.ts';
@@ -19,6 +21,9 @@ import {
   deactivate,
   replaceRecoveryCodes,
   setPendingSecret,
+  listStoredSeeds,
+  resealPendingSecret,
+  resealSecret,
 } from './queries.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -55,6 +60,9 @@ export class TwoFactorService {
     reauth: Reauthenticator;
     notifier: SecurityNotifier;
     issuer: string;
+    /** Seeds are stored sealed (lib/secret-box.ts), never in plain text. */
+    secrets: SecretBox;
+    log?: FastifyBaseLogger;
   };
 
   constructor(deps: TwoFactorService['deps']) {
@@ -69,10 +77,40 @@ export class TwoFactorService {
     if (actor.user.google2fa_enabled) throw new HttpError(409, 'twofactor.already_enabled');
     await this.deps.reauth.confirm(actor.user, password);
     const secret = generateSecret({ length: 20 });
-    await setPendingSecret(this.deps.db, actor.user.id, secret);
+    await setPendingSecret(this.deps.db, actor.user.id, this.deps.secrets.seal(secret));
     const otpauth = generateURI({ issuer: this.deps.issuer, label: actor.user.email, secret });
     const svg = await QRCode.toString(otpauth, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return { secret, otpauth_url: otpauth, qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
+  }
+
+  /**
+   * At start: every stored seed not yet sealed (stored before encryption) or sealed under a former
+   * key is sealed under the current one, so no plain seed stays in the database. Answers how many.
+   */
+  async sealStoredSeeds(): Promise<number> {
+    const { db, secrets } = this.deps;
+    let sealed = 0;
+    for (const row of await listStoredSeeds(db)) {
+      if (row.google2fa_secret && secrets.needsReseal(row.google2fa_secret)) {
+        await resealSecret(db, row.id, row.google2fa_secret, secrets.seal(secrets.open(row.google2fa_secret)));
+        sealed++;
+      }
+      if (row.google2fa_pending_secret && secrets.needsReseal(row.google2fa_pending_secret)) {
+        await resealPendingSecret(db, row.id, row.google2fa_pending_secret, secrets.seal(secrets.open(row.google2fa_pending_secret)));
+        sealed++;
+      }
+    }
+    return sealed;
+  }
+
+  /** A stored seed in plain text; a key that cannot open it is the server's fault, said cleanly. */
+  private open(sealed: string): string {
+    try {
+      return this.deps.secrets.open(sealed);
+    } catch (error) {
+      this.deps.log?.error({ message: (error as Error).message }, 'a two-factor seed cannot be decrypted');
+      throw new HttpError(503, 'http.unavailable');
+    }
   }
 
   /** The time step a code matches within ±1 step of now, or undefined. */
@@ -87,16 +125,17 @@ export class TwoFactorService {
   }
 
   async enable(actor: Actor, code: string): Promise<string[]> {
-    const secret = actor.user.google2fa_pending_secret;
+    const sealed = actor.user.google2fa_pending_secret;
     if (actor.user.google2fa_enabled) throw new HttpError(409, 'twofactor.already_enabled');
-    if (!secret) throw fieldError('code', 'twofactor.no_setup');
+    if (!sealed) throw fieldError('code', 'twofactor.no_setup');
     const attempt = await this.attempt(actor.user.id);
+    const secret = this.open(sealed);
     const step = await this.matchStep(secret, code, 0);
     if (step === undefined) throw fieldError('code', 'twofactor.invalid');
     await attempt.succeeded();
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await this.deps.db.transaction().execute(async (trx) => {
-      await activateSecret(trx, actor.user.id, secret, step, this.deps.clock.now());
+      await activateSecret(trx, actor.user.id, this.deps.secrets.seal(secret), step, this.deps.clock.now());
       await replaceRecoveryCodes(trx, actor.user.id, codes.map(hashRecoveryCode));
     });
     await this.afterCredentialChange(actor, 'user.2fa_enabled');
@@ -149,7 +188,12 @@ export class TwoFactorService {
   /** The second login step with a TOTP code: valid within ±1 step, and only once. */
   async verifyLoginCode(user: UserRow, code: string, context: { ip: string; tenantId: number }): Promise<void> {
     await this.attempt(user.id);
-    const step = user.google2fa_secret ? await this.matchStep(user.google2fa_secret, code, Number(user.google2fa_last_step)) : undefined;
+    const sealed = user.google2fa_secret;
+    const secret = sealed ? this.open(sealed) : undefined;
+    // A seed stored before encryption, or under a former key, is written again under the current one.
+    if (sealed && secret && this.deps.secrets.needsReseal(sealed))
+      await resealSecret(this.deps.db, user.id, sealed, this.deps.secrets.seal(secret));
+    const step = secret ? await this.matchStep(secret, code, Number(user.google2fa_last_step)) : undefined;
     if (step === undefined || !(await claimTimeStep(this.deps.db, user.id, step))) {
       await this.failSecondFactor(user, context, 'totp');
       throw fieldError('code', 'twofactor.invalid');
