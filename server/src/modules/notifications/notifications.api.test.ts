@@ -126,7 +126,7 @@ describe('POST /api/notifications/:id/read and /read-all', () => {
       const answer = await caller({ method: 'POST', url: `/api/notifications/${mine?.id}/read` });
       expect(answer.statusCode).toBe(404);
     }
-    expect((await owner.call({ method: 'POST', url: '/api/notifications/999999999999/read' })).statusCode).toBe(404);
+    expect((await owner.call({ method: 'POST', url: '/api/notifications/999999999999/read' })).statusCode).toBe(422);
     expect((await owner.call({ method: 'POST', url: '/api/notifications/abc/read' })).statusCode).toBe(422);
     expect((await owner.call({ method: 'POST', url: '/api/notifications/0/read' })).statusCode).toBe(422);
     expect((await t.app.inject({ method: 'POST', url: `/api/notifications/${mine?.id}/read` })).statusCode).toBe(401);
