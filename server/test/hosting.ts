@@ -4,6 +4,7 @@ import { insertTenant, insertTenantHost, listTenantHosts } from '../src/modules/
 import { createUser } from '../src/modules/users/service.ts';
 import type { UserRow } from '../src/modules/users/queries.ts';
 import type { TestApp } from './harness.ts';
+import { insertDomainUser } from '../src/modules/domain-users/queries.ts';
 
 export const PASSWORD = 'a long enough passphrase 2026';
 
@@ -73,4 +74,15 @@ export async function superAdmin(t: TestApp) {
 /** A new session of `user`, calling on their tenant's host. */
 export async function callerFor(t: TestApp, user: Pick<UserRow, 'id' | 'tenant_id'>, remember = true): Promise<Caller> {
   return callerWith(t, await sessionFor(t, user, remember), await hostOf(t, user.tenant_id));
+}
+
+/** A customer's domain with one mailbox/FTP user, as the domain-user password tests need. */
+export async function addDomainWithUser(t: TestApp, ownerId: number, uid: string, password: string) {
+  const domain = await t.db
+    .insertInto('domains')
+    .values({ tenant_id: 1, owner_id: ownerId, name: uid.split('@')[1] ?? 'example.com', expire_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await insertDomainUser(t.db, { tenant_id: 1, domain_id: domain.id, uid, password_hash: await t.services.hasher.hash(password) });
+  return domain.id;
 }

@@ -75,9 +75,9 @@ describe('the embedded data directory', () => {
 
   it('runs the CLI through the running server, and what it wrote survives a restart', async () => {
     const password = randomBytes(18).toString('base64url');
-    const created = await cli(['create-user', '--email', 'cli@example.com', '--role', 'customer', '--password', password]);
+    const created = await cli(['create-user', '--email', 'cli@example.com', '--role', 'customer', `--password=${password}`]);
     expect(created.stdout).toMatch(/Created customer #\d+ cli@example.com/);
-    const demo = await cli(['demo', '--password', password]);
+    const demo = await cli(['demo', `--password=${password}`]);
     expect(demo.stdout).toContain('Demo tenant #');
     const again = await cli(['demo']);
     expect(again.stdout).toContain('already loaded');
@@ -166,7 +166,7 @@ describe('PostgreSQL backup and restore', () => {
     const pgEnv = { DATABASE_URL: postgres.url };
     const server = await startBerth({ ...env, ...pgEnv });
     try {
-      await cli(['demo', '--password', randomBytes(18).toString('base64url')], pgEnv);
+      await cli(['demo', `--password=${randomBytes(18).toString('base64url')}`], pgEnv);
       const file = path.join(dir, 'backup.pgdump');
       expect((await cli(['backup', file], pgEnv)).stdout).toContain('pg_dump');
       const admin = new pg.Client({ connectionString: postgres.url });

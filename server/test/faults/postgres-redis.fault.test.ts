@@ -39,7 +39,7 @@ beforeAll(async () => {
   const password = randomBytes(18).toString('base64url');
   await run(
     process.execPath,
-    ['server/src/cli.ts', 'create-user', '--email', 'fault@example.com', '--role', 'customer', '--tenant', '1', '--password', password],
+    ['server/src/cli.ts', 'create-user', '--email', 'fault@example.com', '--role', 'customer', '--tenant', '1', `--password=${password}`],
     { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: 'silent' } },
   );
   const login = await fetch(`${berth.url}/api/login`, {

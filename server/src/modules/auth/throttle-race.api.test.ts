@@ -9,9 +9,8 @@ import {
   sessionCookieFrom,
   type TestApp,
 } from '../../../test/harness.ts';
-import { addTenant } from '../../../test/hosting.ts';
+import { addDomainWithUser, addTenant } from '../../../test/hosting.ts';
 import { lastMailTo, linkIn } from '../../../test/outbox.ts';
-import { insertDomainUser } from '../domain-users/queries.ts';
 
 // Every throttle on a guessable secret holds when 30 tries arrive at the same instant: each try
 // is counted before it is checked, so no more than the limit (5) are ever checked.
@@ -135,18 +134,8 @@ describe('30 simultaneous tries', () => {
 
   it('domain-user password: 29 wrong old passwords and the right one: at most 5 checked, the password changes at most once', async () => {
     const { user } = await createCustomer(t, 'owner@localhost');
-    const domain = await t.db
-      .insertInto('domains')
-      .values({ tenant_id: 1, owner_id: user.id, name: 'example.com', expire_at: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
     const old = 'the mailbox password of old';
-    await insertDomainUser(t.db, {
-      tenant_id: 1,
-      domain_id: domain.id,
-      uid: 'info@example.com',
-      password_hash: await t.services.hasher.hash(old),
-    });
+    await addDomainWithUser(t, user.id, 'info@example.com', old);
     const answers = await burst((index, right) =>
       inject(
         'PATCH',

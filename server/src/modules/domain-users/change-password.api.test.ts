@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCustomer, createTestApp, type TestApp } from '../../../test/harness.ts';
-import { insertDomainUser } from './queries.ts';
+import { addDomainWithUser } from '../../../test/hosting.ts';
 
 let t: TestApp;
 const UID = 'info@example.com';
@@ -10,12 +10,7 @@ const NEW = 'a new mailbox passphrase 2026';
 beforeEach(async () => {
   t = await createTestApp();
   const { user } = await createCustomer(t, 'owner@localhost');
-  const domain = await t.db
-    .insertInto('domains')
-    .values({ tenant_id: 1, owner_id: user.id, name: 'example.com', expire_at: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await insertDomainUser(t.db, { tenant_id: 1, domain_id: domain.id, uid: UID, password_hash: await t.services.hasher.hash(OLD) });
+  await addDomainWithUser(t, user.id, UID, OLD);
 });
 afterEach(async () => {
   await t.close();

@@ -68,14 +68,12 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
 
   return (
     <CatalogueForm
+      kind="plans"
+      editing={plan !== null}
       submit={submit}
       formError={formError}
       active={draft.active}
-      onActive={(active) => {
-        set('active', active);
-      }}
-      activeLabel={t('catalogue.plans.activeOption')}
-      submitLabel={plan ? t('catalogue.save') : t('catalogue.plans.createSubmit')}
+      onActive={(active) => set('active', active)}
       busy={save.isPending}
       onCancel={onDone}
     >

@@ -73,14 +73,12 @@ function TldForm({ tld, settings, onDone }: { tld: TldPrice | null; settings: Sh
 
   return (
     <CatalogueForm
+      kind="tlds"
+      editing={tld !== null}
       submit={submit}
       formError={formError}
       active={draft.active}
-      onActive={(active) => {
-        set('active', active);
-      }}
-      activeLabel={t('catalogue.tlds.activeOption')}
-      submitLabel={tld ? t('catalogue.save') : t('catalogue.tlds.createSubmit')}
+      onActive={(active) => set('active', active)}
       busy={save.isPending}
       onCancel={onDone}
     >
