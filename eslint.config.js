@@ -25,6 +25,32 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // SQL lives only in queries files (and the database layer): services hold the rules, routes
+    // the HTTP (docs/architecture.md).
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/queries.ts', 'server/src/db/**', 'server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|selectNoFrom)$/]',
+          message: 'Query builders belong in a queries.ts file.',
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL belongs in a queries.ts file.' },
+      ],
+    },
+  },
+  {
+    files: ['server/src/modules/**/routes.ts', 'server/src/modules/**/*-routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/queries.ts'], message: 'A route calls a service; the service calls the queries.' }] },
+      ],
+    },
+  },
+  {
     files: ['bench/**/*.ts', 'e2e/**/*.ts', 'server/src/cli.ts'],
     rules: { 'no-console': 'off' },
   },

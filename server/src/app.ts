@@ -25,6 +25,7 @@ import { SessionService } from './modules/sessions/service.ts';
 import { tenantRoutes } from './modules/tenants/routes.ts';
 import { TenantResolver } from './modules/tenants/service.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { UserProfiles } from './modules/users/profile.ts';
 import { SecurityNotifier } from './modules/auth/notifier.ts';
 import { Reauthenticator } from './modules/auth/reauth.ts';
 import { captchaRoutes } from './modules/captcha/routes.ts';
@@ -286,7 +287,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(captchaRoutes(captcha));
       await api.register(domainUserPasswordRoutes(domainUserPasswords));
       await api.register(sessionRoutes(sessions, audit));
-      await api.register(userRoutes(db, clock, avatars, impersonation));
+      await api.register(userRoutes(new UserProfiles(db, clock), avatars, impersonation));
       await api.register(languageRoutes);
       await api.register(menuRoutes());
       await api.register(cartRoutes(shop.cart, impersonation));
@@ -301,7 +302,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(customerRoutes(hosting.customers, impersonation));
       await api.register(impersonationRoutes(impersonation));
       await api.register(tenantAdminRoutes(hosting.tenantAdmin, impersonation));
-      await api.register(tenantLogoRoute(db));
+      await api.register(tenantLogoRoute(hosting.tenantAdmin));
       await api.register(auditRoutes(new AuditLogReader(db)));
       await api.register(dashboardRoutes(new DashboardService(db, clock)));
       await api.register(notificationRoutes(new NotificationService(db, clock)));

@@ -6,6 +6,7 @@ import { seedDemoBankAccount } from '../payments/bank-transfer.ts';
 import { seedDemoShop } from '../shop/demo.ts';
 import { findTenantByHost, insertTenant, insertTenantHost } from '../tenants/queries.ts';
 import { createUser } from '../users/service.ts';
+import { insertDomains } from '../domains/queries.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const WORDS = [
@@ -99,7 +100,7 @@ export async function loadDemoData(
       const expireAt = i < 20 ? new Date(now - (i + 1) * 3 * DAY) : i < 50 ? null : new Date(now + (((i * 5) % 730) + 1) * DAY);
       return { tenant_id: tenant.id, owner_id: owner.id, name, expire_at: expireAt };
     });
-    await trx.insertInto('domains').values(rows).execute();
+    await insertDomains(trx, rows);
     // Test bank details, so bank transfer (and its QR code) can be tried on the demo and operator tenants.
     await seedDemoBankAccount(trx, tenant.id, 'Harbor Hosting s.r.o.', clock.now());
     await seedDemoBankAccount(trx, OPERATOR_TENANT_ID, 'Berth Operator', clock.now());

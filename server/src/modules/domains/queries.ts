@@ -230,3 +230,9 @@ export async function deleteDomainWithChildren(db: Db, domainId: number): Promis
 
 export const domainIdsOfOwner = (db: Db, ownerId: number) =>
   db.selectFrom('domains').select('id').where('owner_id', '=', ownerId).execute();
+
+/** A domain's expiry, its row locked for the rest of the transaction (a renewal extends it once). */
+export const lockDomainExpiry = (db: Db, id: number) =>
+  db.selectFrom('domains').select(['id', 'expire_at']).where('id', '=', id).forUpdate().executeTakeFirst();
+
+export const insertDomains = (db: Db, rows: Insertable<DomainsTable>[]) => db.insertInto('domains').values(rows).execute();

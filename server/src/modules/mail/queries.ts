@@ -16,3 +16,5 @@ export const listOutboxMails = (db: Db, options: { limit: number; tenantId?: num
   if (options.tenantId !== undefined) query = query.where('tenant_id', '=', options.tenantId);
   return query.execute();
 };
+
+export const deleteOutboxBefore = (db: Db, before: Date) => db.deleteFrom('outbox').where('created_at', '<', before).execute();

@@ -4,7 +4,7 @@ import { translate } from '../../i18n/messages.ts';
 import { post } from '../credit/ledger.ts';
 import { createDefaultZone } from '../dns/service.ts';
 import { tenantNameServers } from '../dns/queries.ts';
-import { findDomainByName, insertDomain, updateDomain } from '../domains/queries.ts';
+import { findDomainByName, insertDomain, updateDomain, lockDomainExpiry } from '../domains/queries.ts';
 import { addMonths, vatOf } from '../shop/money.ts';
 import { languageOf } from '../shop/language.ts';
 import { findUserById } from '../users/queries.ts';
@@ -78,12 +78,7 @@ async function deliver(
     }
     case 'domain_renew': {
       if (item.domain_id === null) return undefined;
-      const domain = await trx
-        .selectFrom('domains')
-        .select(['id', 'expire_at'])
-        .where('id', '=', item.domain_id)
-        .forUpdate()
-        .executeTakeFirst();
+      const domain = await lockDomainExpiry(trx, item.domain_id);
       if (!domain) return undefined;
       const from = domain.expire_at && new Date(domain.expire_at) > now ? new Date(domain.expire_at) : now;
       await updateDomain(trx, domain.id, { expire_at: addMonths(from, item.period_months), updated_at: now });

@@ -15,6 +15,7 @@ import { publicBaseUrl } from '../tenants/links.ts';
 import type { ResolvedTenant } from '../tenants/service.ts';
 import { findLoginCandidate, findUserById, updatePasswordHash, type UserRow } from '../users/queries.ts';
 import { claimReset, findReset, replaceReset } from './queries.ts';
+import { deleteUserSessions } from '../sessions/queries.ts';
 
 export const RESET_VALID_MS = 60 * 60 * 1000;
 
@@ -95,7 +96,7 @@ export class PasswordService {
     const claimed = await db.transaction().execute(async (trx) => {
       if (!(await claimReset(trx, uniqId, now))) return false;
       await updatePasswordHash(trx, user.id, hash, now);
-      await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+      await deleteUserSessions(trx, user.id);
       return true;
     });
     if (!claimed) throw new HttpError(422, 'password.reset_invalid');

@@ -13,7 +13,7 @@ import type { FailureThrottle } from '../auth/throttle.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { publicBaseUrl } from '../tenants/links.ts';
 import type { ResolvedTenant } from '../tenants/service.ts';
-import { findUserByTenantEmail, insertUser, type UserRow } from '../users/queries.ts';
+import { findUserByTenantEmail, insertUser, type UserRow, changeUserEmail } from '../users/queries.ts';
 import { claimVerification, replaceVerification } from './queries.ts';
 
 export const VERIFICATION_VALID_MS = 24 * 60 * 60 * 1000;
@@ -163,12 +163,7 @@ export class RegistrationService {
     const updated = await db
       .transaction()
       .execute(async (trx) => {
-        const row = await trx
-          .updateTable('users')
-          .set({ email, email_verified_at: null, updated_at: now })
-          .where('id', '=', user.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const row = await changeUserEmail(trx, user.id, email, now);
         await replaceVerification(trx, {
           code_hash: sha256(code),
           user_id: user.id,

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sweepThrottleHits } from '../auth/throttle.ts';
 import { deleteExpiredSessions } from './queries.ts';
+import { deleteOutboxBefore } from '../mail/queries.ts';
 
 const EVERY_MS = 10 * 60 * 1000;
 const KEEP_THROTTLE_HITS_MS = 24 * 60 * 60 * 1000;
@@ -16,10 +17,7 @@ export function startSweeper(db: Db, clock: Clock, log: FastifyBaseLogger): Node
     Promise.all([
       deleteExpiredSessions(db, now),
       sweepThrottleHits(db, new Date(now.getTime() - KEEP_THROTTLE_HITS_MS)),
-      db
-        .deleteFrom('outbox')
-        .where('created_at', '<', new Date(now.getTime() - KEEP_OUTBOX_MS))
-        .execute(),
+      deleteOutboxBefore(db, new Date(now.getTime() - KEEP_OUTBOX_MS)),
     ]).catch((error: unknown) => log.warn({ err: error }, 'sweep failed'));
   }, EVERY_MS);
   timer.unref();

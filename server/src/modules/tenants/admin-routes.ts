@@ -14,14 +14,12 @@ import {
   tenantListAnswerSchema,
   tenantUpdatePayloadSchema,
 } from '@berth/contracts';
-import type { Db } from '../../db/connection.ts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { TenantAdministration } from './admin.ts';
 import { LOGO_MAX_BYTES } from './logo.ts';
-import { findTenantLogo } from './queries.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 const logoParams = z.object({ id: idSchema, kind: z.enum(TENANT_LOGO_KINDS) });
@@ -30,7 +28,7 @@ const sendImage = (reply: FastifyReply, logo: { image: Buffer; content_type: str
   reply.header('cache-control', cacheControl).type(logo.content_type).send(logo.image);
 
 /** GET /api/tenant/logo/{kind}: the logo of the request's tenant, public (the login screen shows it). */
-export function tenantLogoRoute(db: Db) {
+export function tenantLogoRoute(admin: TenantAdministration) {
   return async (app: FastifyInstance): Promise<void> => {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/tenant/logo/:kind',
@@ -44,7 +42,7 @@ export function tenantLogoRoute(db: Db) {
         },
       },
       async (request, reply) => {
-        const logo = await findTenantLogo(db, request.tenant.id, request.params.kind);
+        const logo = await admin.publicLogo(request.tenant.id, request.params.kind);
         if (!logo) throw new HttpError(404, 'http.not_found');
         // A versioned URL never changes content; an unversioned one may change with the next upload.
         return sendImage(reply, logo, request.query.v ? 'public, max-age=31536000, immutable' : 'public, max-age=300');

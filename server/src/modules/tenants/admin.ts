@@ -158,6 +158,11 @@ export class TenantAdministration {
     return this.get(actor.user, tenant.id);
   }
 
+  /** The logo of the request's own tenant, for everyone (the login screen shows it). */
+  publicLogo(tenantId: number, kind: TenantLogoKind) {
+    return findTenantLogo(this.deps.db, tenantId, kind);
+  }
+
   /** A stored logo of any tenant, for the super admin's preview. */
   async logo(viewer: UserRow, id: number, kind: TenantLogoKind) {
     assertSuperAdmin(viewer);

@@ -82,3 +82,12 @@ export const deleteAvatar = (db: Db, userId: number) => db.deleteFrom('user_avat
 /** Moves the user's updated_at, which versions the avatar URL so browsers fetch the new picture. */
 export const touchUser = (db: Db, userId: number, now: Date) =>
   db.updateTable('users').set({ updated_at: now }).where('id', '=', userId).execute();
+
+/** A new, unverified e-mail address for the user. */
+export const changeUserEmail = (db: Db, userId: number, email: string, now: Date) =>
+  db
+    .updateTable('users')
+    .set({ email, email_verified_at: null, updated_at: now })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();

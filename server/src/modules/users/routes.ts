@@ -10,19 +10,15 @@ import {
   THUMBNAIL_SIZE,
   userAnswerSchema,
 } from '@berth/contracts';
-import type { Db } from '../../db/connection.ts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { fieldError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { toPublicTenant } from '../tenants/service.ts';
 import type { ImpersonationService } from '../impersonation/service.ts';
 import { AVATAR_MAX_BYTES, type AvatarService } from './avatar-service.ts';
-import { balanceOf } from '../credit/queries.ts';
-import { presentUser } from './present.ts';
-import { findUserById, markNotificationViewed, updateUserLanguage } from './queries.ts';
+import type { UserProfiles } from './profile.ts';
 
-export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, impersonation: ImpersonationService) {
+export function userRoutes(profiles: UserProfiles, avatars: AvatarService, impersonation: ImpersonationService) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -38,8 +34,8 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
       },
       async (request) => {
         const { user, session } = authedUser(request);
-        const [impersonator, credit] = await Promise.all([impersonation.impersonatorOf(session.idHash), balanceOf(db, user.id)]);
-        return { data: { user: { ...presentUser(user, credit), impersonator }, tenant: toPublicTenant(request.tenant) } };
+        const [impersonator, presented] = await Promise.all([impersonation.impersonatorOf(session.idHash), profiles.present(user)]);
+        return { data: { user: { ...presented, impersonator }, tenant: toPublicTenant(request.tenant) } };
       },
     );
 
@@ -55,9 +51,8 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
         },
       },
       async (request) => {
-        const updated = await updateUserLanguage(db, authedUser(request).user.id, request.body.language, clock.now());
         return {
-          data: presentUser(updated, await balanceOf(db, updated.id)),
+          data: await profiles.changeLanguage(authedUser(request).user, request.body.language),
           message: translate(request.body.language, 'language.changed'),
         };
       },
@@ -75,8 +70,7 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
         },
       },
       async (request) => {
-        const updated = await markNotificationViewed(db, authedUser(request).user.id, request.body.notification);
-        return { data: presentUser(updated, await balanceOf(db, updated.id)) };
+        return { data: await profiles.markViewed(authedUser(request).user, request.body.notification) };
       },
     );
 
@@ -98,8 +92,7 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
           throw fieldError('image', 'avatar.invalid');
         });
         await avatars.upload(user, buffer);
-        const fresh = await findUserById(db, user.id);
-        return { data: presentUser(fresh ?? user, await balanceOf(db, user.id)) };
+        return { data: await profiles.reload(user) };
       },
     );
 
@@ -109,7 +102,7 @@ export function userRoutes(db: Db, clock: Clock, avatars: AvatarService, imperso
       async (request) => {
         const { user } = authedUser(request);
         await avatars.remove(user);
-        return { data: presentUser((await findUserById(db, user.id)) ?? user, await balanceOf(db, user.id)) };
+        return { data: await profiles.reload(user) };
       },
     );
 
