@@ -58,6 +58,21 @@ export type RegistrationPayload = z.input<typeof registrationPayloadSchema>;
 /** PATCH /api/register/verify */
 export const registerVerifyPayloadSchema = z.object({ code: z.string().trim().min(1).max(128) });
 
+/**
+ * POST /api/registration: the same answer whether or not the address already has an account; the
+ * session begins with the link of the mail (docs/decisions/0006-no-account-enumeration.md).
+ */
+export const registrationAnswerSchema = z.object({
+  data: z.object({ status: z.literal('verification_required') }),
+  message: z.string(),
+});
+
+/** PATCH /api/register/verify: the link of a new registration signs its user in (`data`). */
+export const registerVerifyAnswerSchema = z.object({
+  message: z.string(),
+  data: sessionDataSchema.optional(),
+});
+
 /** PATCH /api/host/domain-user/change-password */
 export const domainUserPasswordPayloadSchema = z.object({
   uid: z.string().trim().min(1).max(320),

@@ -17,29 +17,27 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { defaultWebDistDir, registerWebApp } from './http/web-app.ts';
 import { AuditService } from './modules/audit/service.ts';
 import { authRoutes } from './modules/auth/routes.ts';
-import { AuthService } from './modules/auth/service.ts';
-import { FailureThrottle } from './modules/auth/throttle.ts';
+import { AuthService, LOGIN_THROTTLES } from './modules/auth/service.ts';
+import { FailureThrottle, type ThrottleRule } from './modules/auth/throttle.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { SessionService } from './modules/sessions/service.ts';
-import { tenantRoutes } from './modules/tenants/routes.ts';
 import { TenantResolver } from './modules/tenants/service.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { UserProfiles } from './modules/users/profile.ts';
 import { SecurityNotifier } from './modules/auth/notifier.ts';
-import { Reauthenticator } from './modules/auth/reauth.ts';
+import { REAUTH_THROTTLE, Reauthenticator } from './modules/auth/reauth.ts';
 import { captchaRoutes } from './modules/captcha/routes.ts';
 import { createCaptchaVerifier } from './modules/captcha/service.ts';
-import { domainUserPasswordRoutes } from './modules/domain-users/routes.ts';
-import { DomainUserPasswordService } from './modules/domain-users/service.ts';
+import { DOMAIN_USER_PASSWORD_THROTTLES, DomainUserPasswordService } from './modules/domain-users/service.ts';
 import { Mailer } from './modules/mail/mailer.ts';
 import { outboxRoutes } from './modules/mail/routes.ts';
 import { otpRoutes } from './modules/otp/routes.ts';
-import { OtpService } from './modules/otp/service.ts';
+import { OTP_THROTTLES, OtpService } from './modules/otp/service.ts';
 import { passwordRoutes } from './modules/password/routes.ts';
-import { PasswordService } from './modules/password/service.ts';
+import { FORGOT_THROTTLES, PasswordService } from './modules/password/service.ts';
 import { registrationRoutes } from './modules/registration/routes.ts';
-import { RegistrationService } from './modules/registration/service.ts';
+import { REGISTRATION_THROTTLES, RegistrationService } from './modules/registration/service.ts';
 import { sessionRoutes } from './modules/sessions/routes.ts';
 import { twoFactorRoutes } from './modules/twofactor/routes.ts';
 import { cartRoutes } from './modules/cart/routes.ts';
@@ -48,7 +46,7 @@ import { languageRoutes } from './modules/languages/routes.ts';
 import { menuRoutes } from './modules/menu/routes.ts';
 import { RealtimeHub } from './modules/realtime/hub.ts';
 import { AVATAR_MAX_BYTES, AvatarService } from './modules/users/avatar-service.ts';
-import { TwoFactorService } from './modules/twofactor/service.ts';
+import { SECOND_FACTOR_THROTTLE, TwoFactorService } from './modules/twofactor/service.ts';
 // Hosting: domains, domain users, DNS, customers, tenants, audit log, dashboard, expiry, log in as customer.
 import { AuditLogReader } from './modules/audit/log.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
@@ -59,7 +57,7 @@ import { DashboardService } from './modules/dashboard/service.ts';
 import { dnsRoutes } from './modules/dns/routes.ts';
 import { DnsService } from './modules/dns/service.ts';
 import { DomainUserAccounts } from './modules/domain-users/accounts.ts';
-import { domainUserAccountRoutes } from './modules/domain-users/accounts-routes.ts';
+import { domainUserAccountRoutes, domainUserPasswordRoutes } from './modules/domain-users/routes.ts';
 import { DomainEditor } from './modules/domains/editor.ts';
 import { DomainListing } from './modules/domains/listing.ts';
 import { domainRoutes } from './modules/domains/routes.ts';
@@ -69,7 +67,7 @@ import { ImpersonationService } from './modules/impersonation/service.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { NotificationService } from './modules/notifications/service.ts';
 import { TenantAdministration } from './modules/tenants/admin.ts';
-import { tenantAdminRoutes, tenantLogoRoute } from './modules/tenants/admin-routes.ts';
+import { tenantAdminRoutes, tenantLogoRoute, tenantRoutes } from './modules/tenants/routes.ts';
 // Payments: bank transfer and Stripe providers, saved payment methods, confirmation by admins, invoice PDFs.
 import { InvoiceSettlementService } from './modules/invoices/settlement.ts';
 import { createPayments } from './modules/payments/wiring.ts';
@@ -77,6 +75,7 @@ import { createPayments } from './modules/payments/wiring.ts';
 import { CartService } from './modules/cart/service.ts';
 import { CreditProvider } from './modules/credit/provider.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
+import { BackgroundTasks } from './lib/background.ts';
 import { CreditService } from './modules/credit/service.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { InvoiceReader } from './modules/invoices/service.ts';
@@ -111,10 +110,9 @@ export interface Services {
   /** The shop's money seam: how invoices get paid and settled. */
   paymentProviders: PaymentProviders;
   settlement: InvoiceSettlementService;
+  /** Work done after the answer (account lookups and mails of forgot-password and one-time codes). */
+  background: BackgroundTasks;
 }
-
-const MINUTE = 60 * 1000;
-const HOUR = 60 * MINUTE;
 
 /** Builds the whole HTTP app without listening: main.ts listens, tests inject. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
@@ -141,8 +139,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     from: config.MAIL_FROM,
     production: config.NODE_ENV === 'production',
   });
-  const throttle = (name: string, limit: number, windowMs: number) => new FailureThrottle(db, clock, name, { limit, windowMs });
-  const reauth = new Reauthenticator(hasher, throttle('reauth', 5, 15 * MINUTE));
+  const background = new BackgroundTasks(app.log);
+  const throttle = (rule: ThrottleRule) => new FailureThrottle(db, clock, rule);
+  const reauth = new Reauthenticator(hasher, throttle(REAUTH_THROTTLE));
   const fallbackUrl = config.BERTH_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const notifier = new SecurityNotifier(mailer, clock, app.log, fallbackUrl);
   const captcha = await createCaptchaVerifier({
@@ -167,15 +166,15 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     hasher,
     sessions,
     audit,
-    accountThrottle: throttle('login-account', 5, 15 * MINUTE),
-    ipThrottle: throttle('login-ip', 100, 15 * MINUTE),
+    accountThrottle: throttle(LOGIN_THROTTLES.account),
+    ipThrottle: throttle(LOGIN_THROTTLES.ip),
   });
   const twoFactor = new TwoFactorService({
     db,
     clock,
     audit,
     sessions,
-    codeThrottle: throttle('second-factor', 5, 15 * MINUTE),
+    codeThrottle: throttle(SECOND_FACTOR_THROTTLE),
     reauth,
     notifier,
     issuer: 'Berth',
@@ -191,8 +190,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     mail: mailer,
     notifier,
     reauth,
-    forgotIpThrottle: throttle('forgot-ip', 20, HOUR),
-    forgotEmailThrottle: throttle('forgot-email', 3, HOUR),
+    forgotIpThrottle: throttle(FORGOT_THROTTLES.ip),
+    forgotEmailThrottle: throttle(FORGOT_THROTTLES.email),
+    background,
     fallbackUrl,
   });
   const otp = new OtpService({
@@ -200,9 +200,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     clock,
     audit,
     mail: mailer,
-    requestIpThrottle: throttle('otp-request-ip', 20, HOUR),
-    requestEmailThrottle: throttle('otp-request-email', 5, HOUR),
-    accountThrottle: throttle('otp-account', 5, 15 * MINUTE),
+    requestIpThrottle: throttle(OTP_THROTTLES.requestIp),
+    requestEmailThrottle: throttle(OTP_THROTTLES.requestEmail),
+    accountThrottle: throttle(OTP_THROTTLES.account),
+    background,
     fallbackUrl,
   });
   const registration = new RegistrationService({
@@ -212,12 +213,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     audit,
     mail: mailer,
     captcha,
-    ipThrottle: throttle('registration-ip', 5, HOUR),
-    verifyThrottle: throttle('verify-ip', 10, 15 * MINUTE),
-    resendThrottle: throttle('verify-resend', 3, HOUR),
+    ipThrottle: throttle(REGISTRATION_THROTTLES.ip),
+    verifyThrottle: throttle(REGISTRATION_THROTTLES.verify),
+    resendThrottle: throttle(REGISTRATION_THROTTLES.resend),
     reauth,
     notifier,
     sessions,
+    background,
     fallbackUrl,
   });
   const domainUserPasswords = new DomainUserPasswordService({
@@ -225,8 +227,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     clock,
     hasher,
     audit,
-    uidThrottle: throttle('domain-user-uid', 5, 15 * MINUTE),
-    ipThrottle: throttle('domain-user-ip', 100, 15 * MINUTE),
+    uidThrottle: throttle(DOMAIN_USER_PASSWORD_THROTTLES.uid),
+    ipThrottle: throttle(DOMAIN_USER_PASSWORD_THROTTLES.ip),
   });
 
   const avatars = new AvatarService(db, clock);
@@ -252,8 +254,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier }),
     tenantAdmin: new TenantAdministration({ db, clock, audit, tenants, sessions, realtime }),
   };
-  const payments = createPayments({ db, clock, audit, config, fallbackUrl, log: app.log });
   const invoiceSettlement = new InvoiceSettlementService({ db, clock, audit, realtime });
+  const payments = createPayments({ db, clock, audit, config, fallbackUrl, log: app.log, settlement: invoiceSettlement });
   // Every way to pay, in one place: the credit balance here; the providers (bank
   // transfer, Stripe) come from createPayments above. New providers are appended to this list.
   const paymentProviders = new PaymentProviders([new CreditProvider(clock), ...payments.providers]);
@@ -293,26 +295,27 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(cartRoutes(shop.cart, impersonation));
       await api.register(shopRoutes(shop.catalogue, shop.checkout, impersonation));
       await api.register(creditRoutes(shop.credit, impersonation));
-      await api.register(invoiceRoutes(invoices));
+      await api.register(invoiceRoutes({ invoices, pdfs: payments.pdfs, confirmation: payments.confirmation, actors: impersonation }));
       await api.register(promoRoutes(shop.promos, impersonation));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, domains, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, impersonation));
       await api.register(dnsRoutes(hosting.dns, impersonation));
-      await api.register(customerRoutes(hosting.customers, impersonation));
+      await api.register(customerRoutes(hosting.customers, impersonation, impersonation));
       await api.register(impersonationRoutes(impersonation));
-      await api.register(tenantAdminRoutes(hosting.tenantAdmin, impersonation));
+      await api.register(tenantAdminRoutes(hosting.tenantAdmin, payments.bankAccounts, impersonation));
       await api.register(tenantLogoRoute(hosting.tenantAdmin));
       await api.register(auditRoutes(new AuditLogReader(db)));
       await api.register(dashboardRoutes(new DashboardService(db, clock)));
       await api.register(notificationRoutes(new NotificationService(db, clock)));
-      await api.register(payments.routes(invoiceSettlement, impersonation));
+      await api.register(payments.routes(impersonation));
     },
     { prefix: '/api' },
   );
 
   await registerWebApp(app, options.webDistDir ?? defaultWebDistDir);
   app.addHook('onClose', async () => {
+    await background.close();
     await mailer.close();
   });
   return {
@@ -325,6 +328,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       audit,
       auth,
       mailer,
+      background,
       twoFactor,
       realtime,
       impersonation,

@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_hosting.ts';
 import * as m0005 from './migrations/0005_shop.ts';
 import * as m0006 from './migrations/0006_payments.ts';
 import * as m0007 from './migrations/0007_hardening.ts';
+import * as m0008 from './migrations/0008_registrations.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_shop': m0005,
   '0006_payments': m0006,
   '0007_hardening': m0007,
+  '0008_registrations': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

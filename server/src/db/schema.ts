@@ -167,6 +167,19 @@ export interface EmailVerificationsTable {
   used_at: Timestamp | null;
 }
 
+export interface RegistrationsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  email: string;
+  password_hash: string;
+  given_name: string;
+  sn: string;
+  language: string;
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface ThrottleHitsTable {
   id: Generated<number>;
   key: string;
@@ -494,6 +507,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   otp_logins: OtpLoginsTable;
   email_verifications: EmailVerificationsTable;
+  registrations: RegistrationsTable;
   throttle_hits: ThrottleHitsTable;
   outbox: OutboxTable;
   domain_users: DomainUsersTable;

@@ -5,6 +5,8 @@ import {
   messageAnswerSchema,
   messageSessionAnswerSchema,
   otpRequestAnswerSchema,
+  registerVerifyAnswerSchema,
+  registrationAnswerSchema,
   type CaptchaConfig,
   type domainUserPasswordPayloadSchema,
   type login2faPayloadSchema,
@@ -93,23 +95,30 @@ export function useOtpLogin() {
   return useSessionMutation((_: Out<typeof otpLoginPayloadSchema>) => '/password/otplogin', same);
 }
 
-/** POST /api/registration */
+/** POST /api/registration: no session yet; the mailed link activates the account. */
 export function useRegistration() {
-  return useSessionMutation((_: Out<typeof registrationPayloadSchema>) => '/registration', same);
+  return useMutation({
+    mutationFn: (payload: Out<typeof registrationPayloadSchema>) =>
+      apiRequest('/registration', { method: 'POST', body: payload, schema: registrationAnswerSchema }),
+  });
 }
 
-/** PATCH /api/register/verify: a signed-in user's "verified" flag changes with it. */
+/**
+ * PATCH /api/register/verify: a new registration's link answers its session, which goes into the
+ * cache; a changed address's link changes the signed-in user's "verified" flag.
+ */
 export function useRegisterVerify() {
   const queryClient = useQueryClient();
-  return useMutation<z.output<typeof messageAnswerSchema>, ApiError, string>({
+  return useMutation<z.output<typeof registerVerifyAnswerSchema>, ApiError, string>({
     mutationFn: (code) =>
       apiRequest('/register/verify', {
         method: 'PATCH',
         body: { code },
-        schema: messageAnswerSchema,
+        schema: registerVerifyAnswerSchema,
       }),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+    onSuccess: (answer) => {
+      if (answer.data) storeSession(queryClient, answer.data);
+      else void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
     },
   });
 }

@@ -1,7 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useForm } from 'react-hook-form';
-import { Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { IconMailForward } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { registrationPayloadSchema, type RegistrationPayload } from '@berth/contracts';
@@ -11,11 +12,12 @@ import { FormAlert } from '../forms/FormAlert.tsx';
 import { EmailField } from '../forms/IdentifierField.tsx';
 import { NewPasswordFields } from '../forms/NewPasswordFields.tsx';
 import { formErrorOf, useSchemaResolver, withNewPassword } from '../forms/validation.ts';
+import { translateServerText } from '../i18n/i18n.ts';
 import { AgreementCheckbox } from './AgreementCheckbox.tsx';
 import { AuthFootnote } from './AuthLinks.tsx';
 import { AuthHeading } from './AuthHeading.tsx';
 import { Captcha, type CaptchaHandle } from './captcha/Captcha.tsx';
-import { useSignedInLanding } from './useSignedInLanding.ts';
+import { ResultHeading } from './ResultHeading.tsx';
 import classes from './AuthForms.module.css';
 
 const schema = withNewPassword(registrationPayloadSchema, 'password', 'password_confirmation');
@@ -47,11 +49,13 @@ const EMPTY: RegisterValues = {
   g_recaptcha_response: '',
 };
 
-/** /register: a customer account; signs in and e-mails a verification link. */
+/**
+ * /register: a customer account. The answer is the same whether the address is new or not; the
+ * mailed link activates the account and signs in (docs/decisions/0006-no-account-enumeration.md).
+ */
 export function RegisterScreen() {
   const { t } = useTranslation();
   const registration = useRegistration();
-  const land = useSignedInLanding();
   const captcha = useRef<CaptchaHandle>(null);
   const [formError, setFormError] = useState<string | null>(null);
   usePageTitle(t('screens.register.title'));
@@ -80,11 +84,26 @@ export function RegisterScreen() {
     try {
       // A token fresh for this submission (docs/product.md §7: obtained before registration).
       const token = (await captcha.current?.execute()) ?? '';
-      await land(await registration.mutateAsync({ ...values, g_recaptcha_response: token }));
+      await registration.mutateAsync({ ...values, g_recaptcha_response: token });
     } catch (error) {
       setFormError(formErrorOf(error, FIELDS, setError, t));
     }
   };
+
+  if (registration.isSuccess) {
+    return (
+      <Stack gap="lg">
+        <ResultHeading icon={<IconMailForward size={28} stroke={1.6} />} color="green" title={t('register.sentTitle')} />
+        <FormAlert kind="success">{translateServerText(registration.data.message)}</FormAlert>
+        <Text fz="sm" c="dimmed" ta="center">
+          {t('register.sentHint')}
+        </Text>
+        <Button component={Link} to="/login" size="md" variant="default" fullWidth>
+          {t('login.submit')}
+        </Button>
+      </Stack>
+    );
+  }
 
   return (
     <Stack gap="lg">

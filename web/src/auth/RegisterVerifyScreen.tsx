@@ -34,8 +34,12 @@ export function RegisterVerifyScreen() {
   if (verify.isSuccess) {
     return (
       <Stack gap="lg">
-        <ResultHeading icon={<IconCircleCheck size={30} stroke={1.6} />} color="green" title={t('verify.doneTitle')} />
-        <FormAlert kind="success">{translateServerText(verify.data.message ?? t('verify.done'))}</FormAlert>
+        <ResultHeading
+          icon={<IconCircleCheck size={30} stroke={1.6} />}
+          color="green"
+          title={verify.data.data ? t('verify.activatedTitle') : t('verify.doneTitle')}
+        />
+        <FormAlert kind="success">{translateServerText(verify.data.message)}</FormAlert>
         <Button component={Link} to="/dashboard" size="md" fullWidth>
           {t('verify.continue')}
         </Button>

@@ -18,6 +18,7 @@ export type AuditAction =
   | 'auth.password_reset.requested'
   | 'auth.password_reset.done'
   | 'auth.registration'
+  | 'auth.registration_attempt'
   | 'auth.email_verified'
   | 'user.created'
   | 'user.password_changed'

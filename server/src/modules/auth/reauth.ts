@@ -1,7 +1,10 @@
 import { fieldError, tooManyRequests } from '../../http/errors.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import type { UserRow } from '../users/queries.ts';
-import type { FailureThrottle } from './throttle.ts';
+import { type FailureThrottle, MINUTE, type ThrottleRule } from './throttle.ts';
+
+/** Wrong current passwords per account before re-authentication waits. */
+export const REAUTH_THROTTLE: ThrottleRule = { name: 'reauth', limit: 5, windowMs: 15 * MINUTE };
 
 /** Re-authentication before a credential change: the current password, throttled per user. */
 export class Reauthenticator {

@@ -4,7 +4,7 @@ import { fieldError, tooManyRequests } from '../../http/errors.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { findLoginCandidate, type UserRow } from '../users/queries.ts';
-import type { FailureThrottle } from './throttle.ts';
+import { type FailureThrottle, MINUTE, type ThrottleRule } from './throttle.ts';
 
 export interface LoginInput {
   email: string;
@@ -12,6 +12,12 @@ export interface LoginInput {
   tenantId: number;
   ip: string;
 }
+
+/** Failed logins: per account (on every host of every tenant) and per address. */
+export const LOGIN_THROTTLES = {
+  account: { name: 'login-account', limit: 5, windowMs: 15 * MINUTE },
+  ip: { name: 'login-ip', limit: 100, windowMs: 15 * MINUTE },
+} satisfies Record<string, ThrottleRule>;
 
 export class AuthService {
   private readonly deps: {

@@ -2,10 +2,15 @@ import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { deleteThrottleHit, deleteThrottleHitsBefore, deleteThrottleKey, takeThrottleHit } from './queries.ts';
 
+/** A throttle's rule: its name keys its rows, so two throttles with different names never share a count. */
 export interface ThrottleRule {
+  name: string;
   limit: number;
   windowMs: number;
 }
+
+export const MINUTE = 60 * 1000;
+export const HOUR = 60 * MINUTE;
 
 /** One counted try: `wait` > 0 means it was refused (nothing counted) and says for how many seconds. */
 export interface Attempt {
@@ -28,10 +33,10 @@ export class FailureThrottle {
   private readonly rule: ThrottleRule;
   private readonly prefix: string;
 
-  constructor(db: Db, clock: Clock, name: string, rule: ThrottleRule) {
+  constructor(db: Db, clock: Clock, rule: ThrottleRule) {
     this.db = db;
     this.clock = clock;
-    this.prefix = `${name}:`;
+    this.prefix = `${rule.name}:`;
     this.rule = rule;
   }
 

@@ -9,16 +9,20 @@ import {
   deleteConfirmQuerySchema,
   errorAnswerSchema,
   idParamsSchema,
+  impersonationAnswerSchema,
   messageAnswerSchema,
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
-import { translate, type MessageKey } from '../../i18n/messages.ts';
+import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
+import type { ImpersonationService } from '../impersonation/service.ts';
+import { assertAdmin } from '../tenants/scope.ts';
 import type { CustomerService } from './service.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
-export function customerRoutes(customers: CustomerService, actors: ActorSource) {
+/** /system/customers: a host admin's customers, and logging in as one of them. */
+export function customerRoutes(customers: CustomerService, impersonation: ImpersonationService, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
     const tags = ['customers'];
@@ -99,38 +103,68 @@ export function customerRoutes(customers: CustomerService, actors: ActorSource) 
       },
     );
 
-    const actions: {
-      path: string;
-      summary: string;
-      message: MessageKey;
-      run: (actor: Awaited<ReturnType<ActorSource['actor']>>, id: number) => ReturnType<CustomerService['get']>;
-    }[] = [
+    api.post(
+      '/system/customers/:id/lock',
       {
-        path: 'lock',
-        summary: 'Lock: no login, every session ends',
-        message: 'customer.locked',
-        run: (actor, id) => customers.setLocked(actor, id, true),
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Lock: no login, every session ends',
+          params: idParamsSchema,
+          response: { 200: customerAnswerSchema, ...errors },
+        },
       },
-      { path: 'unlock', summary: 'Unlock', message: 'customer.unlocked', run: (actor, id) => customers.setLocked(actor, id, false) },
+      async (request) => {
+        const customer = await customers.setLocked(await actors.actor(request), request.params.id, true);
+        return { data: customer, message: translate(request.lang, 'customer.locked', { email: customer.email }) };
+      },
+    );
+
+    api.post(
+      '/system/customers/:id/unlock',
       {
-        path: 'reset-2fa',
-        summary: 'Turn two-factor authentication off (lost authenticator); the customer is told by e-mail',
-        message: 'customer.2fa_reset',
-        run: (actor, id) => customers.resetTwoFactor(actor, id),
+        preHandler: requireUser,
+        schema: { tags, summary: 'Unlock', params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } },
       },
-    ];
-    for (const action of actions) {
-      api.post(
-        `/system/customers/:id/${action.path}`,
-        {
-          preHandler: requireUser,
-          schema: { tags, summary: action.summary, params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } },
+      async (request) => {
+        const customer = await customers.setLocked(await actors.actor(request), request.params.id, false);
+        return { data: customer, message: translate(request.lang, 'customer.unlocked', { email: customer.email }) };
+      },
+    );
+
+    api.post(
+      '/system/customers/:id/reset-2fa',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Turn two-factor authentication off (lost authenticator); the customer is told by e-mail',
+          params: idParamsSchema,
+          response: { 200: customerAnswerSchema, ...errors },
         },
-        async (request) => {
-          const customer = await action.run(await actors.actor(request), request.params.id);
-          return { data: customer, message: translate(request.lang, action.message, { email: customer.email }) };
+      },
+      async (request) => {
+        const customer = await customers.resetTwoFactor(await actors.actor(request), request.params.id);
+        return { data: customer, message: translate(request.lang, 'customer.2fa_reset', { email: customer.email }) };
+      },
+    );
+
+    api.post(
+      '/system/customers/:id/impersonate',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "Log in as a customer (host admins: their tenant's; super admins: any); the answer is the customer's session",
+          params: idParamsSchema,
+          response: { 200: impersonationAnswerSchema, ...errors },
         },
-      );
-    }
+      },
+      async (request, reply) => {
+        assertAdmin(authedUser(request).user);
+        const data = await impersonation.start(request, reply, request.params.id);
+        return { data, message: translate(request.lang, 'impersonation.started') };
+      },
+    );
   };
 }

@@ -1,8 +1,124 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { domainUserPasswordPayloadSchema, errorAnswerSchema, messageAnswerSchema } from '@berth/contracts';
+import { z } from 'zod';
+import {
+  domainUserAnswerSchema,
+  domainUserCreatePayloadSchema,
+  domainUserListAnswerSchema,
+  domainUserPasswordPayloadSchema,
+  domainUserPasswordResetPayloadSchema,
+  domainUserUpdatePayloadSchema,
+  errorAnswerSchema,
+  idParamsSchema,
+  idSchema,
+  messageAnswerSchema,
+  pageQuerySchema,
+} from '@berth/contracts';
+import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
+import type { ActorSource } from '../audit/service.ts';
+import type { DomainUserAccounts } from './accounts.ts';
 import type { DomainUserPasswordService } from './service.ts';
+
+const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
+const accountParams = z.object({ id: idSchema, userId: idSchema });
+
+export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: ActorSource) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    const tags = ['domain users'];
+
+    api.get(
+      '/host/domain/:id/users',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "A domain's mail/FTP accounts, by uid",
+          params: idParamsSchema,
+          querystring: pageQuerySchema,
+          response: { 200: domainUserListAnswerSchema, ...errors },
+        },
+      },
+      async (request) => accounts.list(authedUser(request).user, request.params.id, request.query),
+    );
+
+    api.post(
+      '/host/domain/:id/users',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Add an account: uid (local part @ domain), password (argon2id, password policy), quota, enabled',
+          params: idParamsSchema,
+          body: domainUserCreatePayloadSchema,
+          response: { 201: domainUserAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const account = await accounts.create(await actors.actor(request), request.params.id, request.body);
+        return reply.code(201).send({ data: account, message: translate(request.lang, 'domain_user.created', { uid: account.uid }) });
+      },
+    );
+
+    api.get(
+      '/host/domain/:id/users/:userId',
+      {
+        preHandler: requireUser,
+        schema: { tags, summary: 'One account', params: accountParams, response: { 200: domainUserAnswerSchema, ...errors } },
+      },
+      async (request) => ({ data: await accounts.get(authedUser(request).user, request.params.id, request.params.userId) }),
+    );
+
+    api.patch(
+      '/host/domain/:id/users/:userId',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Change the quota, or enable/disable the account',
+          params: accountParams,
+          body: domainUserUpdatePayloadSchema,
+          response: { 200: domainUserAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const account = await accounts.update(await actors.actor(request), request.params.id, request.params.userId, request.body);
+        return { data: account, message: translate(request.lang, 'domain_user.updated', { uid: account.uid }) };
+      },
+    );
+
+    api.post(
+      '/host/domain/:id/users/:userId/password',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "Set a new password for the account (its owner or an admin; the account's user uses /change-password)",
+          params: accountParams,
+          body: domainUserPasswordResetPayloadSchema,
+          response: { 200: domainUserAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const account = await accounts.resetPassword(await actors.actor(request), request.params.id, request.params.userId, request.body);
+        return { data: account, message: translate(request.lang, 'domain_user.password_changed', { uid: account.uid }) };
+      },
+    );
+
+    api.delete(
+      '/host/domain/:id/users/:userId',
+      {
+        preHandler: requireUser,
+        schema: { tags, summary: 'Delete the account', params: accountParams, response: { 200: messageAnswerSchema, ...errors } },
+      },
+      async (request) => {
+        const uid = await accounts.remove(await actors.actor(request), request.params.id, request.params.userId);
+        return { message: translate(request.lang, 'domain_user.deleted', { uid }) };
+      },
+    );
+  };
+}
 
 export function domainUserPasswordRoutes(service: DomainUserPasswordService) {
   return async (app: FastifyInstance): Promise<void> => {

@@ -4,12 +4,18 @@ import type { Clock } from '../../lib/clock.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import type { AuditService } from '../audit/service.ts';
 import { assertNewPassword } from '../auth/new-password.ts';
-import type { FailureThrottle } from '../auth/throttle.ts';
+import { type FailureThrottle, MINUTE, type ThrottleRule } from '../auth/throttle.ts';
 import { findDomainUserByUid, updateDomainUserPassword } from './queries.ts';
 
 /** Wrong uid and wrong password share one answer, on the combined field of docs/product.md §5. */
 const invalidUidOrPassword = () =>
   new HttpError(422, 'domain_user.invalid', { fields: { valid_uid_and_password: [{ key: 'domain_user.invalid' }] } });
+
+/** Wrong old passwords on the domain-user password change: per uid and per address. */
+export const DOMAIN_USER_PASSWORD_THROTTLES = {
+  uid: { name: 'domain-user-uid', limit: 5, windowMs: 15 * MINUTE },
+  ip: { name: 'domain-user-ip', limit: 100, windowMs: 15 * MINUTE },
+} satisfies Record<string, ThrottleRule>;
 
 export class DomainUserPasswordService {
   private readonly deps: {

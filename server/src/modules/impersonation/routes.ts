@@ -1,38 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema, idParamsSchema, impersonationAnswerSchema, impersonationStatusAnswerSchema } from '@berth/contracts';
+import { errorAnswerSchema, impersonationAnswerSchema, impersonationStatusAnswerSchema } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
-import { assertAdmin } from '../tenants/scope.ts';
 import type { ImpersonationService } from './service.ts';
 
 export function impersonationRoutes(impersonation: ImpersonationService) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
-
-    api.post(
-      '/system/customers/:id/impersonate',
-      {
-        preHandler: requireUser,
-        schema: {
-          tags: ['customers'],
-          summary: "Log in as a customer (host admins: their tenant's; super admins: any); the answer is the customer's session",
-          params: idParamsSchema,
-          response: {
-            200: impersonationAnswerSchema,
-            401: errorAnswerSchema,
-            403: errorAnswerSchema,
-            404: errorAnswerSchema,
-            422: errorAnswerSchema,
-          },
-        },
-      },
-      async (request, reply) => {
-        assertAdmin(authedUser(request).user);
-        const data = await impersonation.start(request, reply, request.params.id);
-        return { data, message: translate(request.lang, 'impersonation.started') };
-      },
-    );
 
     api.get(
       '/impersonation',

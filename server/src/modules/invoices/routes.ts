@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   adminInvoiceListQuerySchema,
@@ -7,14 +7,34 @@ import {
   invoiceAnswerSchema,
   invoiceListAnswerSchema,
   invoiceListQuerySchema,
+  markPaidAnswerSchema,
+  markPaidPayloadSchema,
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { shopTenantOf } from '../shop/tenant.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { ActorSource } from '../audit/service.ts';
+import type { PaymentConfirmation } from '../payments/confirmation.ts';
+import type { InvoicePdfs } from '../payments/invoice-pdf.ts';
 import type { InvoiceReader } from './service.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
-export function invoiceRoutes(invoices: InvoiceReader) {
+const sendPdf = (reply: FastifyReply, file: { pdf: Buffer; number: string }) =>
+  reply
+    .type('application/pdf')
+    .header('content-disposition', `attachment; filename="invoice-${file.number.replace(/[^\w.-]/g, '_')}.pdf"`)
+    .header('cache-control', 'private, no-store')
+    .send(file.pdf);
+
+/** /account/invoices and /system/invoices: reading invoices, their PDFs, and confirming one paid by hand. */
+export function invoiceRoutes(deps: {
+  invoices: InvoiceReader;
+  pdfs: InvoicePdfs;
+  confirmation: PaymentConfirmation;
+  actors: ActorSource;
+}) {
+  const { invoices, pdfs, confirmation, actors } = deps;
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -75,6 +95,55 @@ export function invoiceRoutes(invoices: InvoiceReader) {
         },
       },
       async (request) => ({ data: await invoices.getInvoiceForAdmin(authedUser(request).user, request.params.id, request.lang) }),
+    );
+
+    api.get(
+      '/account/invoices/:id/pdf',
+      {
+        preHandler: requireUser,
+        schema: { tags: ['invoices'], summary: 'One of your invoices as PDF', params: idParamsSchema, response: errors },
+      },
+      async (request, reply) => sendPdf(reply, await pdfs.forBuyer(authedUser(request).user, request.params.id, request.lang)),
+    );
+
+    api.get(
+      '/system/invoices/:id/pdf',
+      {
+        preHandler: requireUser,
+        schema: {
+          tags: ['invoices'],
+          summary: 'An invoice of your tenant as PDF (host admins; super admins any)',
+          params: idParamsSchema,
+          response: errors,
+        },
+      },
+      async (request, reply) => sendPdf(reply, await pdfs.forAdmin(authedUser(request).user, request.params.id, request.lang)),
+    );
+
+    api.post(
+      '/system/invoices/:id/mark-paid',
+      {
+        preHandler: requireUser,
+        // The body is optional: a bare POST confirms without a bank reference.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        schema: {
+          tags: ['invoices'],
+          summary: 'Confirm an unpaid invoice as paid (money received by transfer); a second call changes nothing',
+          params: idParamsSchema,
+          body: markPaidPayloadSchema,
+          response: { 200: markPaidAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const result = await confirmation.markPaid(await actors.actor(request), request.params.id, request.body.reference);
+        const key = result.settled ? 'payments.marked_paid' : 'payments.already_paid';
+        return {
+          data: { invoice_id: result.invoice.id, settled: result.settled, already_paid: result.alreadyPaid },
+          message: translate(request.lang, key, { number: result.invoice.number }),
+        };
+      },
     );
   };
 }

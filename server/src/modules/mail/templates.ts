@@ -15,6 +15,8 @@ export interface MailParams {
   password_reset: { name: string; link: string; minutes: number };
   otp_code: { name: string; code: string; link: string; minutes: number };
   verify_email: { name: string; code: string; link: string };
+  /** Someone registered with an address that already has an account: its owner is told instead. */
+  registration_attempt: { name: string; loginLink: string; resetLink: string };
   password_changed: SecurityNoticeParams;
   two_factor_enabled: SecurityNoticeParams;
   two_factor_disabled: SecurityNoticeParams;
@@ -30,6 +32,7 @@ export const MAIL_KINDS = [
   'password_reset',
   'otp_code',
   'verify_email',
+  'registration_attempt',
   'password_changed',
   'two_factor_enabled',
   'two_factor_disabled',
@@ -82,6 +85,15 @@ interface Wording {
     intro(brand: string): string;
     button: string;
     codeLabel: string;
+    ignore: string;
+    footer(brand: string): string;
+  };
+  registrationAttempt: {
+    subject(brand: string): string;
+    preheader: string;
+    intro(brand: string): string;
+    loginButton: string;
+    forgot: string;
     ignore: string;
     footer(brand: string): string;
   };
@@ -148,6 +160,16 @@ const en: Wording = {
     ignore: 'If you did not create an account, you can ignore this e-mail. The account will not be activated.',
     footer: (brand) =>
       `You receive this e-mail because this address was used to register at ${brand}. If it wasn't you, please ignore this e-mail.`,
+  },
+  registrationAttempt: {
+    subject: (brand) => `Someone tried to register at ${brand} with your address`,
+    preheader: 'You already have an account.',
+    intro: (brand) =>
+      `Someone just tried to create a new account at ${brand} with this e-mail address. You already have an account, so no second one was created.`,
+    loginButton: 'Log in',
+    forgot: 'Forgotten your password? You can choose a new one.',
+    ignore: 'If it was not you, you can ignore this e-mail. Nothing about your account has changed.',
+    footer: (brand) => `You receive this e-mail because this address was used to register at ${brand}.`,
   },
   domainExpiry: {
     days: (count) => plural('en', count, { one: 'day', other: 'days' }),
@@ -237,6 +259,16 @@ const de: Wording = {
     footer: (brand) =>
       `Sie erhalten diese E-Mail, weil mit dieser Adresse ein Konto bei ${brand} registriert wurde. Falls Sie das nicht waren, ignorieren Sie diese E-Mail bitte.`,
   },
+  registrationAttempt: {
+    subject: (brand) => `Registrierungsversuch bei ${brand} mit Ihrer Adresse`,
+    preheader: 'Sie haben bereits ein Konto.',
+    intro: (brand) =>
+      `soeben hat jemand versucht, mit dieser E-Mail-Adresse ein neues Konto bei ${brand} anzulegen. Sie haben bereits ein Konto, daher wurde kein zweites angelegt.`,
+    loginButton: 'Anmelden',
+    forgot: 'Passwort vergessen? Sie können ein neues festlegen.',
+    ignore: 'Falls Sie das nicht waren, können Sie diese E-Mail ignorieren. An Ihrem Konto hat sich nichts geändert.',
+    footer: (brand) => `Sie erhalten diese E-Mail, weil mit dieser Adresse eine Registrierung bei ${brand} versucht wurde.`,
+  },
   domainExpiry: {
     // Dative after "in": in 1 Tag, in 7 Tagen.
     days: (count) => plural('de', count, { one: 'Tag', other: 'Tagen' }),
@@ -325,6 +357,16 @@ const cs: Wording = {
     ignore: 'Pokud jste si účet nezaložili, tento e-mail ignorujte. Účet nebude aktivován.',
     footer: (brand) =>
       `Tento e-mail dostáváte, protože tato adresa byla použita k registraci u ${brand}. Pokud jste to nebyli vy, tento e-mail prosím ignorujte.`,
+  },
+  registrationAttempt: {
+    subject: (brand) => `Pokus o registraci u ${brand} s vaší adresou`,
+    preheader: 'Účet už máte.',
+    intro: (brand) =>
+      `někdo se právě pokusil založit u ${brand} nový účet s touto e-mailovou adresou. Účet už máte, proto druhý založen nebyl.`,
+    loginButton: 'Přihlásit se',
+    forgot: 'Zapomněli jste heslo? Můžete si nastavit nové.',
+    ignore: 'Pokud jste to nebyli vy, tento e-mail ignorujte. Na vašem účtu se nic nezměnilo.',
+    footer: (brand) => `Tento e-mail dostáváte, protože tato adresa byla použita při pokusu o registraci u ${brand}.`,
   },
   domainExpiry: {
     // Accusative after "za": za 1 den, za 2–4 dny, za 5+ dní.
@@ -450,6 +492,18 @@ const composers: { [K in MailKind]: Composer<K> } = {
       { type: 'paragraph', text: w.verifyEmail.ignore },
     ],
     footer: w.verifyEmail.footer(brand),
+  }),
+  registration_attempt: (w, p, brand) => ({
+    subject: w.registrationAttempt.subject(brand),
+    preheader: w.registrationAttempt.preheader,
+    blocks: [
+      { type: 'paragraph', text: w.registrationAttempt.intro(brand) },
+      { type: 'button', label: w.registrationAttempt.loginButton, url: requireWebLink(p.loginLink) },
+      { type: 'paragraph', text: w.registrationAttempt.forgot },
+      { type: 'button', label: w.passwordReset.button, url: requireWebLink(p.resetLink) },
+      { type: 'paragraph', text: w.registrationAttempt.ignore },
+    ],
+    footer: w.registrationAttempt.footer(brand),
   }),
   password_changed: securityNotice('password_changed'),
   two_factor_enabled: securityNotice('two_factor_enabled'),

@@ -11,6 +11,11 @@ const samples: { [K in MailKind]: MailParams[K] } = {
   password_reset: { name: EVIL_NAME, link: LINK, minutes: 60 },
   otp_code: { name: EVIL_NAME, code: 'K7Q2ZP', link: SAFE_LINK, minutes: 10 },
   verify_email: { name: EVIL_NAME, code: 'vfy-3c1d9e2a7b', link: 'https://panel.example.com/register/verify/vfy-3c1d9e2a7b' },
+  registration_attempt: {
+    name: EVIL_NAME,
+    loginLink: 'https://panel.example.com/login',
+    resetLink: 'https://panel.example.com/password/forgot',
+  },
   domain_expiry: {
     name: EVIL_NAME,
     domain: 'bücher.example',

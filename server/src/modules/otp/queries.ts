@@ -27,3 +27,12 @@ export const claimOtpLogin = async (db: Db, uniqId: string, maxAttempts: number,
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 };
+
+/** Gives a requested code its account once the background lookup found one. */
+export const bindOtpLogin = (db: Db, uniqId: string, userId: number, codeHash: string) =>
+  db
+    .updateTable('otp_logins')
+    .set({ user_id: userId, code_hash: codeHash })
+    .where('uniq_id', '=', uniqId)
+    .where('user_id', 'is', null)
+    .execute();

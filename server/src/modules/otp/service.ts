@@ -4,13 +4,14 @@ import type { Db } from '../../db/connection.ts';
 import { fieldError, HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
+import type { BackgroundTasks } from '../../lib/background.ts';
 import type { AuditService } from '../audit/service.ts';
 import { displayName, userLanguage, type MailSender } from '../auth/mail-port.ts';
-import type { FailureThrottle } from '../auth/throttle.ts';
+import { type FailureThrottle, HOUR, MINUTE, type ThrottleRule } from '../auth/throttle.ts';
 import { publicBaseUrl } from '../tenants/links.ts';
 import type { ResolvedTenant } from '../tenants/service.ts';
 import { findLoginCandidate, findUserById, type UserRow } from '../users/queries.ts';
-import { claimOtpLogin, countOtpAttempt, findOtpLogin, insertOtpLogin } from './queries.ts';
+import { bindOtpLogin, claimOtpLogin, countOtpAttempt, findOtpLogin, insertOtpLogin } from './queries.ts';
 
 export const OTP_VALID_MS = 10 * 60 * 1000;
 export const OTP_MAX_ATTEMPTS = 5;
@@ -22,6 +23,13 @@ interface Context {
 
 const codeHash = (uniqId: string, code: string): string => sha256(`${uniqId}:${code}`);
 const sameHash = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** One-time login codes: requests per address and per e-mail, wrong codes per account. */
+export const OTP_THROTTLES = {
+  requestIp: { name: 'otp-request-ip', limit: 20, windowMs: HOUR },
+  requestEmail: { name: 'otp-request-email', limit: 5, windowMs: HOUR },
+  account: { name: 'otp-account', limit: 5, windowMs: 15 * MINUTE },
+} satisfies Record<string, ThrottleRule>;
 
 /** Log in with a one-time code sent by e-mail; offered on the operator's tenant only (docs/product.md §6). */
 export class OtpService {
@@ -35,6 +43,8 @@ export class OtpService {
     requestEmailThrottle: FailureThrottle;
     /** Wrong codes per account: a fresh code does not reset it. */
     accountThrottle: FailureThrottle;
+    /** Where the lookup and the mail run, after the answer (same work for every address). */
+    background: BackgroundTasks;
     fallbackUrl: string;
   };
 
@@ -46,7 +56,11 @@ export class OtpService {
     if (tenant.id !== OPERATOR_TENANT_ID) throw new HttpError(404, 'http.not_found');
   }
 
-  /** Answers a uniq_id for any e-mail, so the answer does not tell whether an account exists. */
+  /**
+   * Answers a uniq_id for any e-mail after the same work: the row is written without a user, and
+   * the account lookup, the code and the mail follow in the background, so neither answer nor
+   * timing tells whether an account exists.
+   */
   async request(email: string, context: Context): Promise<string> {
     this.assertOffered(context.tenant);
     const { db, clock } = this.deps;
@@ -55,20 +69,27 @@ export class OtpService {
 
     const uniqId = randomToken(16);
     const now = clock.now();
-    const emailKey = email.toLowerCase();
+    const expiresAt = new Date(now.getTime() + OTP_VALID_MS);
     // Every request for an address counts, known or not, so the count tells nothing either.
-    const mayMail = (await this.deps.requestEmailThrottle.attempt(emailKey)).wait === 0;
-    const user = mayMail ? await findLoginCandidate(db, context.tenant.id, email) : undefined;
-    const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
+    const mayMail = (await this.deps.requestEmailThrottle.attempt(email.toLowerCase())).wait === 0;
     await insertOtpLogin(db, {
       uniq_id: uniqId,
       tenant_id: context.tenant.id,
-      user_id: user?.id ?? null,
-      code_hash: user ? codeHash(uniqId, code) : null,
+      user_id: null,
+      code_hash: null,
       created_at: now,
-      expires_at: new Date(now.getTime() + OTP_VALID_MS),
+      expires_at: expiresAt,
     });
-    if (!user) return uniqId;
+    if (mayMail) this.deps.background.run('otp_code', () => this.sendCode(email, uniqId, context));
+    return uniqId;
+  }
+
+  private async sendCode(email: string, uniqId: string, context: Context): Promise<void> {
+    const { db } = this.deps;
+    const user = await findLoginCandidate(db, context.tenant.id, email);
+    if (!user) return;
+    const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
+    await bindOtpLogin(db, uniqId, user.id, codeHash(uniqId, code));
     await this.deps.audit.record({ action: 'auth.otp.requested', tenantId: context.tenant.id, userId: user.id, ip: context.ip });
     const base = publicBaseUrl(context.tenant, this.deps.fallbackUrl);
     await this.deps.mail.send({
@@ -84,7 +105,6 @@ export class OtpService {
         minutes: OTP_VALID_MS / 60_000,
       },
     });
-    return uniqId;
   }
 
   /** Checks the code bound to its uniq_id: 10 minutes, once, 5 tries; returns the user to sign in. */

@@ -4,12 +4,13 @@ import { HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
+import type { BackgroundTasks } from '../../lib/background.ts';
 import type { AuditService } from '../audit/service.ts';
 import { displayName, userLanguage, type MailSender } from '../auth/mail-port.ts';
 import { assertNewPassword } from '../auth/new-password.ts';
 import type { SecurityNotifier } from '../auth/notifier.ts';
 import type { Reauthenticator } from '../auth/reauth.ts';
-import type { FailureThrottle } from '../auth/throttle.ts';
+import { type FailureThrottle, HOUR, type ThrottleRule } from '../auth/throttle.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { publicBaseUrl } from '../tenants/links.ts';
 import type { ResolvedTenant } from '../tenants/service.ts';
@@ -26,6 +27,12 @@ export interface RequestContext {
 
 const sameHash = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+/** Reset-link requests: per address of the requester and per e-mail address asked for. */
+export const FORGOT_THROTTLES = {
+  ip: { name: 'forgot-ip', limit: 20, windowMs: HOUR },
+  email: { name: 'forgot-email', limit: 3, windowMs: HOUR },
+} satisfies Record<string, ThrottleRule>;
+
 export class PasswordService {
   private readonly deps: {
     db: Db;
@@ -39,6 +46,8 @@ export class PasswordService {
     /** Reset requests per IP (answered 429) and per e-mail (silently no mail: no enumeration). */
     forgotIpThrottle: FailureThrottle;
     forgotEmailThrottle: FailureThrottle;
+    /** Where the lookup and the mail run, after the answer (same work for every address). */
+    background: BackgroundTasks;
     fallbackUrl: string;
   };
 
@@ -46,14 +55,22 @@ export class PasswordService {
     this.deps = deps;
   }
 
-  /** Always the same answer; a mail goes out only for an existing account. */
+  /**
+   * Always the same answer after the same work: the throttles count on the request path, the
+   * account lookup and the mail run in the background, so neither answer nor timing tells
+   * whether the address has an account.
+   */
   async forgot(email: string, context: RequestContext): Promise<void> {
-    const { db, clock, forgotIpThrottle, forgotEmailThrottle } = this.deps;
+    const { forgotIpThrottle, forgotEmailThrottle } = this.deps;
     const { wait } = await forgotIpThrottle.attempt(context.ip);
     if (wait > 0) throw tooManyRequests('http.too_many_requests', wait);
     const emailKey = `${context.tenant.id}:${email.toLowerCase()}`;
     if ((await forgotEmailThrottle.attempt(emailKey)).wait > 0) return;
+    this.deps.background.run('password_reset', () => this.sendResetLink(email, context));
+  }
 
+  private async sendResetLink(email: string, context: RequestContext): Promise<void> {
+    const { db, clock } = this.deps;
     const user = await findLoginCandidate(db, context.tenant.id, email);
     if (!user) return;
     const uniqId = randomToken(12);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -10,35 +10,22 @@ import {
   cardSetupParamsSchema,
   errorAnswerSchema,
   idParamsSchema,
-  markPaidAnswerSchema,
-  markPaidPayloadSchema,
   messageAnswerSchema,
   paymentMethodAnswerSchema,
   paymentMethodListAnswerSchema,
   paymentMethodPayloadSchema,
-  tenantBankAccountAnswerSchema,
-  tenantBankAccountPayloadSchema,
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import { StatementFormatError, BANK_STATEMENT_MAX_LINES } from './bank-statement.ts';
-import type { TenantBankAccounts } from './bank-transfer.ts';
 import type { PaymentConfirmation } from './confirmation.ts';
-import type { InvoicePdfs } from './invoice-pdf.ts';
 import type { PaymentMethods } from './methods.ts';
 import { StripeSignatureError } from './stripe-gateway.ts';
 import type { StripeWebhooks } from './stripe.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
-
-const sendPdf = (reply: FastifyReply, file: { pdf: Buffer; number: string }) =>
-  reply
-    .type('application/pdf')
-    .header('content-disposition', `attachment; filename="invoice-${file.number.replace(/[^\w.-]/g, '_')}.pdf"`)
-    .header('cache-control', 'private, no-store')
-    .send(file.pdf);
 
 /**
  * The panel's address as this request reached it, for Stripe to send the browser back to; null
@@ -156,112 +143,11 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
   };
 }
 
-/** Invoice PDFs, bank accounts and confirming payments by hand or by bank statement. */
-export function paymentAdminRoutes(deps: {
-  pdfs: InvoicePdfs;
-  bankAccounts: TenantBankAccounts;
-  confirmation: PaymentConfirmation;
-  actors: ActorSource;
-}) {
-  const { pdfs, bankAccounts, confirmation, actors } = deps;
+/** /system/payments: confirming payments by bank statement. */
+export function paymentAdminRoutes(confirmation: PaymentConfirmation, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
     const tags = ['payments'];
-
-    api.get(
-      '/account/invoices/:id/pdf',
-      { preHandler: requireUser, schema: { tags, summary: 'One of your invoices as PDF', params: idParamsSchema, response: errors } },
-      async (request, reply) => sendPdf(reply, await pdfs.forBuyer(authedUser(request).user, request.params.id, request.lang)),
-    );
-
-    api.get(
-      '/system/invoices/:id/pdf',
-      {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: 'An invoice of your tenant as PDF (host admins; super admins any)',
-          params: idParamsSchema,
-          response: errors,
-        },
-      },
-      async (request, reply) => sendPdf(reply, await pdfs.forAdmin(authedUser(request).user, request.params.id, request.lang)),
-    );
-
-    api.get(
-      '/system/tenants/:id/bank-account',
-      {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: "The tenant's bank account for bank transfers (null: bank transfer off)",
-          params: idParamsSchema,
-          response: { 200: tenantBankAccountAnswerSchema, ...errors },
-        },
-      },
-      async (request) => ({ data: await bankAccounts.get(authedUser(request).user, request.params.id) }),
-    );
-
-    api.put(
-      '/system/tenants/:id/bank-account',
-      {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: "Set the tenant's bank account (host admins: their tenant; super admins: any)",
-          params: idParamsSchema,
-          body: tenantBankAccountPayloadSchema,
-          response: { 200: tenantBankAccountAnswerSchema, ...errors },
-        },
-      },
-      async (request) => ({
-        data: await bankAccounts.set(await actors.actor(request), request.params.id, request.body),
-        message: translate(request.lang, 'payments.bank_account_saved'),
-      }),
-    );
-
-    api.delete(
-      '/system/tenants/:id/bank-account',
-      {
-        preHandler: requireUser,
-        schema: {
-          tags,
-          summary: "Remove the tenant's bank account (bank transfer is no longer offered)",
-          params: idParamsSchema,
-          response: { 200: tenantBankAccountAnswerSchema, ...errors },
-        },
-      },
-      async (request) => {
-        await bankAccounts.remove(await actors.actor(request), request.params.id);
-        return { data: null, message: translate(request.lang, 'payments.bank_account_removed') };
-      },
-    );
-
-    api.post(
-      '/system/invoices/:id/mark-paid',
-      {
-        preHandler: requireUser,
-        // The body is optional: a bare POST confirms without a bank reference.
-        preValidation: async (request) => {
-          request.body ??= {};
-        },
-        schema: {
-          tags,
-          summary: 'Confirm an unpaid invoice as paid (money received by transfer); a second call changes nothing',
-          params: idParamsSchema,
-          body: markPaidPayloadSchema,
-          response: { 200: markPaidAnswerSchema, ...errors },
-        },
-      },
-      async (request) => {
-        const result = await confirmation.markPaid(await actors.actor(request), request.params.id, request.body.reference);
-        const key = result.settled ? 'payments.marked_paid' : 'payments.already_paid';
-        return {
-          data: { invoice_id: result.invoice.id, settled: result.settled, already_paid: result.alreadyPaid },
-          message: translate(request.lang, key, { number: result.invoice.number }),
-        };
-      },
-    );
 
     api.post(
       '/system/payments/bank-statement',

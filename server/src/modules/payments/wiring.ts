@@ -14,7 +14,8 @@ import { StripeProvider, StripeWebhooks } from './stripe.ts';
 
 /**
  * The payment side as app.ts builds it: the bank transfer and Stripe providers (for the provider
- * registry), and the routes of saved methods, confirmation, invoice PDFs and the Stripe webhook.
+ * registry), the services other modules' routes use (invoice PDFs, confirmation, bank accounts), and
+ * the routes of saved methods, bank statements and the Stripe webhook.
  */
 export function createPayments(deps: {
   db: Db;
@@ -23,6 +24,8 @@ export function createPayments(deps: {
   config: Config;
   fallbackUrl: string;
   log: FastifyBaseLogger;
+  /** The invoices module's: what a confirmed payment settles. */
+  settlement: InvoiceSettlement;
 }) {
   const { db, clock, audit, config } = deps;
   const gateway =
@@ -36,22 +39,21 @@ export function createPayments(deps: {
   const bankTransfer = new BankTransferProvider(db);
   const providers: PaymentProvider[] = [bankTransfer, new StripeProvider({ gateway, fallbackUrl: deps.fallbackUrl })];
 
-  /** Registers the routes under /api; `settlement` is the invoices module's. */
-  const routes = (settlement: InvoiceSettlement, actors: ActorSource) => async (api: FastifyInstance) => {
-    const confirmation = new PaymentConfirmation({ db, audit, settlement });
-    await api.register(
-      paymentMethodRoutes(new PaymentMethods({ db, clock, audit, stripe: gateway, fallbackUrl: deps.fallbackUrl }), actors),
-    );
-    await api.register(
-      paymentAdminRoutes({
-        pdfs: new InvoicePdfs({ db, clock, bankTransfer, confirmation }),
-        bankAccounts: new TenantBankAccounts({ db, clock, audit }),
-        confirmation,
-        actors,
-      }),
-    );
-    if (gateway) await api.register(stripeWebhookRoute(new StripeWebhooks({ db, clock, gateway, settlement, audit, log: deps.log })));
+  const confirmation = new PaymentConfirmation({ db, audit, settlement: deps.settlement });
+  const services = {
+    methods: new PaymentMethods({ db, clock, audit, stripe: gateway, fallbackUrl: deps.fallbackUrl }),
+    confirmation,
+    pdfs: new InvoicePdfs({ db, clock, bankTransfer, confirmation }),
+    bankAccounts: new TenantBankAccounts({ db, clock, audit }),
   };
 
-  return { bankTransfer, providers, routes };
+  /** The routes of /account/payment-methods, /system/payments and the Stripe webhook, under /api. */
+  const routes = (actors: ActorSource) => async (api: FastifyInstance) => {
+    await api.register(paymentMethodRoutes(services.methods, actors));
+    await api.register(paymentAdminRoutes(confirmation, actors));
+    if (gateway)
+      await api.register(stripeWebhookRoute(new StripeWebhooks({ db, clock, gateway, settlement: deps.settlement, audit, log: deps.log })));
+  };
+
+  return { bankTransfer, providers, ...services, routes };
 }

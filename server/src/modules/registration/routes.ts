@@ -4,8 +4,9 @@ import {
   emailChangePayloadSchema,
   errorAnswerSchema,
   messageAnswerSchema,
-  messageSessionAnswerSchema,
+  registerVerifyAnswerSchema,
   registerVerifyPayloadSchema,
+  registrationAnswerSchema,
   registrationPayloadSchema,
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
@@ -25,15 +26,15 @@ export function registrationRoutes(registration: RegistrationService, sessions: 
       {
         schema: {
           tags: ['auth'],
-          summary: 'Register a customer account; signs the new user in and e-mails a verification link',
+          summary:
+            'Register a customer account: mails an activation link (or, for an address with an account, a notice to its owner); the same answer either way',
           body: registrationPayloadSchema,
-          response: { 200: messageSessionAnswerSchema, ...errors },
+          response: { 200: registrationAnswerSchema, ...errors },
         },
       },
-      async (request, reply) => {
-        const user = await registration.register(request.body, { tenant: request.tenant, ip: request.ip, lang: request.lang });
-        const data = await issueSession(sessions, request, reply, user, { remember: false, twoFactorPending: false });
-        return { data, message: translate(request.lang, 'registration.done') };
+      async (request) => {
+        await registration.register(request.body, { tenant: request.tenant, ip: request.ip, lang: request.lang });
+        return { data: { status: 'verification_required' as const }, message: translate(request.lang, 'registration.done') };
       },
     );
 
@@ -42,14 +43,16 @@ export function registrationRoutes(registration: RegistrationService, sessions: 
       {
         schema: {
           tags: ['auth'],
-          summary: 'Verify the e-mail address with the code from the verification e-mail',
+          summary: 'Verify the e-mail address with the code from the mail; a new registration is activated and signed in',
           body: registerVerifyPayloadSchema,
-          response: { 200: messageAnswerSchema, ...errors },
+          response: { 200: registerVerifyAnswerSchema, ...errors },
         },
       },
-      async (request) => {
-        await registration.verify(request.body.code, { tenant: request.tenant, ip: request.ip });
-        return { message: translate(request.lang, 'registration.verified') };
+      async (request, reply) => {
+        const registered = await registration.verify(request.body.code, { tenant: request.tenant, ip: request.ip });
+        if (!registered) return { message: translate(request.lang, 'registration.verified') };
+        const data = await issueSession(sessions, request, reply, registered, { remember: false, twoFactorPending: false });
+        return { data, message: translate(request.lang, 'registration.activated') };
       },
     );
 

@@ -10,7 +10,7 @@ import type { SecurityNotifier } from '../auth/notifier.ts';
 import type { Reauthenticator } from '../auth/reauth.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import type { Attempt, FailureThrottle } from '../auth/throttle.ts';
+import { type Attempt, type FailureThrottle, MINUTE, type ThrottleRule } from '../auth/throttle.ts';
 import type { SessionService } from '../sessions/service.ts';
 import type { UserRow } from '../users/queries.ts';
 import {
@@ -48,6 +48,9 @@ export interface Actor {
   /** The stored hash of the caller's session: it survives when the others are ended. */
   sessionIdHash: string;
 }
+
+/** Wrong TOTP or recovery codes per pending login or account. */
+export const SECOND_FACTOR_THROTTLE: ThrottleRule = { name: 'second-factor', limit: 5, windowMs: 15 * MINUTE };
 
 export class TwoFactorService {
   private readonly deps: {
