@@ -27,6 +27,7 @@ describe('first start', () => {
       '0005_shop',
       '0006_payments',
       '0007_hardening',
+      '0008_registrations',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
