@@ -79,6 +79,9 @@ export async function startBerth(options: BerthOptions): Promise<RunningServer> 
     ARGON2_MEMORY_KIB: String(options.argon2MemoryKib),
     ARGON2_TIME_COST: String(options.argon2TimeCost),
     LOG_LEVEL: 'warn',
+    // One user's session under load would meet the read allowance at once: the bench measures
+    // the request path, not the limiter (docs/decisions/0007-rate-limit-presets.md).
+    RATE_LIMITS: 'off',
   };
   delete env.BERTH_PUBLIC_URL;
   delete env.REDIS_URL;

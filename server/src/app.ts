@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/connection.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { PasswordHasher } from './lib/password.ts';
+import { registerRateLimits } from './http/rate-limits.ts';
 import { registerRequestContext } from './http/context.ts';
 import { registerCsrfProtection } from './http/csrf.ts';
 import { registerInputGuard } from './http/input-guard.ts';
@@ -243,6 +244,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   registerRequestContext(app, { tenants, sessions });
   registerCsrfProtection(app);
   registerInputGuard(app);
+  await registerRateLimits(app, {
+    redisUrl: config.REDIS_URL,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    log: app.log,
+    enabled: config.RATE_LIMITS === 'on',
+  });
 
   const impersonation = new ImpersonationService({ db, clock, sessions, audit, realtime });
   const expiry = new ExpiryReminders({ db, mailer, realtime, tenants, audit, log: app.log, fallbackUrl });

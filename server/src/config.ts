@@ -36,6 +36,8 @@ export const configSchema = z.object({
       .regex(/^[\w.:-]+$/)
       .default('socket.io'),
   ),
+  /** Off only for load benchmarks of one route by one caller (bench/); the presets are still declared. */
+  RATE_LIMITS: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),
   /** Encrypts stored TOTP seeds (32 bytes, hex or base64); else a key generated into BERTH_DATA_DIR. */
   BERTH_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),

@@ -3,12 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditListAnswerSchema, auditListQuerySchema, errorAnswerSchema } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import type { AuditLogReader } from './log.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function auditRoutes(reader: AuditLogReader) {
   return async (app: FastifyInstance): Promise<void> => {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/system/audit',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['system'],

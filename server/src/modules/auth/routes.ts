@@ -7,6 +7,7 @@ import type { RealtimeHub } from '../realtime/hub.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { issueSession } from './issue-session.ts';
 import type { AuthService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function authRoutes(auth: AuthService, sessions: SessionService, realtime: RealtimeHub) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -15,6 +16,7 @@ export function authRoutes(auth: AuthService, sessions: SessionService, realtime
     api.post(
       '/login',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Log in with e-mail (or uid) and password; rotates the session id',
@@ -32,6 +34,7 @@ export function authRoutes(auth: AuthService, sessions: SessionService, realtime
     api.post(
       '/logout',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         schema: {
           tags: ['auth'],
           summary: 'End the current session',

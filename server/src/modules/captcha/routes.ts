@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { altchaChallengeSchema, captchaConfigAnswerSchema, errorAnswerSchema } from '@berth/contracts';
 import { HttpError } from '../../http/errors.ts';
 import type { CaptchaVerifier } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 /** Mounted under /api by the app. */
 export function captchaRoutes(verifier: CaptchaVerifier) {
@@ -12,6 +13,7 @@ export function captchaRoutes(verifier: CaptchaVerifier) {
     api.get(
       '/captcha',
       {
+        config: { rateLimit: RATE_LIMITS.public },
         schema: {
           tags: ['auth'],
           summary: 'Which captcha the registration form shows',
@@ -27,6 +29,7 @@ export function captchaRoutes(verifier: CaptchaVerifier) {
     api.get(
       '/captcha/altcha',
       {
+        config: { rateLimit: RATE_LIMITS.public },
         schema: {
           tags: ['auth'],
           summary: 'A fresh ALTCHA proof-of-work challenge (only when ALTCHA is the captcha)',

@@ -12,6 +12,7 @@ import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { CartService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
@@ -23,6 +24,7 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
     api.get(
       '/cart',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['shop'],
@@ -36,6 +38,7 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
     api.post(
       '/cart/items',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop'],
@@ -53,6 +56,7 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
     api.patch(
       '/cart/items/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop'],
@@ -71,6 +75,7 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
     api.delete(
       '/cart/items/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: { tags: ['shop'], summary: 'Remove a row', params: idParamsSchema, response: { 200: shopCartAnswerSchema, ...errors } },
       },
@@ -83,6 +88,7 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
     api.post(
       '/cart/promo',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop'],
@@ -100,6 +106,7 @@ export function cartRoutes(cart: CartService, actors: ActorSource) {
     api.delete(
       '/cart/promo',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: { tags: ['shop'], summary: 'Remove the promo code', response: { 200: shopCartAnswerSchema, ...errors } },
       },

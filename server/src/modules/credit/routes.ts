@@ -16,6 +16,7 @@ import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { CreditService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
@@ -29,6 +30,7 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
     api.get(
       '/credit',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['credit'],
@@ -43,6 +45,7 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
     api.get(
       '/credit/export.csv',
       {
+        config: { rateLimit: RATE_LIMITS.search },
         preHandler: requireUser,
         schema: {
           tags: ['credit'],
@@ -57,6 +60,7 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
     api.get(
       '/system/credit/:userId',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['credit'],
@@ -73,6 +77,7 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
     api.get(
       '/system/credit/:userId/export.csv',
       {
+        config: { rateLimit: RATE_LIMITS.search },
         preHandler: requireUser,
         schema: {
           tags: ['credit'],
@@ -93,6 +98,7 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
     api.post(
       '/credit/top-up',
       {
+        config: { rateLimit: RATE_LIMITS.checkout },
         preHandler: requireUser,
         schema: {
           tags: ['credit'],
@@ -112,6 +118,7 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
     api.post(
       '/system/credit/adjustments',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['credit'],

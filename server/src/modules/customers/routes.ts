@@ -18,6 +18,7 @@ import type { ActorSource } from '../audit/service.ts';
 import type { ImpersonationService } from '../impersonation/service.ts';
 import { assertAdmin } from '../tenants/scope.ts';
 import type { CustomerService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
@@ -30,6 +31,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.get(
       '/system/customers',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags,
@@ -44,6 +46,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.post(
       '/system/customers',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -61,6 +64,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.get(
       '/system/customers/:id',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: { tags, summary: 'One customer', params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } },
       },
@@ -70,6 +74,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.patch(
       '/system/customers/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -88,6 +93,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.delete(
       '/system/customers/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -106,6 +112,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.post(
       '/system/customers/:id/lock',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -123,6 +130,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.post(
       '/system/customers/:id/unlock',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: { tags, summary: 'Unlock', params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } },
       },
@@ -135,6 +143,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.post(
       '/system/customers/:id/reset-2fa',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -152,6 +161,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.post(
       '/system/customers/:id/impersonate',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,

@@ -3,12 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardAnswerSchema, errorAnswerSchema } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import type { DashboardService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function dashboardRoutes(dashboard: DashboardService) {
   return async (app: FastifyInstance): Promise<void> => {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/dashboard',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['dashboard'],

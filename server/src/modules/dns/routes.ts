@@ -16,6 +16,7 @@ import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { DnsService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 const recordParams = z.object({ id: idSchema, recordId: idSchema });
@@ -29,6 +30,7 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
     api.get(
       '/host/domain/:id/dns',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags,
@@ -43,6 +45,7 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
     api.post(
       '/host/domain/:id/dns',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -61,6 +64,7 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
     api.patch(
       '/host/domain/:id/dns/:recordId',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -79,6 +83,7 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
     api.delete(
       '/host/domain/:id/dns/:recordId',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,

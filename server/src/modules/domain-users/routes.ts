@@ -19,6 +19,7 @@ import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { DomainUserAccounts } from './accounts.ts';
 import type { DomainUserPasswordService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 const accountParams = z.object({ id: idSchema, userId: idSchema });
@@ -31,6 +32,7 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
     api.get(
       '/host/domain/:id/users',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags,
@@ -46,6 +48,7 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
     api.post(
       '/host/domain/:id/users',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -64,6 +67,7 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
     api.get(
       '/host/domain/:id/users/:userId',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: { tags, summary: 'One account', params: accountParams, response: { 200: domainUserAnswerSchema, ...errors } },
       },
@@ -73,6 +77,7 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
     api.patch(
       '/host/domain/:id/users/:userId',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -91,6 +96,7 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
     api.post(
       '/host/domain/:id/users/:userId/password',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -109,6 +115,7 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
     api.delete(
       '/host/domain/:id/users/:userId',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: { tags, summary: 'Delete the account', params: accountParams, response: { 200: messageAnswerSchema, ...errors } },
       },
@@ -125,6 +132,7 @@ export function domainUserPasswordRoutes(service: DomainUserPasswordService) {
     app.withTypeProvider<ZodTypeProvider>().patch(
       '/host/domain-user/change-password',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['domain users'],
           summary: 'A mailbox/FTP user changes their own password with the old one',

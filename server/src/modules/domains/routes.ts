@@ -21,6 +21,7 @@ import type { DomainListing } from './listing.ts';
 import type { DomainDirectory } from './service.ts';
 import { domainMenu } from '../menu/service.ts';
 import { displayDomainName } from './names.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
@@ -31,6 +32,7 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
     api.get(
       '/host/domain',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['domains'],
@@ -46,6 +48,7 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
     api.post(
       '/host/domain',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['domains'],
@@ -63,6 +66,7 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
     api.get(
       '/host/domain/:id',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['domains'],
@@ -77,6 +81,7 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
     api.patch(
       '/host/domain/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['domains'],
@@ -95,6 +100,7 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
     api.delete(
       '/host/domain/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['domains'],
@@ -113,6 +119,7 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
     api.get(
       '/domains/live',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['shell'],
@@ -126,6 +133,7 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
     api.get(
       '/host/domain/:id/menu',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['shell'],

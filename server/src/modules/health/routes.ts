@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { healthAnswerSchema } from '@berth/contracts';
 import { pingDatabase, type Db } from '../../db/connection.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function healthRoutes(db: Db, redisStatus: () => Promise<'ok' | 'error' | 'off'>) {
   return async (app: FastifyInstance): Promise<void> => {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/health',
       {
+        config: { rateLimit: RATE_LIMITS.public },
         schema: {
           tags: ['system'],
           summary: 'Which dependency is up: 200 when the database answers (Redis only carries realtime), else 503',

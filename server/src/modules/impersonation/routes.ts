@@ -4,6 +4,7 @@ import { errorAnswerSchema, impersonationAnswerSchema, impersonationStatusAnswer
 import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ImpersonationService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function impersonationRoutes(impersonation: ImpersonationService) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -12,6 +13,7 @@ export function impersonationRoutes(impersonation: ImpersonationService) {
     api.get(
       '/impersonation',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['customers'],
@@ -25,6 +27,7 @@ export function impersonationRoutes(impersonation: ImpersonationService) {
     api.post(
       '/impersonation/stop',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['customers'],

@@ -17,6 +17,7 @@ import type { ActorSource } from '../audit/service.ts';
 import type { PaymentConfirmation } from '../payments/confirmation.ts';
 import type { InvoicePdfs } from '../payments/invoice-pdf.ts';
 import type { InvoiceReader } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
@@ -41,6 +42,7 @@ export function invoiceRoutes(deps: {
     api.get(
       '/account/invoices',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['invoices'],
@@ -55,6 +57,7 @@ export function invoiceRoutes(deps: {
     api.get(
       '/account/invoices/:id',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['invoices'],
@@ -69,6 +72,7 @@ export function invoiceRoutes(deps: {
     api.get(
       '/system/invoices',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['invoices'],
@@ -86,6 +90,7 @@ export function invoiceRoutes(deps: {
     api.get(
       '/system/invoices/:id',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['invoices'],
@@ -100,6 +105,7 @@ export function invoiceRoutes(deps: {
     api.get(
       '/account/invoices/:id/pdf',
       {
+        config: { rateLimit: RATE_LIMITS.search },
         preHandler: requireUser,
         schema: { tags: ['invoices'], summary: 'One of your invoices as PDF', params: idParamsSchema, response: errors },
       },
@@ -109,6 +115,7 @@ export function invoiceRoutes(deps: {
     api.get(
       '/system/invoices/:id/pdf',
       {
+        config: { rateLimit: RATE_LIMITS.search },
         preHandler: requireUser,
         schema: {
           tags: ['invoices'],
@@ -123,6 +130,7 @@ export function invoiceRoutes(deps: {
     api.post(
       '/system/invoices/:id/mark-paid',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         // The body is optional: a bare POST confirms without a bank reference.
         preValidation: async (request) => {

@@ -5,6 +5,7 @@ import { errorAnswerSchema, idSchema, outboxAnswerSchema } from '@berth/contract
 import { authedUser, requireUser } from '../../http/context.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Mailer } from './mailer.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 /** Mounted under /api/system: GET /api/system/outbox. */
 export function outboxRoutes(mailer: Mailer) {
@@ -14,6 +15,7 @@ export function outboxRoutes(mailer: Mailer) {
     api.get(
       '/outbox',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['system'],

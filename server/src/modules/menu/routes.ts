@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { menuAnswerSchema } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { navigationFor } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function menuRoutes() {
   return async (app: FastifyInstance): Promise<void> => {
@@ -11,6 +12,7 @@ export function menuRoutes() {
     api.get(
       '/menu',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: { tags: ['shell'], summary: "The navigation tree of the user's role", response: { 200: menuAnswerSchema } },
       },

@@ -10,6 +10,7 @@ import {
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import type { NotificationService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function notificationRoutes(notifications: NotificationService) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -19,6 +20,7 @@ export function notificationRoutes(notifications: NotificationService) {
     api.get(
       '/notifications',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags,
@@ -33,6 +35,7 @@ export function notificationRoutes(notifications: NotificationService) {
     api.post(
       '/notifications/read-all',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -46,6 +49,7 @@ export function notificationRoutes(notifications: NotificationService) {
     api.post(
       '/notifications/:id/read',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,

@@ -11,6 +11,7 @@ import { translate } from '../../i18n/messages.ts';
 import { issueSession } from '../auth/issue-session.ts';
 import type { SessionService } from '../sessions/service.ts';
 import type { OtpService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 404: errorAnswerSchema, 422: errorAnswerSchema, 429: errorAnswerSchema };
 
@@ -21,6 +22,7 @@ export function otpRoutes(otp: OtpService, sessions: SessionService) {
     api.post(
       '/password/otp',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'E-mail a 6-character one-time login code; answers notice and data.uniq_id',
@@ -37,6 +39,7 @@ export function otpRoutes(otp: OtpService, sessions: SessionService) {
     api.post(
       '/password/otplogin',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Log in with the e-mailed code; a 2FA user still passes the second factor',

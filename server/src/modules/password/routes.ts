@@ -14,6 +14,7 @@ import { translate } from '../../i18n/messages.ts';
 import { issueSession } from '../auth/issue-session.ts';
 import type { SessionService } from '../sessions/service.ts';
 import type { PasswordService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 422: errorAnswerSchema, 429: errorAnswerSchema };
 
@@ -24,6 +25,7 @@ export function passwordRoutes(passwords: PasswordService, sessions: SessionServ
     api.post(
       '/password/forgot',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'E-mail a password reset link (same answer whether the account exists or not)',
@@ -40,6 +42,7 @@ export function passwordRoutes(passwords: PasswordService, sessions: SessionServ
     api.post(
       '/password/reset/:uniq_id/:token',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Set a new password from a reset link; signs the user in (or asks for the second factor)',
@@ -63,6 +66,7 @@ export function passwordRoutes(passwords: PasswordService, sessions: SessionServ
     api.patch(
       '/account/password',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['account'],

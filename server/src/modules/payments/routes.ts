@@ -24,6 +24,7 @@ import type { PaymentConfirmation } from './confirmation.ts';
 import type { PaymentMethods } from './methods.ts';
 import { StripeSignatureError } from './stripe-gateway.ts';
 import type { StripeWebhooks } from './stripe.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
@@ -45,6 +46,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
     api.get(
       '/account/payment-methods',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags,
@@ -58,6 +60,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
     api.post(
       '/account/payment-methods',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -76,6 +79,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
     api.post(
       '/account/payment-methods/card-setup',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -90,6 +94,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
     api.post(
       '/account/payment-methods/card-setup/:sessionId',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -110,6 +115,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
     api.patch(
       '/account/payment-methods/:id/default',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -127,6 +133,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
     api.delete(
       '/account/payment-methods/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -152,6 +159,7 @@ export function paymentAdminRoutes(confirmation: PaymentConfirmation, actors: Ac
     api.post(
       '/system/payments/bank-statement',
       {
+        config: { rateLimit: RATE_LIMITS.upload },
         preHandler: requireUser,
         schema: {
           tags,
@@ -196,6 +204,7 @@ export function stripeWebhookRoute(webhooks: StripeWebhooks) {
     app.withTypeProvider<ZodTypeProvider>().post(
       '/payments/stripe/webhook',
       {
+        config: { rateLimit: RATE_LIMITS.webhook },
         schema: {
           tags: ['payments'],
           summary: 'Stripe events (signed with the webhook secret): a paid Checkout Session or PaymentIntent settles its invoice',

@@ -15,6 +15,7 @@ import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import { shopTenantOf } from '../shop/tenant.ts';
 import type { PromoAdmin } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
@@ -25,6 +26,7 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
     api.get(
       '/system/partner/promo',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['promo'],
@@ -42,6 +44,7 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
     api.post(
       '/system/partner/promo',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['promo'],
@@ -60,6 +63,7 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
     api.patch(
       '/system/partner/promo/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['promo'],
@@ -79,6 +83,7 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
     api.delete(
       '/system/partner/promo/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['promo'],

@@ -14,6 +14,7 @@ import { translate } from '../../i18n/messages.ts';
 import { issueSession } from '../auth/issue-session.ts';
 import type { SessionService } from '../sessions/service.ts';
 import type { RegistrationService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 422: errorAnswerSchema, 429: errorAnswerSchema };
 
@@ -24,6 +25,7 @@ export function registrationRoutes(registration: RegistrationService, sessions: 
     api.post(
       '/registration',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary:
@@ -41,6 +43,7 @@ export function registrationRoutes(registration: RegistrationService, sessions: 
     api.patch(
       '/register/verify',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Verify the e-mail address with the code from the mail; a new registration is activated and signed in',
@@ -59,6 +62,7 @@ export function registrationRoutes(registration: RegistrationService, sessions: 
     api.patch(
       '/account/email',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['account'],
@@ -77,6 +81,7 @@ export function registrationRoutes(registration: RegistrationService, sessions: 
     api.post(
       '/register/resend',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         preHandler: requireUser,
         schema: {
           tags: ['auth'],

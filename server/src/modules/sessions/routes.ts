@@ -8,6 +8,7 @@ import { translate } from '../../i18n/messages.ts';
 import type { AuditService } from '../audit/service.ts';
 import { describeDevice } from './device.ts';
 import type { SessionService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function sessionRoutes(sessions: SessionService, audit: AuditService) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -16,6 +17,7 @@ export function sessionRoutes(sessions: SessionService, audit: AuditService) {
     api.get(
       '/account/sessions',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: { tags: ['account'], summary: "The user's sessions (device, IP, last seen)", response: { 200: sessionListAnswerSchema } },
       },
@@ -38,6 +40,7 @@ export function sessionRoutes(sessions: SessionService, audit: AuditService) {
     api.delete(
       '/account/sessions/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['account'],

@@ -28,6 +28,7 @@ import type { ActorSource } from '../audit/service.ts';
 import type { CheckoutService } from '../orders/checkout.ts';
 import type { ShopCatalogue } from './service.ts';
 import { shopTenantOf } from './tenant.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
@@ -38,6 +39,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.get(
       '/shop/products',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['shop'],
@@ -51,6 +53,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.get(
       '/shop/domain-check',
       {
+        config: { rateLimit: RATE_LIMITS.search },
         preHandler: requireUser,
         schema: {
           tags: ['shop'],
@@ -65,6 +68,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.get(
       '/shop/payment-options',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['shop'],
@@ -78,6 +82,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.get(
       '/shop/subscriptions',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['shop'],
@@ -93,6 +98,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.get(
       '/system/shop/catalogue',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['shop admin'],
@@ -109,6 +115,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.patch(
       '/system/shop/settings',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop admin'],
@@ -127,6 +134,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.post(
       '/system/shop/plans',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop admin'],
@@ -145,6 +153,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.patch(
       '/system/shop/plans/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop admin'],
@@ -170,6 +179,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.delete(
       '/system/shop/plans/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop admin'],
@@ -188,6 +198,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.post(
       '/system/shop/tlds',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop admin'],
@@ -206,6 +217,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.patch(
       '/system/shop/tlds/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop admin'],
@@ -231,6 +243,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.delete(
       '/system/shop/tlds/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['shop admin'],
@@ -249,6 +262,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
     api.post(
       '/shop/checkout',
       {
+        config: { rateLimit: RATE_LIMITS.checkout },
         preHandler: requireUser,
         schema: {
           tags: ['shop'],

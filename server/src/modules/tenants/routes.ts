@@ -25,6 +25,7 @@ import type { TenantBankAccounts } from '../payments/bank-transfer.ts';
 import type { TenantAdministration } from './admin.ts';
 import { LOGO_MAX_BYTES } from './logo.ts';
 import { toPublicTenant } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 const logoParams = z.object({ id: idSchema, kind: z.enum(TENANT_LOGO_KINDS) });
@@ -36,6 +37,7 @@ export async function tenantRoutes(app: FastifyInstance): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/tenant',
     {
+      config: { rateLimit: RATE_LIMITS.public },
       schema: {
         tags: ['tenants'],
         summary: "The tenant of the request's host name (public: the login screen needs it)",
@@ -52,6 +54,7 @@ export function tenantLogoRoute(admin: TenantAdministration) {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/tenant/logo/:kind',
       {
+        config: { rateLimit: RATE_LIMITS.public },
         schema: {
           tags: ['tenants'],
           summary: "The tenant's logo (admin_logo or admin_logo_footer); with ?v= (as config links it) cached for a year",
@@ -79,6 +82,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.get(
       '/system/tenants',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags,
@@ -93,6 +97,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.post(
       '/system/tenants',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -110,6 +115,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.get(
       '/system/tenants/:id',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags,
@@ -124,6 +130,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.patch(
       '/system/tenants/:id',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -142,6 +149,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.get(
       '/system/tenants/:id/logo/:kind',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: { tags, summary: "A tenant's stored logo (preview)", params: logoParams, response: { ...errors } },
       },
@@ -152,6 +160,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.post(
       '/system/tenants/:id/logo/:kind',
       {
+        config: { rateLimit: RATE_LIMITS.upload },
         preHandler: requireUser,
         schema: {
           tags,
@@ -177,6 +186,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.delete(
       '/system/tenants/:id/logo/:kind',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: { tags, summary: 'Remove a logo', params: logoParams, response: { 200: tenantDetailAnswerSchema, ...errors } },
       },
@@ -189,6 +199,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.post(
       '/system/tenants/:id/admins',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -207,6 +218,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.delete(
       '/system/tenants/:id/admins/:userId',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -224,6 +236,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.get(
       '/system/tenants/:id/bank-account',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags,
@@ -238,6 +251,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.put(
       '/system/tenants/:id/bank-account',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,
@@ -256,6 +270,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
     api.delete(
       '/system/tenants/:id/bank-account',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,

@@ -18,6 +18,7 @@ import { translate } from '../../i18n/messages.ts';
 import { issueSession } from '../auth/issue-session.ts';
 import type { SessionService } from '../sessions/service.ts';
 import type { Actor, TwoFactorService } from './service.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 422: errorAnswerSchema, 429: errorAnswerSchema };
 
@@ -46,6 +47,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/login2fa',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Second login step: a TOTP code (±1 step, single use)',
@@ -66,6 +68,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/login2fa/recovery',
       {
+        config: { rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Second login step with a one-time recovery code',
@@ -88,6 +91,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.get(
       '/account/2fa',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: { tags: ['account'], summary: 'Two-factor status', response: { 200: twoFactorStatusAnswerSchema } },
       },
@@ -97,6 +101,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/account/2fa/setup',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['account'],
@@ -111,6 +116,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/account/2fa/enable',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['account'],
@@ -128,6 +134,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/account/2fa/recovery-codes',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['account'],
@@ -145,6 +152,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/account/2fa/disable',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['account'],

@@ -17,6 +17,7 @@ import { toPublicTenant } from '../tenants/service.ts';
 import type { ImpersonationService } from '../impersonation/service.ts';
 import { AVATAR_MAX_BYTES, type AvatarService } from './avatar-service.ts';
 import type { UserProfiles } from './profile.ts';
+import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function userRoutes(profiles: UserProfiles, avatars: AvatarService, impersonation: ImpersonationService) {
   return async (app: FastifyInstance): Promise<void> => {
@@ -25,6 +26,7 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService, imper
     api.get(
       '/user',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['users'],
@@ -42,6 +44,7 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService, imper
     api.patch(
       '/user/language',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['users'],
@@ -61,6 +64,7 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService, imper
     api.patch(
       '/user/notification-viewed',
       {
+        config: { rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['users'],
@@ -77,6 +81,7 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService, imper
     api.post(
       '/user/avatar',
       {
+        config: { rateLimit: RATE_LIMITS.upload },
         preHandler: requireUser,
         schema: {
           tags: ['users'],
@@ -98,7 +103,11 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService, imper
 
     api.delete(
       '/user/avatar',
-      { preHandler: requireUser, schema: { tags: ['users'], summary: 'Remove the profile picture', response: { 200: userAnswerSchema } } },
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: { tags: ['users'], summary: 'Remove the profile picture', response: { 200: userAnswerSchema } },
+      },
       async (request) => {
         const { user } = authedUser(request);
         await avatars.remove(user);
@@ -109,6 +118,7 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService, imper
     api.get(
       '/user/:id/avatar',
       {
+        config: { rateLimit: RATE_LIMITS.read },
         preHandler: requireUser,
         schema: {
           tags: ['users'],
