@@ -54,6 +54,12 @@ test('a domain user changes their password with the old one; wrong credentials a
   expect(errorBox && formBox && errorBox.y + errorBox.height <= formBox.y, 'the error is above the form').toBe(true);
   await reviewScreen(page, testInfo, 'change-password-wrong');
 
+  // A new try that the form itself stops (too short) shows its field error, not the old alert above.
+  await form.password.fill('short');
+  await form.submit.click();
+  await expect(form.password).toHaveAccessibleDescription(/Use at least 15 characters/);
+  await expect(error).toHaveCount(0);
+
   const first = newPassword();
   expect(await submitChange(page, account.uid, `${account.password}-wrong`, first)).toBe(422);
   await expect(error).toBeVisible();

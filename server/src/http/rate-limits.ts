@@ -11,7 +11,7 @@ import { createClient } from 'redis';
  */
 export const RATE_LIMITS = {
   /** Sign-in, registration, reset and code requests, mostly anonymous: per address. */
-  auth: { max: 30, timeWindow: 60_000 },
+  auth: { max: 60, timeWindow: 60_000 },
   /** Money moves: checkout and top-ups. */
   checkout: { max: 20, timeWindow: 60_000 },
   /** Anything that changes data. */

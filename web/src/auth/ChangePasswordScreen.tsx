@@ -1,5 +1,3 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Button, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { domainUserPasswordPayloadSchema } from '@berth/contracts';
@@ -10,7 +8,8 @@ import { FormAlert } from '../forms/FormAlert.tsx';
 import { IdentifierField } from '../forms/IdentifierField.tsx';
 import { NewPasswordFields } from '../forms/NewPasswordFields.tsx';
 import { PasswordField } from '../forms/PasswordField.tsx';
-import { formErrorOf, useSchemaResolver, withNewPassword } from '../forms/validation.ts';
+import { useAnswerForm } from '../forms/useAnswerForm.ts';
+import { withNewPassword } from '../forms/validation.ts';
 import { translateServerText } from '../i18n/i18n.ts';
 import { BackToLogin } from './AuthLinks.tsx';
 import { AuthHeading } from './AuthHeading.tsx';
@@ -25,57 +24,32 @@ const UID_AND_PASSWORD = 'valid_uid_and_password';
 export function ChangePasswordScreen() {
   const { t } = useTranslation();
   const change = useDomainUserPasswordChange();
-  const [formError, setFormError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
   usePageTitle(t('screens.changePassword.title'));
-
-  const resolver = useSchemaResolver(schema);
-  const {
-    formState: { errors, isSubmitting },
-    handleSubmit,
-    register,
-    reset,
-    setError,
-  } = useForm({
-    resolver,
-    defaultValues: {
-      uid: '',
-      user_password_old: '',
-      user_password: '',
-      user_password_confirmation: '',
+  const { form, onSubmit, formError, done, dismissDone } = useAnswerForm({
+    schema,
+    defaultValues: { uid: '', user_password_old: '', user_password: '', user_password_confirmation: '' },
+    fields: FIELDS,
+    send: (values) => change.mutateAsync(values),
+    doneText: t('changePassword.done'),
+    afterDone: (values) => ({ ...values, user_password_old: '', user_password: '', user_password_confirmation: '' }),
+    alertOf: (error, applyFields) => {
+      const combined = error instanceof ApiError ? error.fieldErrors[UID_AND_PASSWORD] : undefined;
+      const rest = applyFields();
+      // The combined error is joined above the form; the other fields' errors still go under their fields.
+      return combined && combined.length > 0 ? combined.map(translateServerText).join(' ') : rest;
     },
   });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    setDone(null);
-    try {
-      const answer = await change.mutateAsync(values);
-      setDone(answer.message ?? t('changePassword.done'));
-      reset({ ...values, user_password_old: '', user_password: '', user_password_confirmation: '' });
-    } catch (error) {
-      const combined = error instanceof ApiError ? error.fieldErrors[UID_AND_PASSWORD] : undefined;
-      if (combined && combined.length > 0) {
-        // Joined above the form; the other fields' errors still go under their fields.
-        formErrorOf(error, FIELDS, setError, t);
-        setFormError(combined.map(translateServerText).join(' '));
-        return;
-      }
-      setFormError(formErrorOf(error, FIELDS, setError, t));
-    }
-  });
+  const {
+    formState: { errors, isSubmitting },
+    register,
+  } = form;
 
   return (
     <Stack gap="lg">
       <AuthHeading title={t('screens.changePassword.title')} description={t('screens.changePassword.description')} />
       {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
       {done ? (
-        <FormAlert
-          kind="success"
-          onClose={() => {
-            setDone(null);
-          }}
-        >
+        <FormAlert kind="success" onClose={dismissDone}>
           {translateServerText(done)}
         </FormAlert>
       ) : null}

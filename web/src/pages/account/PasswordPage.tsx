@@ -1,5 +1,3 @@
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Button, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { passwordChangePayloadSchema } from '@berth/contracts';
@@ -9,7 +7,8 @@ import { cx } from '../../components/cx.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
 import { NewPasswordFields } from '../../forms/NewPasswordFields.tsx';
 import { PasswordField } from '../../forms/PasswordField.tsx';
-import { formErrorOf, useSchemaResolver, withNewPassword } from '../../forms/validation.ts';
+import { useAnswerForm } from '../../forms/useAnswerForm.ts';
+import { withNewPassword } from '../../forms/validation.ts';
 import { translateServerText } from '../../i18n/i18n.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
@@ -22,41 +21,25 @@ const EMPTY = { current_password: '', password: '', password_confirmation: '' };
 export function PasswordPage() {
   const { t } = useTranslation();
   const change = usePasswordChange();
-  const [formError, setFormError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
   usePageTitle(t('passwordPage.title'));
-
-  const resolver = useSchemaResolver(schema);
+  const { form, onSubmit, formError, done, dismissDone } = useAnswerForm({
+    schema,
+    defaultValues: EMPTY,
+    fields: FIELDS,
+    send: (values) => change.mutateAsync(values),
+    doneText: t('passwordPage.done'),
+    afterDone: () => EMPTY,
+  });
   const {
     formState: { errors, isSubmitting },
-    handleSubmit,
     register,
-    reset,
-    setError,
-  } = useForm({ resolver, defaultValues: EMPTY });
-
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    setDone(null);
-    try {
-      const answer = await change.mutateAsync(values);
-      setDone(answer.message ?? t('passwordPage.done'));
-      reset(EMPTY);
-    } catch (error) {
-      setFormError(formErrorOf(error, FIELDS, setError, t));
-    }
-  });
+  } = form;
 
   return (
     <div className={cx(classes.page, classes.narrow)}>
       <PageHeader title={t('passwordPage.title')} description={t('passwordPage.description')} />
       {done ? (
-        <FormAlert
-          kind="success"
-          onClose={() => {
-            setDone(null);
-          }}
-        >
+        <FormAlert kind="success" onClose={dismissDone}>
           {translateServerText(done)}
         </FormAlert>
       ) : null}
