@@ -11,6 +11,9 @@ export const TRANSITION_MS = [150, 300, 350] as const;
 
 export const OPERATOR_TENANT_ID = 1;
 
+/** Logging in with a code sent by e-mail is offered on the operator's tenant only (docs/product.md §6). */
+export const offersOtpLogin = (tenantId: number): boolean => tenantId === OPERATOR_TENANT_ID;
+
 /** NIST SP 800-63B-4: at least 15 characters when password is the only factor; accept 64+. */
 export const PASSWORD_MIN_LENGTH = 15;
 export const PASSWORD_MAX_LENGTH = 256;

@@ -307,11 +307,28 @@ export type TenantDetail = z.infer<typeof tenantDetailSchema>;
 export const tenantDetailAnswerSchema = z.object({ data: tenantDetailSchema, message: z.string().optional() });
 export const tenantListAnswerSchema = pageOf(tenantDetailSchema);
 
+const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])$|\.localhost$/;
+/**
+ * Where a selling tenant's cart is: a path on the tenant's own host ("/shop/cart") or an https
+ * address (http only on this machine). Anything a browser would run or could not open is refused.
+ */
+export const isCartAddress = (value: string): boolean => {
+  if (/^\/(?![/\\])\S*$/.test(value)) return true;
+  if (!/^https?:\/\//i.test(value) || /\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOCAL_HOST.test(url.hostname));
+  } catch {
+    return false;
+  }
+};
+export const cartAddressSchema = z.string().trim().min(1).max(500).refine(isCartAddress, { error: 'validation.cartAddress' });
+
 const tenantFields = {
   title: z.string().trim().min(1).max(100),
   hosts: z.array(hostSchema).min(1).max(20),
   /** The external cart path (docs/product.md §2: `host_purchases`); null when the tenant sells through Berth. */
-  host_purchases: z.string().trim().min(1).max(500).nullable(),
+  host_purchases: cartAddressSchema.nullable(),
   name_servers: z.array(nameServerSchema).max(8),
   default_language: z.enum(LANGUAGES),
   public_url: z

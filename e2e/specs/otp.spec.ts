@@ -2,6 +2,7 @@ import { test, expect } from '../support/fixtures.ts';
 import { onPath, shellUserName } from '../support/login.ts';
 import { linkWithPath, sixDigitCode } from '../support/mailbox.ts';
 import { reviewScreen } from '../support/review.ts';
+import { partnerTenant, superAdmin } from '../support/shop.ts';
 
 // docs/product.md §2: /password/otp and /password/otplogin; section 4: a successful request
 // redirects to /password/otplogin carrying the notice and uniq_id; section 5: the code field
@@ -85,4 +86,14 @@ test('/password/otplogin without a request says so and links to a new one', asyn
   await expect(alert).toBeVisible();
   await expect(alert.getByRole('link', { name: 'Request a new code' })).toHaveAttribute('href', '/password/otp');
   await reviewScreen(page, testInfo, 'password-otplogin-no-request');
+});
+
+test('on a tenant that does not offer one-time codes, their addresses lead to the login screen', async ({ page, accounts, berth }) => {
+  const partner = await partnerTenant(await superAdmin(accounts, berth.admin), berth.baseURL);
+  for (const path of ['/password/otp', '/password/otplogin?uniq_id=x']) {
+    await page.goto(`${partner.origin}${path}`);
+    await expect(page).toHaveURL(`${partner.origin}/login`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Log in with a one-time code' })).toHaveCount(0);
+  }
 });

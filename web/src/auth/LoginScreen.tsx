@@ -5,7 +5,7 @@ import { Alert, Anchor, Button, Checkbox, Divider, Group, Stack, Text } from '@m
 import { IconAlertCircle, IconMail } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { OPERATOR_TENANT_ID, loginPayloadSchema, type LoginPayload } from '@berth/contracts';
+import { loginPayloadSchema, offersOtpLogin, type LoginPayload } from '@berth/contracts';
 import { ApiError } from '../api/client.ts';
 import { useLogin, useTenant } from '../api/queries.ts';
 import { readRouteState, RouteStateMessage } from '../components/RouteStateMessage.tsx';
@@ -66,7 +66,7 @@ export function LoginScreen() {
     }
   });
 
-  const showOtp = tenant.data?.id === OPERATOR_TENANT_ID;
+  const showOtp = tenant.data ? offersOtpLogin(tenant.data.id) : false;
 
   return (
     <Stack gap="lg">

@@ -11,6 +11,7 @@ import { FormAlert } from '../forms/FormAlert.tsx';
 import { formErrorOf, useSchemaResolver } from '../forms/validation.ts';
 import { BackToLogin } from './AuthLinks.tsx';
 import { AuthHeading } from './AuthHeading.tsx';
+import { OtpOffered } from './OtpOffered.tsx';
 import { useSignedInLanding } from './useSignedInLanding.ts';
 import classes from './AuthForms.module.css';
 
@@ -34,6 +35,14 @@ function stateUniqId(state: unknown): string | null {
  * an `otp` in the query (the e-mail's link) fills the field and submits by itself.
  */
 export function OtpLoginScreen() {
+  return (
+    <OtpOffered>
+      <OtpLoginForm />
+    </OtpOffered>
+  );
+}
+
+function OtpLoginForm() {
   const { t } = useTranslation();
   const location = useLocation();
   const [search] = useSearchParams();

@@ -10,9 +10,18 @@ import { SingleFieldForm } from '../forms/SingleFieldForm.tsx';
 import { BackToLogin } from './AuthLinks.tsx';
 import { AuthHeading } from './AuthHeading.tsx';
 import type { OtpLoginState } from './OtpLoginScreen.tsx';
+import { OtpOffered } from './OtpOffered.tsx';
 
 /** /password/otp: e-mails a one-time login code, then on to /password/otplogin. */
 export function OtpRequestScreen() {
+  return (
+    <OtpOffered>
+      <OtpRequestForm />
+    </OtpOffered>
+  );
+}
+
+function OtpRequestForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const request = useOtpRequest();

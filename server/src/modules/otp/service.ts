@@ -1,5 +1,5 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { OPERATOR_TENANT_ID, OTP_LENGTH } from '@berth/contracts';
+import { offersOtpLogin, OTP_LENGTH } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import { fieldError, HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -53,7 +53,7 @@ export class OtpService {
   }
 
   private assertOffered(tenant: ResolvedTenant): void {
-    if (tenant.id !== OPERATOR_TENANT_ID) throw new HttpError(404, 'http.not_found');
+    if (!offersOtpLogin(tenant.id)) throw new HttpError(404, 'http.not_found');
   }
 
   /**

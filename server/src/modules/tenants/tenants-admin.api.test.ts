@@ -124,6 +124,29 @@ describe('/api/system/tenants', () => {
     expect((await root.call({ method: 'PATCH', url: '/api/system/tenants/9999', payload: { title: 'x' } })).statusCode).toBe(404);
   });
 
+  it('takes as cart address only a path of this panel or an https address (http on localhost)', async () => {
+    const id = hostAdmin.user.tenant_id;
+    const patch = (host_purchases: string) => root.call({ method: 'PATCH', url: `/api/system/tenants/${id}`, payload: { host_purchases } });
+    for (const bad of [
+      'not a url',
+      'javascript:alert(1)',
+      'ftp://x',
+      '//evil.example/cart',
+      'http://shop.example.com/cart',
+      'https://',
+      'data:text/html,x',
+    ]) {
+      const answer = await patch(bad);
+      expect(answer.statusCode, bad).toBe(422);
+      expect(answer.json().errors, bad).toEqual({ host_purchases: ['Enter a path on this panel (/shop/cart) or an https:// address.'] });
+    }
+    for (const good of ['/shop/cart', 'https://shop.example.com/cart?ref=berth', 'http://localhost:3000/cart']) {
+      const answer = await patch(good);
+      expect(answer.statusCode, good).toBe(200);
+      expect(answer.json().data.config.host_purchases).toBe(good);
+    }
+  });
+
   it('stores an uploaded logo as PNG or WebP, links it versioned in config and serves it publicly', async () => {
     const id = hostAdmin.user.tenant_id;
     const png = await sharp({ create: { width: 2000, height: 400, channels: 4, background: '#1d4ed8' } })
