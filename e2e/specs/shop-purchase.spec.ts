@@ -130,6 +130,8 @@ test('a domain renewal goes into the cart for the chosen period', async ({ page,
   // .eu renewal: €7.90 net + 21 % = €9.56.
   await expect(page.getByRole('main')).toContainText('€9.56');
   await page.getByLabel('Renew for').selectOption({ label: '3 years' });
+  // The total due as the invoice will say it (VAT on the net sum), and the exact unit behind it.
+  await expect(page.getByRole('main')).toContainText('€28.68 for 3 years, VAT included (€7.90 per year before VAT).');
   await reviewScreen(page, testInfo, 'domain-renew', SHELL_PAGE);
   await page.getByRole('button', { name: 'Add renewal to cart' }).click();
   await expect(cartCount(page)).toHaveText('1');

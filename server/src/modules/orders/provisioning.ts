@@ -20,8 +20,7 @@ import {
 
 /**
  * Delivers a paid order inside the settlement transaction: register/transfer → the domain is
- * created (with its DNS zone) and expires after the period; renew → the expiry moves on by the
- * period from the later of now and the old expiry; hosting → a subscription. An item that can no
+ * created (with its DNS zone) and expires after the period; renew → see renewedExpiry; hosting → a subscription. An item that can no
  * longer be delivered (the name was taken meanwhile, the renewed domain deleted) is refunded to the
  * buyer's credit. Runs once: items already delivered are skipped.
  */
@@ -37,6 +36,18 @@ export async function provisionOrder(trx: Db, orderId: number, now: Date): Promi
     else await markItemProvisioned(trx, item.id, now, delivered);
   }
   await markOrderPaid(trx, order.id, now);
+}
+
+/**
+ * A renewal extends from the old expiry, as registries do, also for a domain that has just
+ * expired: renewing on Nov 24 a domain that expired on Oct 7 for a year ends on Oct 7 next year.
+ * When even that end has passed (the domain was left expired for longer than the period), the
+ * period starts now, so a paid renewal always leaves the domain running.
+ */
+export function renewedExpiry(oldExpiry: Date | string | null, periodMonths: number, now: Date): Date {
+  if (oldExpiry === null) return addMonths(now, periodMonths);
+  const extended = addMonths(new Date(oldExpiry), periodMonths);
+  return extended > now ? extended : addMonths(now, periodMonths);
 }
 
 /** The domain id delivered (null for hosting), or undefined when the item cannot be delivered. */
@@ -80,8 +91,7 @@ async function deliver(
       if (item.domain_id === null) return undefined;
       const domain = await lockDomainExpiry(trx, item.domain_id);
       if (!domain) return undefined;
-      const from = domain.expire_at && new Date(domain.expire_at) > now ? new Date(domain.expire_at) : now;
-      await updateDomain(trx, domain.id, { expire_at: addMonths(from, item.period_months), updated_at: now });
+      await updateDomain(trx, domain.id, { expire_at: renewedExpiry(domain.expire_at, item.period_months, now), updated_at: now });
       return domain.id;
     }
   }

@@ -85,7 +85,7 @@ function RenewForm({ domain, onPaid }: { domain: Domain; onPaid: (result: Checko
         <PeriodSelect visibleLabel label={t('shop.renew.period')} periods={DOMAIN_PERIODS} value={months} onChange={setMonths} />
         {price ? (
           <Text fz="sm" c="dimmed">
-            {t('shop.renew.estimate', { years, price: price.gross.formatted })}
+            {t('shop.renew.estimate', { count: years, total: due, net: price.net.formatted })}
           </Text>
         ) : null}
         <Group>
