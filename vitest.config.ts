@@ -15,6 +15,15 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['**/*.unit.test.ts'], exclude: ['**/node_modules/**'] } },
       // Real server processes on their own PostgreSQL and Redis, once (they pick their own database).
       { extends: true, test: { name: 'faults', include: ['server/test/faults/*.fault.test.ts'], testTimeout: 120_000 } },
+      // Debian's PowerDNS, Postfix and Dovecot reading a PostgreSQL test database (.ci/run installs them).
+      ...(withPostgres
+        ? [
+            {
+              extends: true,
+              test: { name: 'daemons', include: ['server/test/daemons/*.daemon.test.ts'], env: { BERTH_TEST_DB: 'postgres' } },
+            },
+          ]
+        : []),
       { extends: true, test: { name: 'api-pglite', include: api, env: { BERTH_TEST_DB: 'pglite' } } },
       ...(withPostgres ? [{ extends: true, test: { name: 'api-postgres', include: api, env: { BERTH_TEST_DB: 'postgres' } } }] : []),
     ],

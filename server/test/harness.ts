@@ -19,6 +19,8 @@ const target = process.env.BERTH_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 export interface TestDatabase {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The PostgreSQL database's address (postgres only): what daemons reading it connect to. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   return {
     db: handle.db,
     kind: 'postgres',
+    url: url.toString(),
     close: async () => {
       await handle.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });
@@ -57,6 +60,8 @@ export interface TestApp {
   db: Db;
   clock: ManualClock;
   config: Config;
+  /** Set on PostgreSQL: the test database's address. */
+  databaseUrl?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -99,6 +104,7 @@ export async function createTestApp(
     db: database.db,
     clock,
     config,
+    databaseUrl: database.url,
     close: async () => {
       await app.close();
       await database.close();

@@ -28,6 +28,7 @@ describe('first start', () => {
       '0006_payments',
       '0007_hardening',
       '0008_registrations',
+      '0009_dns_serving',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

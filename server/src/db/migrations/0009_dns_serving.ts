@@ -1,0 +1,88 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * PowerDNS reads the zones straight from Berth's tables: the schema `pdns` holds views with the
+ * column names of PowerDNS's own gpgsql schema, so its stock queries work unchanged with
+ * `search_path=pdns`, and a change is served the moment its transaction commits
+ * (docs/decisions/0008-daemons-read-the-database.md). PowerDNS's own state (DNSSEC keys,
+ * metadata) lives in real tables beside the views. The daemon's role reads this schema only
+ * (`npm run services` and docs/deploy.md grant it).
+ */
+const statements = [
+  'create schema pdns',
+  // Every domain that has a zone, as a native (not replicated) zone.
+  `create view pdns.domains as
+    select d.id, d.name::varchar(255) as name, null::varchar(128) as master, null::int as last_check,
+      'NATIVE'::text as type, null::bigint as notified_serial, null::varchar(40) as account,
+      null::text as options, null::text as catalog
+    from public.domains d join public.dns_zones z on z.domain_id = d.id`,
+  // The SOA from the zone's serial and the tenant's first name server, then the records of the
+  // DNS page: names made absolute, priorities in their own column, TXT text quoted and cut into
+  // strings of at most 255 bytes (63 characters when the text is not plain ASCII).
+  `create view pdns.records as
+    select -z.domain_id::bigint as id, d.id as domain_id, d.name::varchar(255) as name, 'SOA'::varchar(10) as type,
+      concat_ws(' ', coalesce(t.name_servers->>0, 'ns1.' || d.name), 'hostmaster.' || d.name, z.serial,
+        10800, 3600, 1209600, 3600)::varchar(65535) as content,
+      3600 as ttl, 0 as prio, false as disabled, null::varchar(255) as ordername, true as auth
+    from public.dns_zones z
+      join public.domains d on d.id = z.domain_id
+      join public.tenants t on t.id = d.tenant_id
+    union all
+    select r.id::bigint, r.domain_id,
+      (case when r.name = '@' then d.name else r.name || '.' || d.name end)::varchar(255),
+      r.type::varchar(10),
+      (case when r.type = 'TXT' then (
+        select string_agg('"' || replace(replace(part.chunk[1], '\\', '\\\\'), '"', '\\"') || '"', ' ' order by part.n)
+        from regexp_matches(r.content, case when r.content ~ '^[ -~]*$' then '.{1,255}' else '.{1,63}' end, 'g')
+          with ordinality as part(chunk, n)
+      ) else r.content end)::varchar(65535),
+      r.ttl, coalesce(r.priority, 0), false, null::varchar(255), true
+    from public.dns_records r join public.domains d on d.id = r.domain_id`,
+  `create table pdns.domainmetadata (
+    id serial primary key,
+    domain_id integer references public.domains(id) on delete cascade,
+    kind varchar(32),
+    content text
+  )`,
+  'create index domainmetadata_domain on pdns.domainmetadata (domain_id)',
+  `create table pdns.cryptokeys (
+    id serial primary key,
+    domain_id integer references public.domains(id) on delete cascade,
+    flags integer not null,
+    active boolean,
+    published boolean default true,
+    content text
+  )`,
+  'create index cryptokeys_domain on pdns.cryptokeys (domain_id)',
+  `create table pdns.tsigkeys (
+    id serial primary key,
+    name varchar(255),
+    algorithm varchar(50),
+    secret varchar(255),
+    constraint c_lowercase_name check (name::text = lower(name::text))
+  )`,
+  'create unique index tsigkeys_name_algorithm on pdns.tsigkeys (name, algorithm)',
+  `create table pdns.supermasters (
+    ip inet not null,
+    nameserver varchar(255) not null,
+    account varchar(40) not null,
+    primary key (ip, nameserver)
+  )`,
+  `create table pdns.comments (
+    id serial primary key,
+    domain_id integer not null references public.domains(id) on delete cascade,
+    name varchar(255) not null,
+    type varchar(10) not null,
+    modified_at integer not null,
+    account varchar(40),
+    comment varchar(65535) not null
+  )`,
+];
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql.raw('drop schema pdns cascade').execute(db);
+}

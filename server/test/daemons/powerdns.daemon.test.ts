@@ -1,0 +1,160 @@
+import { execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DNS_ROLE, preparePowerDns, resolverFor, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
+import { freePort } from '../faults/processes.ts';
+import { createTestApp, type TestApp } from '../harness.ts';
+import { addTenant, addUser, type Caller } from '../hosting.ts';
+
+// PowerDNS from Debian's package, reading this test's PostgreSQL database through the `pdns`
+// views: what the DNS page holds is what `dig @127.0.0.1 -p <port>` answers, at once.
+
+const run = promisify(execFile);
+let t: TestApp;
+let owner: { call: Caller };
+let pdns: ChildProcess;
+let settings: PowerDnsSettings;
+let runDir: string;
+let domainId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
+  const tenant = await addTenant(t, 'Alpha', 'alpha.test', ['ns1.alpha.test', 'ns2.alpha.test']);
+  owner = await addUser(t, tenant, 'owner@alpha.test');
+  domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'served.example' } })).json().data.id;
+  runDir = mkdtempSync(path.join(tmpdir(), 'berth-pdns-'));
+  settings = { databaseUrl: t.databaseUrl, address: '127.0.0.1', port: await freePort(), runDir };
+  await preparePowerDns(t.db, settings);
+  pdns = await startPowerDns(settings);
+}, 120_000);
+afterAll(async () => {
+  pdns?.kill('SIGKILL');
+  await t?.close();
+  if (runDir) rmSync(runDir, { recursive: true, force: true });
+});
+
+const dns = () => resolverFor(settings.address, settings.port);
+const add = async (payload: Record<string, unknown>, id = domainId) => {
+  const answer = await owner.call({ method: 'POST', url: `/api/host/domain/${id}/dns`, payload });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().data as { id: number };
+};
+/** Polls until `check` passes; answers how long it took (the bar: under a second). */
+async function within(ms: number, check: () => Promise<void>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await check();
+      return Date.now() - started;
+    } catch (error) {
+      if (Date.now() - started > ms) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+const errorCode = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'answered',
+    (error: { code?: string }) => error.code,
+  );
+
+describe('PowerDNS serves the zones of the DNS page', () => {
+  it('answers each record type as the page shows it, with the SOA serial and the tenant name servers', async () => {
+    await add({ name: 'www', type: 'A', content: '192.0.2.10' });
+    await add({ name: 'www', type: 'AAAA', content: '2001:db8::10' });
+    await add({ name: 'blog', type: 'CNAME', content: 'www.served.example' });
+    await add({ name: '@', type: 'MX', content: 'mail.served.example', priority: 10 });
+    await add({ name: '@', type: 'MX', content: 'backup.served.example', priority: 20 });
+    await add({ name: '@', type: 'TXT', content: 'v=spf1 mx -all' });
+    await add({ name: '_sip._tcp', type: 'SRV', content: '5 5060 sip.served.example', priority: 30 });
+    await add({ name: '@', type: 'CAA', content: '0 issue "letsencrypt.org"' });
+    const long = `k=rsa; p=${'A'.repeat(600)}`;
+    await add({ name: 'sel._domainkey', type: 'TXT', content: long });
+    await add({ name: 'quote', type: 'TXT', content: 'say \\ "hi"' });
+
+    const zone = (await owner.call({ method: 'GET', url: `/api/host/domain/${domainId}/dns` })).json().data;
+    const resolver = dns();
+    expect(await resolver.resolve4('www.served.example')).toEqual(['192.0.2.10']);
+    expect(await resolver.resolve6('www.served.example')).toEqual(['2001:db8::10']);
+    expect(await resolver.resolveCname('blog.served.example')).toEqual(['www.served.example']);
+    expect((await resolver.resolveMx('served.example')).sort((a, b) => a.priority - b.priority)).toMatchObject([
+      { exchange: 'mail.served.example', priority: 10 },
+      { exchange: 'backup.served.example', priority: 20 },
+    ]);
+    expect(await resolver.resolveTxt('served.example')).toEqual([['v=spf1 mx -all']]);
+    // A long TXT comes back as strings of at most 255 bytes that join to the text.
+    const [dkim] = await resolver.resolveTxt('sel._domainkey.served.example');
+    expect(dkim!.every((part) => Buffer.byteLength(part) <= 255)).toBe(true);
+    expect(dkim!.join('')).toBe(long);
+    expect((await resolver.resolveTxt('quote.served.example'))[0]!.join('')).toBe('say \\ "hi"');
+    expect(await resolver.resolveSrv('_sip._tcp.served.example')).toMatchObject([
+      { name: 'sip.served.example', port: 5060, priority: 30, weight: 5 },
+    ]);
+    expect(await resolver.resolveCaa('served.example')).toMatchObject([{ critical: 0, issue: 'letsencrypt.org' }]);
+    expect((await resolver.resolveNs('served.example')).sort()).toEqual(['ns1.alpha.test', 'ns2.alpha.test']);
+    expect(await resolver.resolveSoa('served.example')).toMatchObject({
+      nsname: 'ns1.alpha.test',
+      hostmaster: 'hostmaster.served.example',
+      serial: zone.soa.serial,
+    });
+  });
+
+  it('serves a change within a second of its answer, and refuses a deleted domain', async () => {
+    const record = await add({ name: 'live', type: 'A', content: '192.0.2.20' });
+    const patched = await owner.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${domainId}/dns/${record.id}`,
+      payload: { name: 'live', type: 'A', content: '192.0.2.21', ttl: 3600 },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const took = await within(1_000, async () => {
+      expect(await dns().resolve4('live.served.example')).toEqual(['192.0.2.21']);
+    });
+    expect(took).toBeLessThan(1_000);
+
+    const other = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'gone.example' } })).json().data
+      .id as number;
+    await add({ name: '@', type: 'A', content: '192.0.2.30' }, other);
+    expect(await dns().resolve4('gone.example')).toEqual(['192.0.2.30']);
+    const removed = await owner.call({ method: 'DELETE', url: `/api/host/domain/${other}?confirm=gone.example` });
+    expect(removed.statusCode, removed.body).toBe(200);
+    await within(1_000, async () => {
+      expect(await errorCode(dns().resolve4('gone.example'))).toBe('EREFUSED');
+    });
+  });
+
+  it('serves an IDN domain in punycode', async () => {
+    const idn = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'bücher.example' } })).json().data
+      .id as number;
+    await add({ name: 'www', type: 'A', content: '192.0.2.40' }, idn);
+    expect(await dns().resolve4('www.xn--bcher-kva.example')).toEqual(['192.0.2.40']);
+  });
+
+  it('passes pdnsutil check-zone on every zone', async () => {
+    for (const zone of ['served.example', 'xn--bcher-kva.example']) {
+      const { stdout } = await run('pdnsutil', [`--config-dir=${runDir}`, 'check-zone', zone]);
+      expect(stdout).toMatch(new RegExp(`Checked \\d+ records of '${zone.replaceAll('.', '\\.')}', 0 errors, 0 warnings`));
+    }
+  });
+
+  it("gives the daemon's role the pdns schema and nothing else", async () => {
+    const url = new URL(t.databaseUrl!);
+    const conf = (await import('node:fs')).readFileSync(path.join(runDir, 'pdns.conf'), 'utf8');
+    url.username = DNS_ROLE;
+    url.password = /gpgsql-password=(.*)/.exec(conf)![1]!;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      expect((await client.query('select count(*)::int as n from pdns.records')).rows[0].n).toBeGreaterThan(0);
+      await expect(client.query('select email from public.users')).rejects.toMatchObject({ code: '42501' });
+      await expect(client.query("update pdns.domainmetadata set content = 'x'")).rejects.toMatchObject({ code: '42501' });
+    } finally {
+      await client.end();
+    }
+  });
+});
