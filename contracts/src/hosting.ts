@@ -200,7 +200,26 @@ export const soaSchema = z.object({
 export type Soa = z.infer<typeof soaSchema>;
 
 /** A zone is small and bounded (DNS_RECORDS_PER_ZONE_MAX), so it comes whole, with its SOA. */
-export const dnsZoneSchema = z.object({ domain_id: z.number().int(), zone: z.string(), soa: soaSchema, records: z.array(dnsRecordSchema) });
+/** A DS record for the registrar: what the parent zone must publish for the signed zone. */
+export const dsRecordSchema = z.object({
+  key_tag: z.number().int(),
+  algorithm: z.number().int(),
+  digest_type: z.number().int(),
+  digest: z.string(),
+});
+export type DsRecord = z.infer<typeof dsRecordSchema>;
+/** DNSSEC of a zone: signed online by the name servers with keys kept in the database. */
+export const dnssecSchema = z.object({ signed: z.boolean(), ds: z.array(dsRecordSchema) });
+export type Dnssec = z.infer<typeof dnssecSchema>;
+export const dnssecAnswerSchema = z.object({ data: dnssecSchema, soa: soaSchema, message: z.string().optional() });
+
+export const dnsZoneSchema = z.object({
+  domain_id: z.number().int(),
+  zone: z.string(),
+  soa: soaSchema,
+  records: z.array(dnsRecordSchema),
+  dnssec: dnssecSchema,
+});
 export const dnsZoneAnswerSchema = z.object({ data: dnsZoneSchema });
 export const dnsRecordAnswerSchema = z.object({ data: dnsRecordSchema, soa: soaSchema, message: z.string().optional() });
 

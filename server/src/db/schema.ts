@@ -107,6 +107,16 @@ export interface DnsRecordsTable {
   updated_at: Timestamp;
 }
 
+/** PowerDNS's DNSSEC keys (schema pdns, migration 0009): its format, read by the name servers. */
+export interface PdnsCryptoKeysTable {
+  id: Generated<number>;
+  domain_id: number;
+  flags: number;
+  active: boolean;
+  published: boolean;
+  content: string;
+}
+
 export interface NotificationsTable {
   id: Generated<number>;
   tenant_id: number | null;
@@ -495,6 +505,7 @@ export interface Database {
   hosting_subscriptions: HostingSubscriptionsTable;
   dns_zones: DnsZonesTable;
   dns_records: DnsRecordsTable;
+  'pdns.cryptokeys': PdnsCryptoKeysTable;
   notifications: NotificationsTable;
   domain_expiry_reminders: DomainExpiryRemindersTable;
   session_impersonations: SessionImpersonationsTable;

@@ -157,4 +157,37 @@ describe('PowerDNS serves the zones of the DNS page', () => {
       await client.end();
     }
   });
+
+  it('signs a zone online with DNSSEC: RRSIGs served, the DS shown is the one PowerDNS derives, check-zone clean; unsigning stops it', async () => {
+    const signed = await owner.call({ method: 'POST', url: `/api/host/domain/${domainId}/dns/dnssec` });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const { data } = signed.json() as {
+      data: { signed: boolean; ds: { key_tag: number; algorithm: number; digest_type: number; digest: string }[] };
+    };
+    expect(data.signed).toBe(true);
+    expect(data.ds).toHaveLength(1);
+
+    const { stdout: dsOut } = await run('pdnsutil', [`--config-dir=${runDir}`, 'export-zone-ds', 'served.example']);
+    const sha256 = dsOut.split('\n').find((line) => / DS \d+ 13 2 /.test(line));
+    const [ds] = data.ds;
+    expect(sha256?.toUpperCase()).toContain(`DS ${ds!.key_tag} 13 2 ${ds!.digest}`);
+
+    const dig = async (name: string, type: string) =>
+      (await run('dig', ['+dnssec', '+norec', '+time=2', '+tries=1', `@${settings.address}`, '-p', String(settings.port), name, type]))
+        .stdout;
+    await within(1_000, async () => {
+      expect(await dig('www.served.example', 'A')).toMatch(/RRSIG\s+A 13 3 /);
+    });
+    expect(await dig('served.example', 'DNSKEY')).toMatch(/DNSKEY\s+257 3 13 /);
+    // A name that does not exist is proven absent (NSEC), not just missing.
+    expect(await dig('nothing-here.served.example', 'A')).toMatch(/\bNSEC\b/);
+    const { stdout: check } = await run('pdnsutil', [`--config-dir=${runDir}`, 'check-zone', 'served.example']);
+    expect(check).toMatch(/Checked \d+ records of 'served\.example', 0 errors, 0 warnings/);
+
+    const unsigned = await owner.call({ method: 'DELETE', url: `/api/host/domain/${domainId}/dns/dnssec` });
+    expect(unsigned.json().data).toEqual({ signed: false, ds: [] });
+    await within(1_000, async () => {
+      expect(await dig('www.served.example', 'A')).not.toMatch(/RRSIG/);
+    });
+  });
 });

@@ -16,14 +16,19 @@ const statements = [
       'NATIVE'::text as type, null::bigint as notified_serial, null::varchar(40) as account,
       null::text as options, null::text as catalog
     from public.domains d join public.dns_zones z on z.domain_id = d.id`,
-  // The SOA from the zone's serial and the tenant's first name server, then the records of the
+  // The SOA as the DNS page shows it (modules/dns/zone.ts): the zone's serial, its first apex NS
+  // record (else the tenant's first name server) as primary, RIPE-203 timers; then the records of the
   // DNS page: names made absolute, priorities in their own column, TXT text quoted and cut into
-  // strings of at most 255 bytes (63 characters when the text is not plain ASCII).
+  // strings of at most 255 bytes (63 characters when the text is not plain ASCII). For signed
+  // zones, what `pdnsutil rectify-zone` would store: the order name (labels below the apex in
+  // reverse, space-separated) and auth, false at and below a delegation (an NS record off the apex).
   `create view pdns.records as
     select -z.domain_id::bigint as id, d.id as domain_id, d.name::varchar(255) as name, 'SOA'::varchar(10) as type,
-      concat_ws(' ', coalesce(t.name_servers->>0, 'ns1.' || d.name), 'hostmaster.' || d.name, z.serial,
+      concat_ws(' ', coalesce(
+          (select n.content from public.dns_records n where n.domain_id = d.id and n.name = '@' and n.type = 'NS' order by n.id limit 1),
+          t.name_servers->>0, 'ns1.' || d.name), 'hostmaster.' || d.name, z.serial,
         10800, 3600, 1209600, 3600)::varchar(65535) as content,
-      3600 as ttl, 0 as prio, false as disabled, null::varchar(255) as ordername, true as auth
+      3600 as ttl, 0 as prio, false as disabled, ''::varchar(255) as ordername, true as auth
     from public.dns_zones z
       join public.domains d on d.id = z.domain_id
       join public.tenants t on t.id = d.tenant_id
@@ -36,7 +41,15 @@ const statements = [
         from regexp_matches(r.content, case when r.content ~ '^[ -~]*$' then '.{1,255}' else '.{1,63}' end, 'g')
           with ordinality as part(chunk, n)
       ) else r.content end)::varchar(65535),
-      r.ttl, coalesce(r.priority, 0), false, null::varchar(255), true
+      r.ttl, coalesce(r.priority, 0), false,
+      (case when r.name = '@' then '' else (
+        select string_agg(label, ' ' order by n desc) from unnest(string_to_array(r.name, '.')) with ordinality as l(label, n)
+      ) end)::varchar(255),
+      not exists (
+        select 1 from public.dns_records n
+        where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@'
+          and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
+      )
     from public.dns_records r join public.domains d on d.id = r.domain_id`,
   `create table pdns.domainmetadata (
     id serial primary key,

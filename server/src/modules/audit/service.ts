@@ -39,6 +39,8 @@ export type AuditAction =
   | 'dns.record_created'
   | 'dns.record_updated'
   | 'dns.record_deleted'
+  | 'dns.dnssec_signed'
+  | 'dns.dnssec_unsigned'
   | 'customer.created'
   | 'customer.updated'
   | 'customer.locked'

@@ -163,4 +163,25 @@ describe('/api/host/domain/:id/dns', () => {
     const own = (await stranger.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'stranger.example' } })).json().data.id;
     expect((await stranger.call({ method: 'DELETE', url: `/api/host/domain/${own}/dns/${recordId}` })).statusCode).toBe(404);
   });
+
+  it('signs a zone once with one key, shows its DS, audits both ways and lets only those who see the domain do it', async () => {
+    const url = `/api/host/domain/${domainId}/dns/dnssec`;
+    expect((await zone()).dnssec).toEqual({ signed: false, ds: [] });
+    // Two clicks at once still make one key.
+    const [first, second] = await Promise.all([owner.call({ method: 'POST', url }), owner.call({ method: 'POST', url })]);
+    expect(first!.statusCode, first!.body).toBe(200);
+    expect(first!.json().message).toBe('The zone is signed. Give the DS record below to your registrar.');
+    const ds = first!.json().data.ds;
+    expect(ds).toEqual([{ key_tag: expect.any(Number), algorithm: 13, digest_type: 2, digest: expect.stringMatching(/^[0-9A-F]{64}$/) }]);
+    expect(second!.json().data.ds).toEqual(ds);
+    expect((await zone()).dnssec).toEqual({ signed: true, ds });
+    expect(await t.db.selectFrom('pdns.cryptokeys').select('flags').where('domain_id', '=', domainId).execute()).toEqual([{ flags: 257 }]);
+    expect((await stranger.call({ method: 'POST', url })).statusCode).toBe(404);
+    expect((await stranger.call({ method: 'DELETE', url })).statusCode).toBe(404);
+
+    const off = await owner.call({ method: 'DELETE', url });
+    expect(off.json()).toMatchObject({ data: { signed: false, ds: [] }, message: 'The zone is no longer signed.' });
+    const actions = await t.db.selectFrom('audit_log').select('action').where('action', 'like', 'dns.dnssec%').orderBy('id').execute();
+    expect(actions.map((row) => row.action)).toEqual(['dns.dnssec_signed', 'dns.dnssec_unsigned']);
+  });
 });

@@ -86,3 +86,21 @@ export const tenantNameServers = async (db: Db, tenantId: number): Promise<strin
   const row = await db.selectFrom('tenants').select('name_servers').where('id', '=', tenantId).executeTakeFirst();
   return row?.name_servers ?? [];
 };
+
+/** The zone's DNSSEC keys, oldest first (PowerDNS signs with every active one). */
+export const listSigningKeys = (db: Db, domainId: number) =>
+  db
+    .selectFrom('pdns.cryptokeys')
+    .select(['id', 'flags', 'content'])
+    .where('domain_id', '=', domainId)
+    .where('active', '=', true)
+    .orderBy('id')
+    .execute();
+
+export const insertSigningKey = (db: Db, domainId: number, flags: number, content: string) =>
+  db.insertInto('pdns.cryptokeys').values({ domain_id: domainId, flags, active: true, published: true, content }).execute();
+
+export const deleteSigningKeys = async (db: Db, domainId: number): Promise<number> => {
+  const result = await db.deleteFrom('pdns.cryptokeys').where('domain_id', '=', domainId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+};

@@ -6,6 +6,7 @@ import {
   dnsRecordPayloadSchema,
   dnsRecordUpdatePayloadSchema,
   dnsZoneAnswerSchema,
+  dnssecAnswerSchema,
   errorAnswerSchema,
   idParamsSchema,
   idSchema,
@@ -96,6 +97,43 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
         const { soa } = await dns.remove(await actors.actor(request), request.params.id, request.params.recordId);
         return { soa, message: translate(request.lang, 'dns.record_deleted') };
       },
+    );
+
+    api.post(
+      '/host/domain/:id/dns/dnssec',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary:
+            'Sign the zone with DNSSEC (a new ECDSA P-256 key, signed online by the name servers); answers the DS record for the registrar',
+          params: idParamsSchema,
+          response: { 200: dnssecAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        ...(await dns.sign(await actors.actor(request), request.params.id)),
+        message: translate(request.lang, 'dns.dnssec_signed'),
+      }),
+    );
+
+    api.delete(
+      '/host/domain/:id/dns/dnssec',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Stop signing the zone: its keys are removed (remove the DS record at the registrar first)',
+          params: idParamsSchema,
+          response: { 200: dnssecAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        ...(await dns.unsign(await actors.actor(request), request.params.id)),
+        message: translate(request.lang, 'dns.dnssec_unsigned'),
+      }),
     );
   };
 }

@@ -1,4 +1,4 @@
-import type { DnsRecord, DnsRecordPayload, Soa } from '@berth/contracts';
+import type { Dnssec, DnsRecord, DnsRecordPayload, Soa } from '@berth/contracts';
 import { DNS_RECORDS_PER_ZONE_MAX, DNS_TTL_DEFAULT } from '@berth/contracts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
@@ -23,7 +23,11 @@ import {
   recordsAtName,
   tenantNameServers,
   updateRecord,
+  deleteSigningKeys,
+  insertSigningKey,
+  listSigningKeys,
 } from './queries.ts';
+import { CSK_FLAGS, dsOf, newSigningKey } from './dnssec.ts';
 import { fqdnOf, validateRecord, type ValidRecord } from './records.ts';
 import { dailySerialBase, nextSerial, soaOf } from './zone.ts';
 
@@ -77,6 +81,48 @@ export class DnsService {
       zone: domain.name,
       soa: await this.soa(domain, records, zone ? Number(zone.serial) : dailySerialBase(new Date(domain.created_at))),
       records: records.map((row) => present(row, domain.name)),
+      dnssec: await this.dnssecOf(domain),
+    };
+  }
+
+  /** Signs the zone (a new ECDSA P-256 key, unless it has one); signing twice changes nothing. */
+  async sign(actor: Actor, domainId: number): Promise<{ data: Dnssec; soa: Soa }> {
+    return this.setSigned(actor, domainId, true);
+  }
+
+  /** Removes the zone's keys: answers are unsigned at once (the registrar's DS must go first). */
+  async unsign(actor: Actor, domainId: number): Promise<{ data: Dnssec; soa: Soa }> {
+    return this.setSigned(actor, domainId, false);
+  }
+
+  private async setSigned(actor: Actor, domainId: number, signed: boolean) {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    // The serial's row lock serialises this with every other change of the zone.
+    const { serial, changed } = await this.deps.db.transaction().execute(async (trx) => {
+      const bumped = await this.bump(trx, domain);
+      const keys = await listSigningKeys(trx, domain.id);
+      if (signed && keys.length === 0) await insertSigningKey(trx, domain.id, CSK_FLAGS, newSigningKey());
+      if (!signed && keys.length > 0) await deleteSigningKeys(trx, domain.id);
+      return { serial: bumped, changed: signed !== keys.length > 0 };
+    });
+    const data = await this.dnssecOf(domain);
+    if (changed) {
+      await this.deps.audit.recordAction(
+        actor,
+        signed ? 'dns.dnssec_signed' : 'dns.dnssec_unsigned',
+        domain.tenant_id,
+        { type: 'domain', id: domain.id },
+        { domain: domain.name, ...(data.ds[0] ? { key_tag: data.ds[0].key_tag } : {}) },
+      );
+    }
+    return { data, soa: await this.soa(domain, await listRecords(this.deps.db, domain.id), serial) };
+  }
+
+  private async dnssecOf(domain: DomainRow): Promise<Dnssec> {
+    const keys = await listSigningKeys(this.deps.db, domain.id);
+    return {
+      signed: keys.length > 0,
+      ds: keys.filter((key) => key.flags === CSK_FLAGS).map((key) => dsOf(domain.name, key.flags, key.content)),
     };
   }
 

@@ -38,7 +38,7 @@ export const AUDIT_ACTIONS = {
     'domain_user.password_changed',
     'domain_user.password_change_failed',
   ],
-  dns: ['dns.record_created', 'dns.record_updated', 'dns.record_deleted'],
+  dns: ['dns.record_created', 'dns.record_updated', 'dns.record_deleted', 'dns.dnssec_signed', 'dns.dnssec_unsigned'],
   tenant: [
     'tenant.created',
     'tenant.updated',
