@@ -142,6 +142,36 @@ test("a host admin manages the DNS zone of a customer's domain", async ({ page, 
   await manageZone(page, testInfo, domain, nameServers, 'host-admin');
 });
 
+test('a customer signs the zone with DNSSEC, copies the DS record, and stops signing', async ({ page, accounts }, testInfo) => {
+  const owner = await accounts.customer('dnssec-owner');
+  const domain = await accounts.domain(owner);
+  await signInPage(page, owner);
+  await page.goto(`/host/domain/${domain.id}/dns`);
+  const section = page.getByRole('region', { name: 'DNSSEC' });
+  await expect(section).toContainText('Not signed', { timeout: 30_000 });
+  const serial = await serialOf(page);
+
+  await section.getByRole('button', { name: 'Sign zone' }).click();
+  await expect(notice(page, 'The zone is signed. Give the DS record below to your registrar.')).toBeVisible();
+  await expect(section).toContainText('Signed');
+  const ds = section.getByTestId('ds-record');
+  await expect(ds).toHaveText(new RegExp(`^${domain.name.replaceAll('.', '\\.')}\\. IN DS \\d+ 13 2 [0-9A-F]{64}$`));
+  await expect(section).toContainText('13 (ECDSA P-256 with SHA-256)');
+  await serialAfter(page, serial);
+  await section.scrollIntoViewIfNeeded();
+  await reviewScreen(page, testInfo, 'dns-dnssec-signed', MAIN);
+
+  // Stopping asks first, and says why the registrar's DS must go before.
+  await section.getByRole('button', { name: 'Stop signing' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Stop signing this zone?' });
+  await expect(dialog).toContainText('Remove the DS record at your registrar first');
+  await reviewScreen(page, testInfo, 'dns-dnssec-unsign', DIALOG);
+  await dialog.getByRole('button', { name: 'Stop signing' }).click();
+  await expect(notice(page, 'The zone is no longer signed.')).toBeVisible();
+  await expect(section).toContainText('Not signed');
+  await expect(section.getByTestId('ds-record')).toHaveCount(0);
+});
+
 test.describe("a domain that is not the viewer's", () => {
   // The API answers 404 for another customer's domain (and its menu); the page says so.
   test.use({ allowedConsoleErrors: [/the server responded with a status of 404/] });

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
   dnsRecordAnswerSchema,
+  dnssecAnswerSchema,
   dnsZoneAnswerSchema,
   messageAnswerSchema,
   soaSchema,
@@ -65,5 +66,22 @@ export function useDnsRecordDelete(domainId: number) {
   return useMutation<DnsDeletedAnswer, ApiError, DnsRecord>({
     mutationFn: (record) => apiRequest(`/host/domain/${domainId}/dns/${record.id}`, { method: 'DELETE', schema: deletedAnswerSchema }),
     onSuccess: changed,
+  });
+}
+
+export type DnssecAnswer = z.output<typeof dnssecAnswerSchema>;
+
+/** POST (sign) or DELETE (stop signing) /api/host/domain/{id}/dns/dnssec */
+export function useDnssec(domainId: number) {
+  const queryClient = useQueryClient();
+  return useMutation<DnssecAnswer, ApiError, boolean>({
+    mutationFn: (sign) =>
+      apiRequest(`/host/domain/${domainId}/dns/dnssec`, { method: sign ? 'POST' : 'DELETE', schema: dnssecAnswerSchema }),
+    onSuccess: (answer) => {
+      queryClient.setQueryData<DnsZone>(dnsKeys.zone(domainId), (zone) =>
+        zone ? { ...zone, soa: answer.soa, dnssec: answer.data } : zone,
+      );
+      return queryClient.invalidateQueries({ queryKey: ['domains', domainId] });
+    },
   });
 }

@@ -11,6 +11,7 @@ import { DeleteDialog } from '../../../components/DeleteDialog.tsx';
 import { DomainPageFrame, useDomainIdParam } from '../domain-users/DomainPageFrame.tsx';
 import { RecordDialog } from './RecordDialog.tsx';
 import { RecordsTable } from './RecordsTable.tsx';
+import { DnssecSection } from './DnssecSection.tsx';
 import { SoaSection } from './SoaSection.tsx';
 import classes from '../domain-users/DomainPages.module.css';
 
@@ -141,6 +142,8 @@ function Zone({ domain, editing, onEdit }: ZoneProps) {
           </>
         )}
       </Section>
+
+      <DnssecSection domainId={domain.id} zone={zone.data} />
 
       <RecordDialog domainId={domain.id} zone={zone.data.zone} editing={editing} onClose={() => onEdit(null)} />
       <DeleteDialog
