@@ -182,6 +182,8 @@ export const dnsRecordSchema = z.object({
   ttl: z.number().int(),
   /** MX and SRV only. */
   priority: z.number().int().nullable(),
+  /** Kept in the zone's list but not served by the name servers. */
+  disabled: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -229,11 +231,13 @@ const dnsRecordFields = {
   content: z.string().trim().min(1).max(4096),
   ttl: z.number().int().min(DNS_TTL_MIN, { error: 'dns.ttl_range' }).max(DNS_TTL_MAX, { error: 'dns.ttl_range' }),
   priority: z.number().int().min(0, { error: 'dns.priority_range' }).max(65_535, { error: 'dns.priority_range' }).nullable(),
+  disabled: z.boolean(),
 };
 export const dnsRecordPayloadSchema = z.object({
   ...dnsRecordFields,
   ttl: dnsRecordFields.ttl.default(DNS_TTL_DEFAULT),
   priority: dnsRecordFields.priority.optional(),
+  disabled: dnsRecordFields.disabled.default(false),
 });
 export type DnsRecordPayload = z.infer<typeof dnsRecordPayloadSchema>;
 export const dnsRecordUpdatePayloadSchema = z.object(dnsRecordFields).partial();

@@ -142,6 +142,25 @@ test("a host admin manages the DNS zone of a customer's domain", async ({ page, 
   await manageZone(page, testInfo, domain, nameServers, 'host-admin');
 });
 
+test('a record taken off the air stays in the list, marked, until it is served again', async ({ page, accounts }, testInfo) => {
+  const owner = await accounts.customer('dns-pause');
+  const domain = await accounts.domain(owner);
+  await signInPage(page, owner);
+  const created = await page.request.post(`/api/host/domain/${domain.id}/dns`, { data: { name: 'www', type: 'A', content: '192.0.2.10' } });
+  expect(created.status(), await created.text()).toBe(201);
+  await page.goto(`/host/domain/${domain.id}/dns`);
+  const row = records(page).filter({ hasText: '192.0.2.10' });
+  await expect(row).toBeVisible({ timeout: 30_000 });
+
+  await row.getByRole('button', { name: `Take A www.${domain.name} off the air` }).click();
+  await expect(notice(page, `A www.${domain.name} is no longer served; it stays in the list.`)).toBeVisible();
+  await expect(row).toContainText('Off');
+  await reviewScreen(page, testInfo, 'dns-record-off', MAIN);
+  await row.getByRole('button', { name: `Serve A www.${domain.name} again` }).click();
+  await expect(notice(page, `A www.${domain.name} is served again.`)).toBeVisible();
+  await expect(row).not.toContainText('Off');
+});
+
 test('a customer signs the zone with DNSSEC, copies the DS record, and stops signing', async ({ page, accounts }, testInfo) => {
   const owner = await accounts.customer('dnssec-owner');
   const domain = await accounts.domain(owner);

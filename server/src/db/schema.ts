@@ -103,6 +103,8 @@ export interface DnsRecordsTable {
   content: string;
   ttl: number;
   priority: number | null;
+  /** Kept on the page, not served. */
+  disabled: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

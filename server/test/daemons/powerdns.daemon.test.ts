@@ -128,6 +128,21 @@ describe('PowerDNS serves the zones of the DNS page', () => {
     });
   });
 
+  it('does not serve a record taken off the air, and serves it again when it is back', async () => {
+    const record = await add({ name: 'paused', type: 'A', content: '192.0.2.50' });
+    expect(await dns().resolve4('paused.served.example')).toEqual(['192.0.2.50']);
+    const toggle = (disabled: boolean) =>
+      owner.call({ method: 'PATCH', url: `/api/host/domain/${domainId}/dns/${record.id}`, payload: { disabled } });
+    expect((await toggle(true)).json().data).toMatchObject({ disabled: true, content: '192.0.2.50' });
+    await within(1_000, async () => {
+      expect(await errorCode(dns().resolve4('paused.served.example'))).toBe('ENOTFOUND');
+    });
+    await toggle(false);
+    await within(1_000, async () => {
+      expect(await dns().resolve4('paused.served.example')).toEqual(['192.0.2.50']);
+    });
+  });
+
   it('serves an IDN domain in punycode', async () => {
     const idn = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'bücher.example' } })).json().data
       .id as number;

@@ -3,11 +3,11 @@ import type { z } from 'zod';
 import {
   dnsRecordAnswerSchema,
   dnssecAnswerSchema,
+  type dnsRecordPayloadSchema,
   dnsZoneAnswerSchema,
   messageAnswerSchema,
   soaSchema,
   type DnsRecord,
-  type DnsRecordPayload,
 } from '@berth/contracts';
 import { type ApiError, apiRequest } from './client.ts';
 
@@ -44,7 +44,7 @@ function useZoneChanged(domainId: number) {
 /** POST /api/host/domain/{id}/dns */
 export function useDnsRecordCreate(domainId: number) {
   const changed = useZoneChanged(domainId);
-  return useMutation<DnsRecordAnswer, ApiError, DnsRecordPayload>({
+  return useMutation<DnsRecordAnswer, ApiError, DnsRecordInput>({
     mutationFn: (payload) => apiRequest(`/host/domain/${domainId}/dns`, { method: 'POST', body: payload, schema: dnsRecordAnswerSchema }),
     onSuccess: changed,
   });
@@ -53,7 +53,7 @@ export function useDnsRecordCreate(domainId: number) {
 /** PATCH /api/host/domain/{id}/dns/{recordId} */
 export function useDnsRecordUpdate(domainId: number) {
   const changed = useZoneChanged(domainId);
-  return useMutation<DnsRecordAnswer, ApiError, { record: DnsRecord; payload: Partial<DnsRecordPayload> }>({
+  return useMutation<DnsRecordAnswer, ApiError, { record: DnsRecord; payload: Partial<DnsRecordInput> }>({
     mutationFn: ({ record, payload }) =>
       apiRequest(`/host/domain/${domainId}/dns/${record.id}`, { method: 'PATCH', body: payload, schema: dnsRecordAnswerSchema }),
     onSuccess: changed,
@@ -68,6 +68,9 @@ export function useDnsRecordDelete(domainId: number) {
     onSuccess: changed,
   });
 }
+
+/** What a create or change sends: `disabled` may be left out (a new record is served). */
+export type DnsRecordInput = z.input<typeof dnsRecordPayloadSchema>;
 
 export type DnssecAnswer = z.output<typeof dnssecAnswerSchema>;
 

@@ -9,6 +9,8 @@ import { sql, type Kysely } from 'kysely';
  * (`npm run services` and docs/deploy.md grant it).
  */
 const statements = [
+  // A record can be kept on the page but taken off the air.
+  'alter table public.dns_records add column disabled boolean not null default false',
   'create schema pdns',
   // Every domain that has a zone, as a native (not replicated) zone.
   `create view pdns.domains as
@@ -25,7 +27,7 @@ const statements = [
   `create view pdns.records as
     select -z.domain_id::bigint as id, d.id as domain_id, d.name::varchar(255) as name, 'SOA'::varchar(10) as type,
       concat_ws(' ', coalesce(
-          (select n.content from public.dns_records n where n.domain_id = d.id and n.name = '@' and n.type = 'NS' order by n.id limit 1),
+          (select n.content from public.dns_records n where n.domain_id = d.id and n.name = '@' and n.type = 'NS' and not n.disabled order by n.id limit 1),
           t.name_servers->>0, 'ns1.' || d.name), 'hostmaster.' || d.name, z.serial,
         10800, 3600, 1209600, 3600)::varchar(65535) as content,
       3600 as ttl, 0 as prio, false as disabled, ''::varchar(255) as ordername, true as auth
@@ -41,13 +43,13 @@ const statements = [
         from regexp_matches(r.content, case when r.content ~ '^[ -~]*$' then '.{1,255}' else '.{1,63}' end, 'g')
           with ordinality as part(chunk, n)
       ) else r.content end)::varchar(65535),
-      r.ttl, coalesce(r.priority, 0), false,
+      r.ttl, coalesce(r.priority, 0), r.disabled,
       (case when r.name = '@' then '' else (
         select string_agg(label, ' ' order by n desc) from unnest(string_to_array(r.name, '.')) with ordinality as l(label, n)
       ) end)::varchar(255),
       not exists (
         select 1 from public.dns_records n
-        where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@'
+        where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
           and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
       )
     from public.dns_records r join public.domains d on d.id = r.domain_id`,
@@ -98,4 +100,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql.raw('drop schema pdns cascade').execute(db);
+  await sql.raw('alter table public.dns_records drop column disabled').execute(db);
 }

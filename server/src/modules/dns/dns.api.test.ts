@@ -164,6 +164,19 @@ describe('/api/host/domain/:id/dns', () => {
     expect((await stranger.call({ method: 'DELETE', url: `/api/host/domain/${own}/dns/${recordId}` })).statusCode).toBe(404);
   });
 
+  it('takes a record off the air and back, keeping it in the list and bumping the serial', async () => {
+    const created = (await add({ name: 'pause', type: 'A', content: '192.0.2.77' })).json();
+    expect(created.data.disabled).toBe(false);
+    const url = `/api/host/domain/${domainId}/dns/${created.data.id}`;
+    const off = await owner.call({ method: 'PATCH', url, payload: { disabled: true } });
+    expect(off.json()).toMatchObject({ data: { disabled: true, content: '192.0.2.77' }, soa: { serial: created.soa.serial + 1 } });
+    expect((await zone()).records.find((r: { id: number }) => r.id === created.data.id)).toMatchObject({ disabled: true });
+    // Editing it keeps it off; only the flag turns it back on.
+    expect((await owner.call({ method: 'PATCH', url, payload: { ttl: 600 } })).json().data).toMatchObject({ disabled: true, ttl: 600 });
+    expect((await owner.call({ method: 'PATCH', url, payload: { disabled: false } })).json().data.disabled).toBe(false);
+    expect((await owner.call({ method: 'PATCH', url, payload: { disabled: 'yes' } })).statusCode).toBe(422);
+  });
+
   it('signs a zone once with one key, shows its DS, audits both ways and lets only those who see the domain do it', async () => {
     const url = `/api/host/domain/${domainId}/dns/dnssec`;
     expect((await zone()).dnssec).toEqual({ signed: false, ds: [] });

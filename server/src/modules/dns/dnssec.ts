@@ -25,7 +25,9 @@ export function newSigningKey(): string {
     'Private-key-format: v1.2',
     `Algorithm: ${DNSSEC_ALGORITHM} (ECDSAP256SHA256)`,
     // Always 32 bytes: a scalar with leading zero bytes comes back shorter.
-    `PrivateKey: ${Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()]).subarray(-32).toString('base64')}`,
+    `PrivateKey: ${Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()])
+      .subarray(-32)
+      .toString('base64')}`,
     '',
   ].join('\n');
 }

@@ -42,6 +42,7 @@ const present = (row: RecordRow, zone: string): DnsRecord => ({
   content: row.content,
   ttl: row.ttl,
   priority: row.priority,
+  disabled: row.disabled,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });
@@ -133,7 +134,14 @@ export class DnsService {
       if ((await countRecords(trx, domain.id)) >= DNS_RECORDS_PER_ZONE_MAX)
         throw new HttpError(422, 'dns.too_many', { params: { max: DNS_RECORDS_PER_ZONE_MAX } });
       const now = this.deps.clock.now();
-      return insertRecord(trx, { ...record, tenant_id: domain.tenant_id, domain_id: domain.id, created_at: now, updated_at: now });
+      return insertRecord(trx, {
+        ...record,
+        disabled: input.disabled,
+        tenant_id: domain.tenant_id,
+        domain_id: domain.id,
+        created_at: now,
+        updated_at: now,
+      });
     });
     await this.audit(actor, 'dns.record_created', domain, row);
     return this.answer(domain, row, serial);
@@ -156,7 +164,11 @@ export class DnsService {
       domain.name,
     );
     const { row, serial } = await this.change(domain, recordId, record, (trx) =>
-      updateRecord(trx, domain.id, recordId, { ...record, updated_at: this.deps.clock.now() }),
+      updateRecord(trx, domain.id, recordId, {
+        ...record,
+        disabled: patch.disabled ?? existing.disabled,
+        updated_at: this.deps.clock.now(),
+      }),
     );
     await this.audit(actor, 'dns.record_updated', domain, row);
     return this.answer(domain, row, serial);

@@ -3,7 +3,8 @@ import { Button, NativeSelect, Skeleton, Stack, Text, ThemeIcon } from '@mantine
 import { IconList, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DNS_RECORD_TYPES, type DnsRecord, type DnsRecordType, type Domain } from '@berth/contracts';
-import { useDnsRecordDelete, useDnsZone } from '../../../api/dns.ts';
+import { useDnsRecordDelete, useDnsRecordUpdate, useDnsZone } from '../../../api/dns.ts';
+import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { describeError } from '../../../forms/validation.ts';
 import { Section } from '../../PageHeader.tsx';
@@ -62,6 +63,21 @@ function Zone({ domain, editing, onEdit }: ZoneProps) {
   const { t } = useTranslation();
   const zone = useDnsZone(domain.id);
   const remove = useDnsRecordDelete(domain.id);
+  const update = useDnsRecordUpdate(domain.id);
+  const toggle = (record: DnsRecord) => {
+    update.mutate(
+      { record, payload: { disabled: !record.disabled } },
+      {
+        onSuccess: (answer) => {
+          const key = answer.data.disabled ? 'dns.disabledDone' : 'dns.enabledDone';
+          pushMessage({ type: 'notice', data: t(key, { record: `${record.type} ${record.fqdn}` }), timeout: NOTICE_TIMEOUT_MS });
+        },
+        onError: (error) => {
+          pushMessage({ type: 'error', data: describeError(error, t), timeout: NOTICE_TIMEOUT_MS });
+        },
+      },
+    );
+  };
   const [deleting, setDeleting] = useState<DnsRecord | null>(null);
   const [filter, setFilter] = useState<DnsRecordType | ''>('');
 
@@ -138,7 +154,7 @@ function Zone({ domain, editing, onEdit }: ZoneProps) {
                 ]}
               />
             </div>
-            <RecordsTable records={shown} onEdit={onEdit} onDelete={setDeleting} />
+            <RecordsTable records={shown} onEdit={onEdit} onDelete={setDeleting} onToggle={toggle} />
           </>
         )}
       </Section>

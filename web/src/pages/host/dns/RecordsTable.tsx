@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Group } from '@mantine/core';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { DnsRecord } from '@berth/contracts';
 import { formatDuration } from './formatDuration.ts';
@@ -9,10 +9,12 @@ interface RecordsTableProps {
   records: DnsRecord[];
   onEdit: (record: DnsRecord) => void;
   onDelete: (record: DnsRecord) => void;
+  /** Takes a record off the air, or back on. */
+  onToggle: (record: DnsRecord) => void;
 }
 
-/** One row per record: name, type, value, TTL and priority (MX, SRV), with edit and delete. */
-export function RecordsTable({ records, onEdit, onDelete }: RecordsTableProps) {
+/** One row per record: name, type, value, TTL and priority (MX, SRV), with edit, pause and delete. */
+export function RecordsTable({ records, onEdit, onDelete, onToggle }: RecordsTableProps) {
   const { t } = useTranslation();
   return (
     <table className={classes.table}>
@@ -32,16 +34,23 @@ export function RecordsTable({ records, onEdit, onDelete }: RecordsTableProps) {
         {records.map((record) => {
           const label = `${record.type} ${record.fqdn}`;
           return (
-            <tr key={record.id} data-testid="dns-record-row">
+            <tr key={record.id} data-testid="dns-record-row" className={record.disabled ? classes.disabledRow : undefined}>
               <th scope="row" className={classes.primaryCell}>
                 <span className={classes.mono} title={record.fqdn}>
                   {record.name}
                 </span>
               </th>
               <td data-label={t('dns.columns.type')}>
-                <Badge variant="light" radius="sm" className={classes.typeBadge}>
-                  {record.type}
-                </Badge>
+                <Group gap={4} wrap="nowrap">
+                  <Badge variant="light" radius="sm" className={classes.typeBadge}>
+                    {record.type}
+                  </Badge>
+                  {record.disabled ? (
+                    <Badge variant="filled" color="gray.7" radius="sm">
+                      {t('dns.offAir')}
+                    </Badge>
+                  ) : null}
+                </Group>
               </td>
               <td data-label={t('dns.columns.value')}>
                 <span className={classes.mono}>{record.content}</span>
@@ -62,6 +71,15 @@ export function RecordsTable({ records, onEdit, onDelete }: RecordsTableProps) {
                     onClick={() => onEdit(record)}
                   >
                     <IconPencil size={18} aria-hidden />
+                  </ActionIcon>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    size="lg"
+                    aria-label={t(record.disabled ? 'dns.enableRecord' : 'dns.disableRecord', { record: label })}
+                    onClick={() => onToggle(record)}
+                  >
+                    {record.disabled ? <IconPlayerPlay size={18} aria-hidden /> : <IconPlayerPause size={18} aria-hidden />}
                   </ActionIcon>
                   <ActionIcon
                     variant="subtle"

@@ -107,7 +107,7 @@ export function recordToForm(record: DnsRecord): RecordFormValues {
 }
 
 /** The dialog's parts as the API's record (contracts' dnsRecordPayloadSchema). */
-export function formToPayload(values: RecordFormOutput): DnsRecordPayload {
+export function formToPayload(values: RecordFormOutput): Omit<DnsRecordPayload, 'disabled'> {
   const content =
     values.type === 'SRV'
       ? `${values.weight} ${values.port} ${values.target}`

@@ -7,6 +7,7 @@ const stored = (record: Pick<DnsRecord, 'type' | 'name' | 'content'> & Partial<D
   fqdn: `${record.name}.example.com`,
   ttl: 3600,
   priority: null,
+  disabled: false,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   ...record,
