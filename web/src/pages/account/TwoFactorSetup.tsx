@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Anchor, Button, CopyButton, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { twoFactorEnablePayloadSchema } from '@berth/contracts';
 import { useTwoFactorEnable, type RecoveryCodesAnswer, type TwoFactorSetup as Setup } from '../../api/account.ts';
+import { CopyValueButton } from '../../components/CopyValueButton.tsx';
 import { FormAlert } from '../../forms/FormAlert.tsx';
 import { formErrorOf, useSchemaResolver } from '../../forms/validation.ts';
 import classes from './TwoFactor.module.css';
@@ -65,15 +65,7 @@ export function TwoFactorSetup({ setup, onEnabled, onCancel }: TwoFactorSetupPro
                 <code className={classes.secret} data-testid="twofactor-secret">
                   {groupSecret(setup.secret)}
                 </code>
-                <CopyButton value={setup.secret} timeout={2000}>
-                  {({ copied, copy }) => (
-                    <Tooltip label={copied ? t('twoFactorPage.copied') : t('twoFactorPage.copyKey')} withArrow>
-                      <Button variant="default" size="xs" px={8} onClick={copy} aria-label={t('twoFactorPage.copyKey')}>
-                        {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-                      </Button>
-                    </Tooltip>
-                  )}
-                </CopyButton>
+                <CopyValueButton value={setup.secret} label={t('twoFactorPage.copyKey')} copiedLabel={t('twoFactorPage.copied')} />
               </Group>
               <Anchor href={setup.otpauth_url} fz="sm" fw={500} className={classes.openApp}>
                 {t('twoFactorPage.openApp')}

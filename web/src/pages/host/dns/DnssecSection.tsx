@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Badge, Button, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { DsRecord } from '@berth/contracts';
 import { useDnssec, type DnsZone } from '../../../api/dns.ts';
 import { ConfirmDialog } from '../../../components/ConfirmDialog.tsx';
+import { CopyValueButton } from '../../../components/CopyValueButton.tsx';
 import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { describeError } from '../../../forms/validation.ts';
@@ -63,15 +64,7 @@ export function DnssecSection({ domainId, zone }: { domainId: number; zone: DnsZ
                   <code className={classes.dsText} data-testid="ds-record">
                     {dsText(zone.zone, record)}
                   </code>
-                  <CopyButton value={dsText(zone.zone, record)} timeout={2000}>
-                    {({ copied, copy }) => (
-                      <Tooltip label={copied ? t('dns.dnssec.copied') : t('dns.dnssec.copy')} withArrow>
-                        <Button variant="default" size="xs" px={8} onClick={copy} aria-label={t('dns.dnssec.copy')}>
-                          {copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-                        </Button>
-                      </Tooltip>
-                    )}
-                  </CopyButton>
+                  <CopyValueButton value={dsText(zone.zone, record)} label={t('dns.dnssec.copy')} copiedLabel={t('dns.dnssec.copied')} />
                 </Group>
               </div>
             ))}
