@@ -10,6 +10,7 @@ import { loadConfig } from '../../server/src/config.ts';
 import { openDatabase } from '../../server/src/db/connection.ts';
 import { encodeCursor } from '../../server/src/db/keyset.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
+import { DEMO_NAME_PARTS } from '../../server/src/modules/demo/service.ts';
 import { ensureOperator } from '../../server/src/modules/tenants/bootstrap.ts';
 import { createBenchDatabase } from './database.ts';
 
@@ -22,25 +23,7 @@ const GOAL_P99_MS = 50;
 const log = (text: string) => process.stdout.write(`${text}\n`);
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-const WORDS = [
-  'harbor',
-  'anchor',
-  'lighthouse',
-  'tide',
-  'coral',
-  'pier',
-  'compass',
-  'reef',
-  'sail',
-  'keel',
-  'marina',
-  'cove',
-  'buoy',
-  'dune',
-  'gull',
-];
-const SUFFIXES = ['studio', 'shop', 'labs', 'media', 'cloud', 'works', 'garden', 'travel', 'bakery', 'design'];
-const TLDS = ['com', 'net', 'org', 'cz', 'de', 'eu', 'io'];
+const { words: WORDS, suffixes: SUFFIXES, tlds: TLDS } = DEMO_NAME_PARTS;
 
 /** The share (0..1) of all CPUs' time spent on anything but idling during the next `ms`. */
 async function busyShareOfCpu(ms: number): Promise<number> {

@@ -9,25 +9,29 @@ import { createUser } from '../users/service.ts';
 import { insertDomains } from '../domains/queries.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
-const WORDS = [
-  'harbor',
-  'anchor',
-  'lighthouse',
-  'tide',
-  'coral',
-  'pier',
-  'compass',
-  'reef',
-  'sail',
-  'keel',
-  'marina',
-  'cove',
-  'buoy',
-  'dune',
-  'gull',
-];
-const SUFFIXES = ['studio', 'shop', 'labs', 'media', 'cloud', 'works', 'garden', 'travel', 'bakery', 'design'];
-const TLDS = ['com', 'net', 'org', 'cz', 'de', 'eu', 'io'];
+/** The parts demo domain names are made of (the bench builds its large lists from them too). */
+export const DEMO_NAME_PARTS = {
+  words: [
+    'harbor',
+    'anchor',
+    'lighthouse',
+    'tide',
+    'coral',
+    'pier',
+    'compass',
+    'reef',
+    'sail',
+    'keel',
+    'marina',
+    'cove',
+    'buoy',
+    'dune',
+    'gull',
+  ],
+  suffixes: ['studio', 'shop', 'labs', 'media', 'cloud', 'works', 'garden', 'travel', 'bakery', 'design'],
+  tlds: ['com', 'net', 'org', 'cz', 'de', 'eu', 'io'],
+} as const;
+const { words: WORDS, suffixes: SUFFIXES, tlds: TLDS } = DEMO_NAME_PARTS;
 
 export interface DemoSummary {
   tenantId: number;
