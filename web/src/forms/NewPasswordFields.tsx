@@ -14,6 +14,12 @@ interface NewPasswordFieldsProps<T extends FieldValues> {
   /** Focus the first field when the dialog around it opens (Mantine's `data-autofocus`). */
   dialogFocus?: boolean;
   size?: MantineSize;
+  /** Another hint under the password than the rules (e.g. for an admin setting a first password). */
+  hint?: string;
+  /** The hint below the input rather than above, so two fields side by side line up. */
+  hintBelow?: boolean;
+  /** Marked as required (an asterisk after the label). */
+  required?: boolean;
 }
 
 /**
@@ -29,15 +35,20 @@ export function NewPasswordFields<T extends FieldValues>({
   autoFocus,
   dialogFocus,
   size,
+  hint,
+  hintBelow = false,
+  required,
 }: NewPasswordFieldsProps<T>) {
   const { t } = useTranslation();
-  const hint = usePasswordHint();
+  const rules = usePasswordHint();
   const messageOf = (name: Path<T>) => (get(errors, name) as { message?: string } | undefined)?.message;
   return (
     <>
       <PasswordField
         label={t(first ? 'fields.password' : 'fields.newPassword')}
-        description={hint}
+        description={hint ?? rules}
+        inputWrapperOrder={hintBelow ? ['label', 'input', 'description', 'error'] : undefined}
+        required={required}
         autoComplete="new-password"
         autoFocus={autoFocus}
         data-autofocus={dialogFocus || undefined}
@@ -47,6 +58,7 @@ export function NewPasswordFields<T extends FieldValues>({
       />
       <PasswordField
         label={t(first ? 'fields.confirmPassword' : 'fields.confirmNewPassword')}
+        required={required}
         autoComplete="new-password"
         size={size}
         error={messageOf(confirmation)}

@@ -10,7 +10,7 @@ import { useCustomerCreate, useTenantOptions } from '../../../api/customers.ts';
 import { cx } from '../../../components/cx.ts';
 import { usePageTitle } from '../../../components/usePageTitle.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
-import { PasswordField } from '../../../forms/PasswordField.tsx';
+import { NewPasswordFields } from '../../../forms/NewPasswordFields.tsx';
 import { formErrorOf, useSchemaResolver, withNewPassword } from '../../../forms/validation.ts';
 import { currentLanguage } from '../../../i18n/i18n.ts';
 import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
@@ -100,22 +100,15 @@ export function CustomerCreatePage() {
             </Section>
             <Section id="password" title={t('customers.create.passwordTitle')} description={t('customers.create.passwordDescription')}>
               <div className={customerClasses.fieldRow}>
-                <PasswordField
-                  label={t('fields.password')}
-                  description={t('customers.fields.passwordHint', { min: PASSWORD_MIN_LENGTH })}
-                  // The hint under the field, so both inputs of the row line up.
-                  inputWrapperOrder={['label', 'input', 'description', 'error']}
-                  autoComplete="new-password"
+                <NewPasswordFields
+                  register={register}
+                  errors={errors}
+                  password="password"
+                  confirmation="password_confirmation"
+                  first
                   required
-                  error={errors.password?.message}
-                  {...register('password')}
-                />
-                <PasswordField
-                  label={t('fields.confirmPassword')}
-                  autoComplete="new-password"
-                  required
-                  error={errors.password_confirmation?.message}
-                  {...register('password_confirmation')}
+                  hint={t('customers.fields.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+                  hintBelow
                 />
               </div>
             </Section>
