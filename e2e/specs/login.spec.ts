@@ -42,7 +42,12 @@ test('a visitor is sent to /login, logs in with the printed credentials, stays i
   await expect(page.getByTestId('shell-user-name')).toHaveText('Super Admin');
   await expect(page).not.toHaveURL(onPath('/login'));
 
-  await page.getByRole('button', { name: 'Log out' }).click();
+  // Signed in, /login has nothing to offer: it goes on to the dashboard instead of showing the form.
+  await page.goto('/login');
+  await expect(page).toHaveURL(onPath('/dashboard'));
+  await expect(page.getByTestId('shell-user-name')).toHaveText('Super Admin');
+
+  await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(onPath('/login'));
   await expect(loginForm(page).email).toBeVisible();
   const answer = await page.request.get('/api/user');

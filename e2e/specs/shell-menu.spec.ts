@@ -79,7 +79,7 @@ test('home, external links and the logout item', async ({ page, openAs }, testIn
   await expect(docs).toHaveAttribute('target', '_blank');
   await expect(docs).toHaveAccessibleName('API documentation (opens in a new tab)');
 
-  await nav.getByRole('button', { name: 'Sign out' }).click();
+  await nav.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL((url) => url.pathname === '/login');
   // From the page: Node resolves no *.localhost names.
   expect(await page.evaluate(async () => (await fetch('/api/user')).status)).toBe(401);
