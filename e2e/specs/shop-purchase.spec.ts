@@ -57,6 +57,9 @@ test('a customer buys a domain with a promo code and pays from credit', async ({
   await expect(page.getByTestId('totals-gross')).toHaveText('€15.61');
 
   const code = page.getByRole('textbox', { name: 'Promo code' });
+  // Nothing typed: said under the field, not ignored.
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(code).toHaveAccessibleDescription(/This field is required\./);
   await code.fill('NO-SUCH-CODE');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(code).toHaveAttribute('aria-invalid', 'true');

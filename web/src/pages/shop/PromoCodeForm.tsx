@@ -24,6 +24,8 @@ export function PromoCodeForm({ promo }: { promo: { code: string; label: string 
   const apply = useCartPromoApply();
   const remove = useCartPromoRemove();
   const [code, setCode] = useState('');
+  // An empty code is said under the field, not ignored in silence.
+  const [empty, setEmpty] = useState(false);
 
   if (promo) {
     return (
@@ -53,10 +55,13 @@ export function PromoCodeForm({ promo }: { promo: { code: string; label: string 
     );
   }
 
-  const fieldError = codeError(apply.error);
+  const fieldError = empty ? t('validation.required') : codeError(apply.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (code.trim() === '') return;
+    if (code.trim() === '') {
+      setEmpty(true);
+      return;
+    }
     apply.mutate(code.trim(), {
       onSuccess: () => {
         setCode('');
@@ -72,6 +77,7 @@ export function PromoCodeForm({ promo }: { promo: { code: string; label: string 
           value={code}
           onChange={(event) => {
             setCode(event.currentTarget.value);
+            setEmpty(false);
             if (apply.isError) apply.reset();
           }}
           autoComplete="off"
