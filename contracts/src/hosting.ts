@@ -165,6 +165,10 @@ export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA'
 export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
 export const DNS_TTL_MIN = 60;
 export const DNS_TTL_MAX = 604_800;
+/** The longest TXT text (split into 255-byte strings when served); the type's own rule says so. */
+export const DNS_TXT_MAX = 4000;
+/** A bound on any record's content in transit, above every type's own limit, so the type's rule speaks. */
+export const DNS_CONTENT_MAX = 8192;
 export const DNS_TTL_DEFAULT = 3600;
 export const DNS_RECORDS_PER_ZONE_MAX = 500;
 
@@ -228,7 +232,7 @@ export const dnsRecordAnswerSchema = z.object({ data: dnsRecordSchema, soa: soaS
 const dnsRecordFields = {
   name: z.string().trim().min(1).max(253),
   type: z.enum(DNS_RECORD_TYPES),
-  content: z.string().trim().min(1).max(4096),
+  content: z.string().trim().min(1).max(DNS_CONTENT_MAX),
   ttl: z.number().int().min(DNS_TTL_MIN, { error: 'dns.ttl_range' }).max(DNS_TTL_MAX, { error: 'dns.ttl_range' }),
   priority: z.number().int().min(0, { error: 'dns.priority_range' }).max(65_535, { error: 'dns.priority_range' }).nullable(),
   disabled: z.boolean(),

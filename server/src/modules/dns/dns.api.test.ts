@@ -56,6 +56,8 @@ describe('/api/host/domain/:id/dns', () => {
   it('checks each type on its own field', async () => {
     const cases: [Record<string, unknown>, string, string][] = [
       [{ name: 'x', type: 'A', content: '300.1.1.1' }, 'content', 'Enter an IPv4 address, e.g. 192.0.2.10.'],
+      // Past the old transport bound too: the type's own limit is what is said.
+      [{ name: 'x', type: 'TXT', content: 'a'.repeat(5000) }, 'content', 'Enter text of up to 4000 printable characters.'],
       [{ name: 'x', type: 'A', content: '2001:db8::1' }, 'content', 'Enter an IPv4 address, e.g. 192.0.2.10.'],
       [{ name: 'x', type: 'AAAA', content: '192.0.2.1' }, 'content', 'Enter an IPv6 address, e.g. 2001:db8::10.'],
       [{ name: 'x', type: 'CNAME', content: '192.0.2.1' }, 'content', 'Enter a host name, e.g. mail.example.com (not an IP address).'],

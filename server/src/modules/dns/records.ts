@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII } from 'node:url';
-import type { DnsRecordType } from '@berth/contracts';
+import { DNS_TXT_MAX, type DnsRecordType } from '@berth/contracts';
 import { HttpError } from '../../http/errors.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 
@@ -92,7 +92,7 @@ export function validateRecord(input: RecordInput, zone: string): ValidRecord {
     case 'TXT':
       // Quotes are presentation: "v=spf1 -all" and v=spf1 -all are the same text.
       if (/^".*"$/s.test(content) && !content.slice(1, -1).includes('"')) content = content.slice(1, -1);
-      if (content.length === 0 || content.length > 4000 || /\p{Cc}/u.test(content)) fail('content', 'dns.invalid_txt');
+      if (content.length === 0 || content.length > DNS_TXT_MAX || /\p{Cc}/u.test(content)) fail('content', 'dns.invalid_txt');
       break;
     case 'SRV': {
       const labels = name?.split('.') ?? [];

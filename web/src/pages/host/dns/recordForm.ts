@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  DNS_CONTENT_MAX,
   DNS_RECORD_TYPES,
   DNS_TTL_DEFAULT,
   DNS_TTL_MAX,
@@ -37,7 +38,7 @@ export const recordFormSchema = (messages: RecordFormMessages) =>
       name: z.string().trim().max(253),
       ttl: z.string().trim(),
       priority: z.string().trim(),
-      content: z.string().max(4096),
+      content: z.string().max(DNS_CONTENT_MAX),
       weight: z.string().trim(),
       port: z.string().trim(),
       target: z.string().trim().max(253),
