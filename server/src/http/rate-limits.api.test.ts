@@ -49,6 +49,8 @@ describe('rate limits', () => {
     const { max } = RATE_LIMITS.auth;
     const answers = await Promise.all(Array.from({ length: max + 10 }, () => wrongLogin(t, '198.51.100.7')));
     expect(statuses(answers)).toEqual({ 422: max, 429: 10 });
+    // An allowed answer carries no counts (it must not differ between callers); a refusal does.
+    expect(answers.find((answer) => answer.statusCode === 422)!.headers['x-ratelimit-remaining']).toBeUndefined();
     const refused = answers.find((answer) => answer.statusCode === 429)!;
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);

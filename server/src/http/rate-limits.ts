@@ -103,6 +103,9 @@ export async function registerRateLimits(
     global: false,
     ...(options.enabled === false ? { allowList: () => true } : {}),
     hook: 'preHandler',
+    // Counts go out only with a refusal: an allowed answer looks the same whoever asks and however
+    // often (the login of an unknown and a known address must not differ in a header).
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     skipOnError: true,
     keyGenerator: rateLimitKey,
     ...(store ? { store } : {}),
