@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import postcssPresetMantine from 'postcss-preset-mantine';
@@ -62,6 +65,37 @@ function mantineThemeCss(): Plugin {
   };
 }
 
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|map)$/;
+
+/**
+ * Brotli and gzip copies of every text asset, written once at build time at the highest levels
+ * (too slow per request): the server sends the one the browser accepts (server/src/http/web-app.ts).
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'berth:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const content = readFileSync(file);
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(content, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length },
+          }),
+        );
+        writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+      }
+    },
+  };
+}
+
 const breakpoints = {
   'mantine-breakpoint-xs': '36em',
   'mantine-breakpoint-sm': '48em',
@@ -75,7 +109,7 @@ export default defineConfig(({ command }) => ({
   // The SPA answers at every path; only its built assets live under /admin/ (the server
   // serves them there). The dev server serves everything at `/` with an SPA fallback.
   base: command === 'build' ? '/admin/' : '/',
-  plugins: [react(), mantineThemeCss()],
+  plugins: [react(), mantineThemeCss(), precompress()],
   css: {
     postcss: {
       plugins: [postcssPresetMantine(), postcssSimpleVars({ variables: breakpoints })],

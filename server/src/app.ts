@@ -15,7 +15,7 @@ import { registerInputGuard } from './http/input-guard.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { defaultWebDistDir, registerWebApp } from './http/web-app.ts';
+import { defaultWebDistDir, registerCompression, registerWebApp } from './http/web-app.ts';
 import { AuditService } from './modules/audit/service.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { AuthService, LOGIN_THROTTLES } from './modules/auth/service.ts';
@@ -23,7 +23,7 @@ import { FailureThrottle, type ThrottleRule } from './modules/auth/throttle.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { SessionService } from './modules/sessions/service.ts';
-import { TenantResolver } from './modules/tenants/service.ts';
+import { TENANTS_CHANGED, TenantResolver } from './modules/tenants/service.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { UserProfiles } from './modules/users/profile.ts';
 import { SecurityNotifier } from './modules/auth/notifier.ts';
@@ -235,10 +235,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const avatars = new AvatarService(db, clock);
   const domains = new DomainDirectory(db, clock);
 
+  await registerCompression(app);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   const realtime = new RealtimeHub(app, { sessions, tenants });
   if (config.REDIS_URL) await realtime.useRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, app.log);
+  realtime.onChange(TENANTS_CHANGED, () => tenants.clear());
   await registerSecurityHeaders(app);
   registerErrorHandler(app);
   registerRequestContext(app, { tenants, sessions });
@@ -259,7 +261,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     domainUsers: new DomainUserAccounts({ db, clock, hasher, audit, domains }),
     dns: new DnsService({ db, clock, audit, domains }),
     customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier }),
-    tenantAdmin: new TenantAdministration({ db, clock, audit, tenants, sessions, realtime }),
+    tenantAdmin: new TenantAdministration({ db, clock, audit, sessions, realtime }),
   };
   const invoiceSettlement = new InvoiceSettlementService({ db, clock, audit, realtime });
   const payments = createPayments({ db, clock, audit, config, fallbackUrl, log: app.log, settlement: invoiceSettlement });
@@ -296,7 +298,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(captchaRoutes(captcha));
       await api.register(domainUserPasswordRoutes(domainUserPasswords));
       await api.register(sessionRoutes(sessions, audit));
-      await api.register(userRoutes(new UserProfiles(db, clock), avatars, impersonation));
+      await api.register(userRoutes(new UserProfiles(db, clock), avatars));
       await api.register(languageRoutes);
       await api.register(menuRoutes());
       await api.register(cartRoutes(shop.cart, impersonation));

@@ -49,7 +49,7 @@ describe('log in as customer', () => {
       display_name: 'Ada Admin',
       role: 'host_admin',
     });
-    expect(await t.services.impersonation.impersonatorOf('unknown')).toBeNull();
+    expect((await root.call({ method: 'GET', url: '/api/impersonation' })).json().data.impersonator).toBeNull();
 
     // What the admin does as the customer is recorded as the customer's, with the admin behind it.
     const domain = await asCustomer({ method: 'POST', url: '/api/host/domain', payload: { name: 'on-behalf.example' } });

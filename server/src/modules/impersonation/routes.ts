@@ -21,7 +21,7 @@ export function impersonationRoutes(impersonation: ImpersonationService) {
           response: { 200: impersonationStatusAnswerSchema, 401: errorAnswerSchema },
         },
       },
-      async (request) => ({ data: { impersonator: await impersonation.impersonatorOf(authedUser(request).session.idHash) } }),
+      async (request) => ({ data: { impersonator: authedUser(request).impersonator } }),
     );
 
     api.post(

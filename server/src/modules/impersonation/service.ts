@@ -27,18 +27,10 @@ export class ImpersonationService {
     this.deps = deps;
   }
 
-  /** The admin logged in as this session's user, or null: for GET /api/user's `impersonator`. */
-  async impersonatorOf(sessionIdHash: string): Promise<Impersonator | null> {
-    const row = await findImpersonation(this.deps.db, sessionIdHash);
-    if (!row) return null;
-    return { id: row.impersonator_id, email: row.email, display_name: displayNameOf(row), role: row.role };
-  }
-
-  /** The request's user as the author of a change (with the admin behind them, if any). */
+  /** The request's user as the author of a change (with the admin behind them, if any, read with the session). */
   async actor(request: FastifyRequest): Promise<Actor> {
-    const { user, session } = authedUser(request);
-    const row = await findImpersonation(this.deps.db, session.idHash);
-    return { user, ip: request.ip, impersonatorId: row?.impersonator_id ?? null };
+    const { user, impersonator } = authedUser(request);
+    return { user, ip: request.ip, impersonatorId: impersonator?.id ?? null };
   }
 
   async start(request: FastifyRequest, reply: FastifyReply, customerId: number): Promise<SessionData> {

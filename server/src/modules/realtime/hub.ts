@@ -24,6 +24,8 @@ export class RealtimeHub {
   private closing = false;
   private redisUp = false;
   private redisPing: (() => Promise<unknown>) | undefined;
+  private publishChange: ((topic: string) => Promise<unknown>) | undefined;
+  private readonly changeListeners = new Map<string, Set<() => void>>();
 
   constructor(app: FastifyInstance, deps: { sessions: SessionService; tenants: TenantResolver }) {
     this.io = new Server(app.server, {
@@ -105,10 +107,36 @@ export class RealtimeHub {
       });
     }
     await Promise.all([pub.connect(), sub.connect()]);
+    const changes = `${keyPrefix}#berth-changes`;
+    await sub.subscribe(changes, (topic) => this.runChangeListeners(topic));
+    // A change announced while this instance was cut off from Redis was missed: forget everything.
+    sub.on('ready', () => this.runChangeListeners());
+    this.publishChange = (topic) => pub.publish(changes, topic);
     this.redisUp = true;
     this.redisClients = [pub, sub];
     this.redisPing = () => pub.ping();
     this.io.adapter(createAdapter(pub, sub, { key: keyPrefix }));
+  }
+
+  /** `listener` runs whenever any instance announces a change of `topic` (e.g. to drop a cache). */
+  onChange(topic: string, listener: () => void): void {
+    let listeners = this.changeListeners.get(topic);
+    if (!listeners) this.changeListeners.set(topic, (listeners = new Set()));
+    listeners.add(listener);
+  }
+
+  /**
+   * Tells every instance, this one first, that `topic` changed. Without Redis there is only this
+   * instance; while Redis is away the others learn it when they reconnect (every listener runs then).
+   */
+  async announceChange(topic: string): Promise<void> {
+    this.runChangeListeners(topic);
+    await this.publishChange?.(topic).catch(() => undefined);
+  }
+
+  private runChangeListeners(topic?: string): void {
+    const lists = topic === undefined ? [...this.changeListeners.values()] : [this.changeListeners.get(topic) ?? new Set<() => void>()];
+    for (const listeners of lists) for (const listener of listeners) listener();
   }
 
   /** For the health check: 'off' without REDIS_URL, else whether Redis answers now. */

@@ -21,6 +21,19 @@ export const findSessionWithUser = (db: Db, idHash: string) =>
       'sessions.last_seen_at as session_last_seen_at',
       'sessions.expires_at as session_expires_at',
     ])
+    // What GET /api/user shows beside the user, in the same round trip (one query per request).
+    .leftJoin('session_impersonations as imp', 'imp.session_id_hash', 'sessions.id_hash')
+    .leftJoin('users as imp_user', 'imp_user.id', 'imp.impersonator_id')
+    .leftJoin('credit_accounts as credit', 'credit.user_id', 'users.id')
+    .select([
+      'imp.impersonator_id as imp_id',
+      'imp_user.email as imp_email',
+      'imp_user.given_name as imp_given_name',
+      'imp_user.sn as imp_sn',
+      'imp_user.role as imp_role',
+      'credit.balance as credit_balance',
+      'credit.currency as credit_currency',
+    ])
     .where('sessions.id_hash', '=', idHash)
     .executeTakeFirst();
 

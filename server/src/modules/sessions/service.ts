@@ -2,6 +2,8 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_REMEMBER_MS } from '@bert
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
+import type { Impersonator } from '@berth/contracts';
+import { displayNameOf } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
 import {
   deleteSession,
@@ -25,6 +27,10 @@ export interface SessionInfo {
 export interface ActiveSession {
   session: SessionInfo;
   user: UserRow;
+  /** The admin who logged in as this user (GET /api/user's `impersonator`), read with the session. */
+  impersonator: Impersonator | null;
+  /** The user's partner credit, read with the session (GET /api/user's `commission`). */
+  credit: { balance: number; currency: string | null };
 }
 
 export const PENDING_SECOND_FACTOR_MS = 10 * 60 * 1000;
@@ -97,8 +103,19 @@ export class SessionService {
       session_created_at: _created,
       session_last_seen_at: _seen,
       session_expires_at,
+      imp_id,
+      imp_email,
+      imp_given_name,
+      imp_sn,
+      imp_role,
+      credit_balance,
+      credit_currency,
       ...user
     } = row;
+    const impersonator =
+      imp_id !== null && imp_email !== null && imp_role !== null
+        ? { id: imp_id, email: imp_email, display_name: displayNameOf({ email: imp_email, given_name: imp_given_name, sn: imp_sn }), role: imp_role }
+        : null;
     return {
       session: {
         idHash: session_id_hash,
@@ -109,6 +126,8 @@ export class SessionService {
         expiresAt: new Date(session_expires_at),
       },
       user,
+      impersonator,
+      credit: { balance: credit_balance === null ? 0 : Number(credit_balance), currency: credit_currency },
     };
   }
 

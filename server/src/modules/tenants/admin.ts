@@ -28,7 +28,7 @@ import {
   upsertTenantLogo,
 } from './queries.ts';
 import { assertSuperAdmin, displayNameOf, iso } from './scope.ts';
-import type { TenantResolver } from './service.ts';
+import { TENANTS_CHANGED } from './service.ts';
 
 export interface TenantInput {
   title?: string | undefined;
@@ -48,9 +48,8 @@ export class TenantAdministration {
     db: Db;
     clock: Clock;
     audit: AuditService;
-    tenants: TenantResolver;
     sessions: SessionService;
-    realtime: Pick<RealtimeHub, 'endSession'>;
+    realtime: Pick<RealtimeHub, 'endSession' | 'announceChange'>;
   };
 
   constructor(deps: TenantAdministration['deps']) {
@@ -83,7 +82,7 @@ export class TenantAdministration {
         return row;
       }),
     );
-    this.deps.tenants.clear();
+    await this.deps.realtime.announceChange(TENANTS_CHANGED);
     await this.deps.audit.recordAction(
       actor,
       'tenant.created',
@@ -113,7 +112,7 @@ export class TenantAdministration {
         if (hosts) await replaceTenantHosts(trx, tenant.id, hosts);
       }),
     );
-    this.deps.tenants.clear();
+    await this.deps.realtime.announceChange(TENANTS_CHANGED);
     await this.deps.audit.recordAction(
       actor,
       'tenant.updated',
@@ -135,7 +134,7 @@ export class TenantAdministration {
       await upsertTenantLogo(trx, { tenant_id: tenant.id, kind, image, content_type: contentType, updated_at: now });
       await updateTenant(trx, tenant.id, { [kind]: logoUrl(kind, now) });
     });
-    this.deps.tenants.clear();
+    await this.deps.realtime.announceChange(TENANTS_CHANGED);
     await this.deps.audit.recordAction(
       actor,
       'tenant.logo_uploaded',
@@ -153,7 +152,7 @@ export class TenantAdministration {
       await deleteTenantLogo(trx, tenant.id, kind);
       await updateTenant(trx, tenant.id, { [kind]: null });
     });
-    this.deps.tenants.clear();
+    await this.deps.realtime.announceChange(TENANTS_CHANGED);
     await this.deps.audit.recordAction(actor, 'tenant.logo_removed', tenant.id, { type: 'tenant', id: tenant.id }, { kind });
     return this.get(actor.user, tenant.id);
   }

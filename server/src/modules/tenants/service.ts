@@ -31,9 +31,13 @@ export const toPublicTenant = (tenant: ResolvedTenant): Tenant => ({
   config: tenant.config,
 });
 
+/** The realtime hub's change topic for tenants and their hosts: every instance drops its cache. */
+export const TENANTS_CHANGED = 'tenants';
+
 /**
  * The panel is reached at the tenant's own host name; unknown hosts belong to the operator.
- * Every request needs this, so answers are kept for a few seconds per host.
+ * Every request needs this, so answers are kept per host: dropped on every instance when a tenant
+ * changes (TENANTS_CHANGED), and after a few seconds in any case (a change missed while Redis was away).
  */
 export class TenantResolver {
   private readonly cache = new Map<string, { tenant: ResolvedTenant; until: number }>();

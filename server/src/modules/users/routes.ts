@@ -14,12 +14,12 @@ import { authedUser, requireUser } from '../../http/context.ts';
 import { fieldError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import { toPublicTenant } from '../tenants/service.ts';
-import type { ImpersonationService } from '../impersonation/service.ts';
+import { presentUser } from './present.ts';
 import { AVATAR_MAX_BYTES, type AvatarService } from './avatar-service.ts';
 import type { UserProfiles } from './profile.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
-export function userRoutes(profiles: UserProfiles, avatars: AvatarService, impersonation: ImpersonationService) {
+export function userRoutes(profiles: UserProfiles, avatars: AvatarService) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -35,9 +35,9 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService, imper
         },
       },
       async (request) => {
-        const { user, session } = authedUser(request);
-        const [impersonator, presented] = await Promise.all([impersonation.impersonatorOf(session.idHash), profiles.present(user)]);
-        return { data: { user: { ...presented, impersonator }, tenant: toPublicTenant(request.tenant) } };
+        // Everything here was read with the session (sessions/queries.ts): no query of its own.
+        const { user, impersonator, credit } = authedUser(request);
+        return { data: { user: { ...presentUser(user, credit), impersonator }, tenant: toPublicTenant(request.tenant) } };
       },
     );
 
