@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import path from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import { test, expect } from '../support/fixtures.ts';
+import { repoRoot } from '../support/server.ts';
+
+// What a browser downloads: every built script and stylesheet goes out brotli-compressed to a
+// browser that accepts it, as it is to one that does not, and is cached for good (hashed names).
+
+const assetsDir = path.join(repoRoot, 'web/dist/assets');
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** node:http, not fetch: fetch would decompress the body and hide what went over the wire. */
+function rawGet(url: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+test('every built JS and CSS asset is served brotli to a browser that accepts it and plain to one that does not', async ({ berth }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', "the server's answers do not depend on the viewport");
+  const assets = readdirSync(assetsDir).filter((name) => /\.(js|css)$/.test(name));
+  expect(assets.length).toBeGreaterThan(20);
+  let plainBytes = 0;
+  let brotliBytes = 0;
+  for (const name of assets) {
+    const url = `${berth.baseURL}/admin/assets/${name}`;
+    const original = readFileSync(path.join(assetsDir, name));
+
+    const compressed = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(compressed.status, name).toBe(200);
+    expect(compressed.headers['content-encoding'], name).toBe('br');
+    expect(compressed.headers.vary, name).toMatch(/accept-encoding/i);
+    expect(compressed.headers['cache-control'], name).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(compressed.body).equals(original), name).toBe(true);
+
+    const plain = await rawGet(url, {});
+    expect(plain.status, name).toBe(200);
+    expect(plain.headers['content-encoding'], name).toBeUndefined();
+    expect(plain.body.equals(original), name).toBe(true);
+
+    plainBytes += plain.body.length;
+    brotliBytes += compressed.body.length;
+  }
+  expect(brotliBytes).toBeLessThan(plainBytes / 2);
+});
+
+test('the page itself is compressed and revalidated: a second visit gets 304 without a body', async ({ berth }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', "the server's answers do not depend on the viewport");
+  const first = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br' });
+  expect(first.status).toBe(200);
+  expect(first.headers['content-encoding']).toBe('br');
+  expect(first.headers['cache-control']).toBe('no-cache');
+  expect(brotliDecompressSync(first.body).toString('utf8')).toContain('<div id="root"></div>');
+  const etag = String(first.headers.etag);
+  const again = await rawGet(`${berth.baseURL}/dashboard`, { 'accept-encoding': 'br', 'if-none-match': etag });
+  expect(again.status).toBe(304);
+  expect(again.body.length).toBe(0);
+  const plain = await rawGet(`${berth.baseURL}/login`, {});
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  expect(plain.body.toString('utf8')).toContain('<div id="root"></div>');
+});
