@@ -15,6 +15,7 @@ import {
   type MantineTheme,
 } from '@mantine/core';
 import { cssVariablesResolver, theme } from './src/theme.ts';
+import { ROUTE_PRELOADS } from './src/routePreloads.ts';
 
 const THEME_CSS_ID = 'virtual:mantine-theme.css';
 const RESOLVED_THEME_CSS_ID = `\0${THEME_CSS_ID}`;
@@ -96,6 +97,53 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * dist/route-preloads.json: for each pattern of src/routePreloads.ts, the chunks (with their
+ * static imports) and stylesheets of its modules that index.html does not already load.
+ */
+function routePreloads(): Plugin {
+  let root = '';
+  let base = '/';
+  return {
+    name: 'berth:route-preloads',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      base = config.base;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+      const byFileName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const closure = (fileNames: string[]) => {
+        const seen = new Set<string>();
+        const visit = (fileName: string) => {
+          if (seen.has(fileName)) return;
+          seen.add(fileName);
+          for (const imported of byFileName.get(fileName)?.imports ?? []) visit(imported);
+        };
+        fileNames.forEach(visit);
+        return seen;
+      };
+      const cssOf = (fileNames: Iterable<string>) =>
+        [...fileNames].flatMap((fileName) => [...(byFileName.get(fileName)?.viteMetadata?.importedCss ?? [])]);
+      const entry = closure(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
+      const entryCss = new Set(cssOf(entry));
+      const routes = ROUTE_PRELOADS.map(({ pattern, modules }) => {
+        const roots = modules.map((module) => {
+          const id = path.resolve(root, module);
+          const chunk = chunks.find((candidate) => candidate.facadeModuleId === id);
+          if (!chunk) throw new Error(`src/routePreloads.ts names ${module}, which is no lazily loaded chunk`);
+          return chunk.fileName;
+        });
+        const scripts = [...closure(roots)].filter((fileName) => !entry.has(fileName));
+        const styles = [...new Set(cssOf(closure(roots)))].filter((fileName) => !entryCss.has(fileName));
+        return { pattern, scripts: scripts.map((f) => base + f), styles: styles.map((f) => base + f) };
+      });
+      this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: JSON.stringify(routes, null, 1) });
+    },
+  };
+}
+
 const breakpoints = {
   'mantine-breakpoint-xs': '36em',
   'mantine-breakpoint-sm': '48em',
@@ -109,7 +157,7 @@ export default defineConfig(({ command }) => ({
   // The SPA answers at every path; only its built assets live under /admin/ (the server
   // serves them there). The dev server serves everything at `/` with an SPA fallback.
   base: command === 'build' ? '/admin/' : '/',
-  plugins: [react(), mantineThemeCss(), precompress()],
+  plugins: [react(), mantineThemeCss(), routePreloads(), precompress()],
   css: {
     postcss: {
       plugins: [postcssPresetMantine(), postcssSimpleVars({ variables: breakpoints })],
@@ -136,7 +184,7 @@ export default defineConfig(({ command }) => ({
             },
             {
               name: 'libs',
-              test: /node_modules[\\/](zod|@tanstack|i18next|react-i18next)[\\/]/,
+              test: /node_modules[\\/](zod|@tanstack[\\/](query-core|react-query)|i18next|react-i18next)[\\/]/,
             },
           ],
         },

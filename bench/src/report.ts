@@ -17,7 +17,7 @@ export const ratioOf = (comparison: Comparison): number =>
     ? comparison.subject.result.requestsPerSecond / comparison.baseline.result.requestsPerSecond
     : 0;
 
-export const verdict = (ratio: number, goal: number): string => (ratio >= goal ? 'PASS' : 'BELOW GOAL');
+export const verdict = (ratio: number, goal: number): string => (ratio >= goal ? 'ABOVE GOAL' : 'BELOW GOAL');
 
 /** A plain-text table: one row per measured thing, then the ratio against its goal. */
 export function formatComparison(comparison: Comparison): string {

@@ -1,11 +1,17 @@
-// `npm run bench`: Berth's authenticated GET /api/user against a bare Fastify hello world, and
-// logins/s against raw argon2id verifies/s. Prints ratios; a miss is reported, not an exit code.
+// `npm run bench`: Berth's authenticated GET /api/user against a bare Fastify hello world and
+// against Fastify doing one pooled select, the queries per request, logins/s against raw argon2id
+// verifies/s, and Lighthouse on /login, /dashboard and /host/domain. Prints each figure with its
+// goal and ABOVE/BELOW; a miss is reported, not an exit code.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import os from 'node:os';
 import { argon2VerifiesPerSecond } from './argon2-baseline.ts';
 import { createBenchDatabase } from './database.ts';
 import { measureLoad, type LoadOptions } from './load.ts';
 import { formatComparison, ratioOf, verdict, type Comparison } from './report.ts';
-import { startBaseline, startBerth, type RunningServer } from './servers.ts';
+import { auditPages, formatPages, logInOnHost } from './pages.ts';
+import { queriesPerRequest } from './queries.ts';
+import { repoRoot, startBaseline, startBerth, startPoolBaseline, type RunningServer } from './servers.ts';
 
 const positiveInteger = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -18,12 +24,13 @@ const settings = {
   durationSeconds: positiveInteger('BENCH_DURATION', 10),
   warmupSeconds: 2,
   loginConnections: 4,
-  goals: { userVsBaseline: 0.6, loginVsArgon2: 0.9 },
+  goals: { userVsBaseline: 0.6, userVsPool: 0.6, loginVsArgon2: 0.9, queriesPerRequest: 1 },
+  demo: { host: 'harbor.localhost', password: 'demo-password-0123456789' },
   // The server's own defaults (server/src/lib/password.ts); passed to it explicitly so both sides match.
   argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
   admin: { email: 'bench@localhost', password: 'bench-password-0123456789' },
   /** Hard stop, in case something hangs: the run is meant to take about a minute. */
-  watchdogSeconds: 150,
+  watchdogSeconds: 420,
 };
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -106,6 +113,14 @@ async function main(): Promise<void> {
   log(`Fastify hello world: same load ...`);
   const hello = await measureLoad({ ...load, url: `${baseline.url}/` });
   await baseline.stop();
+  const pool = await startPoolBaseline(database.url);
+  cleanups.push(() => pool.stop());
+  log(`Fastify + one pooled select by primary key: same load ...`);
+  const pooled = await measureLoad({ ...load, url: `${pool.url}/` });
+  await pool.stop();
+
+  log('queries per request (in-process, counted) ...');
+  const queryCounts = await queriesPerRequest(database.url, settings.admin, ['/api/user']);
 
   const loginLoad: LoadOptions = {
     url: `${berth.url}/api/login`,
@@ -118,6 +133,16 @@ async function main(): Promise<void> {
   };
   log(`POST /api/login: ${loginLoad.connections} connections ...`);
   const logins = await measureLoad(loginLoad);
+
+  log('Lighthouse on /login, /dashboard, /host/domain (demo data) ...');
+  await promisify(execFile)(process.execPath, ['server/src/cli.ts', 'demo', '--password', settings.demo.password], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: database.url },
+  });
+  const port = new URL(berth.url).port;
+  const demoCookie = await logInOnHost(berth.url, `${settings.demo.host}:${port}`, `admin@${settings.demo.host}`, settings.demo.password);
+  // Chromium resolves every *.localhost name to the loopback address by itself.
+  const pages = await auditPages(`http://${settings.demo.host}:${port}`, demoCookie);
   await berth.stop();
   log(`argon2id verify in-process: ${settings.loginConnections} at a time ...`);
   const verifies = await argon2VerifiesPerSecond(
@@ -134,6 +159,12 @@ async function main(): Promise<void> {
     baseline: { label: 'Fastify hello world', result: hello },
     goal: settings.goals.userVsBaseline,
   };
+  const poolComparison: Comparison = {
+    title: `Authenticated GET /api/user vs Fastify doing one pooled select by primary key (${load.connections} connections, ${load.durationSeconds} s)`,
+    subject: { label: 'Berth GET /api/user', result: user },
+    baseline: { label: 'Fastify + pg select', result: pooled },
+    goal: settings.goals.userVsPool,
+  };
   const loginComparison: Comparison = {
     title: `Logins vs raw argon2id verifies (${settings.loginConnections} at a time, m=${settings.argon2.memoryCost} KiB, t=${settings.argon2.timeCost}, p=${settings.argon2.parallelism})`,
     subject: { label: 'Berth POST /api/login', result: logins },
@@ -148,13 +179,19 @@ async function main(): Promise<void> {
   if (busyBefore > 0.2) {
     log(`WARNING: ${(busyBefore * 100).toFixed(0)}% of the CPU was busy with other work just before the run; the numbers are noisy.`);
   }
-  for (const comparison of [userComparison, loginComparison]) log(`\n${formatComparison(comparison)}`);
-  const failed = [user, hello, logins].some((result) => result.failures > 0);
+  for (const comparison of [userComparison, poolComparison, loginComparison]) log(`\n${formatComparison(comparison)}`);
+  log('');
+  for (const [path, count] of queryCounts) {
+    const ok = count <= settings.goals.queriesPerRequest;
+    log(`queries per GET ${path} (plain session): ${count.toFixed(2)} (goal <= ${settings.goals.queriesPerRequest}) ${ok ? 'ABOVE GOAL' : 'BELOW GOAL'}`);
+  }
+  log(`\n${formatPages(pages)}`);
+  const failed = [user, hello, pooled, logins].some((result) => result.failures > 0);
   if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');
   log('');
   const summary = (comparison: Comparison) => `${ratioOf(comparison).toFixed(2)} ${verdict(ratioOf(comparison), comparison.goal)}`;
   log(
-    `summary: api/user ratio ${summary(userComparison)}; login ratio ${summary(loginComparison)}; ` +
+    `summary: api/user ratio ${summary(userComparison)}; vs pooled select ${summary(poolComparison)}; login ratio ${summary(loginComparison)}; ` +
       `took ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
 }

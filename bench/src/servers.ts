@@ -109,9 +109,9 @@ export async function startBerth(options: BerthOptions): Promise<RunningServer> 
   return { name: 'Berth', url, output, stop };
 }
 
-/** The bare Fastify hello world in its own process, like the server it is compared with. */
-export async function startBaseline(): Promise<RunningServer> {
-  const { child, output } = spawnNode(path.join(import.meta.dirname, 'baseline-server.ts'), { ...process.env, PORT: '0' });
+/** A baseline server of bench/src in its own process, like the server it is compared with. */
+async function startBaselineScript(script: string, name: string, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+  const { child, output } = spawnNode(path.join(import.meta.dirname, script), { ...process.env, ...env, PORT: '0' });
   const stop = stopper(child);
   let url = '';
   try {
@@ -121,7 +121,7 @@ export async function startBaseline(): Promise<RunningServer> {
         return url !== '';
       },
       child,
-      'the Fastify baseline',
+      name,
       output,
       15_000,
     );
@@ -129,5 +129,12 @@ export async function startBaseline(): Promise<RunningServer> {
     await stop();
     throw error;
   }
-  return { name: 'Fastify hello world', url, output, stop };
+  return { name, url, output, stop };
 }
+
+/** The bare Fastify hello world. */
+export const startBaseline = () => startBaselineScript('baseline-server.ts', 'Fastify hello world');
+
+/** Fastify with a pool like Berth's, one select by primary key per request, on Berth's database. */
+export const startPoolBaseline = (databaseUrl: string) =>
+  startBaselineScript('pool-baseline-server.ts', 'Fastify + one pooled select', { DATABASE_URL: databaseUrl });

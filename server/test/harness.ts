@@ -25,9 +25,9 @@ export interface TestDatabase {
 }
 
 /** A clean database per call: PGlite in memory, or a new PostgreSQL database dropped afterwards. */
-export async function openTestDatabase(): Promise<TestDatabase> {
+export async function openTestDatabase(options: { onQuery?: (sql: string) => void } = {}): Promise<TestDatabase> {
   if (target === 'pglite') {
-    const handle = await openDatabase({ dataDir: 'memory://' });
+    const handle = await openDatabase({ dataDir: 'memory://', ...options });
     return { db: handle.db, kind: 'pglite', close: handle.close };
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -39,7 +39,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '', ...options });
   return {
     db: handle.db,
     kind: 'postgres',
@@ -70,9 +70,9 @@ export interface TestApp {
  * log lines the production logger configuration writes (to check what never reaches a log).
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; webDistDir?: string; logLines?: string[] } = {},
+  options: { env?: Record<string, string>; webDistDir?: string; logLines?: string[]; onQuery?: (sql: string) => void } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const database = await openTestDatabase(options.onQuery ? { onQuery: options.onQuery } : {});
   // Each test app has its own secret key, as a deployment sets BERTH_SECRET_KEY.
   const config = loadConfig({
     NODE_ENV: 'test',

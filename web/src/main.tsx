@@ -1,5 +1,5 @@
 import './zodConfig.ts';
-import '@mantine/core/styles.css';
+import './styles/mantineEntry.ts';
 import 'virtual:mantine-theme.css';
 import './styles/global.css';
 import { StrictMode, Suspense } from 'react';
@@ -9,7 +9,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { FullPageLoader } from './components/FullPageLoader.tsx';
 import { createQueryClient } from './api/queries.ts';
-import { i18n } from './i18n/i18n.ts';
+import { i18n, i18nReady } from './i18n/i18n.ts';
 import { createRouter } from './routes.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -18,6 +18,9 @@ const router = createRouter();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
+
+// German or Czech strings arrive as a chunk of their own: render once they are here.
+await i18nReady;
 
 createRoot(container).render(
   <StrictMode>

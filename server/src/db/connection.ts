@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery, type KyselyConfig } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
@@ -17,6 +17,8 @@ export interface DbTarget {
   loadDataDir?: Blob | undefined;
   /** A connection failed outside a query (server restart, network): logged, never fatal. */
   onConnectionError?: (error: Error) => void;
+  /** Called with each statement sent (the bench and tests count queries per request with it). */
+  onQuery?: (sql: string) => void;
 }
 
 export type DbHandle =
@@ -25,11 +27,55 @@ export type DbHandle =
 // int8 (bigint counts and ids) as JS numbers: every count and id here fits in 2^53.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
+const queryLog = (target: DbTarget): Pick<KyselyConfig, 'log'> => {
+  const { onQuery } = target;
+  if (!onQuery) return {};
+  return {
+    log: (event) => {
+      if (event.level === 'query') onQuery(event.query.sql);
+    },
+  };
+};
+
+/** SQL text -> statement name: the queries sent as named prepared statements (see `prepared`). */
+const preparedNames = new Map<string, string>();
+
+/**
+ * Marks a compiled query as one PostgreSQL should parse and plan once per connection instead of
+ * on every call (a named prepared statement): for the hot path, where planning a join costs more
+ * than running it (bench: 2.2k against 6.9k selects/s). Returns the query with new parameters.
+ */
+export function prepared<O>(name: string, query: CompiledQuery<O>): (parameters: readonly unknown[]) => CompiledQuery<O> {
+  preparedNames.set(query.sql, name);
+  return (parameters) => ({ ...query, parameters });
+}
+
+/** PostgreSQL's "cached plan must not change result type": a migration changed a table under the statement. */
+const PLAN_RESULT_CHANGED = '0A000';
+
+/** A pg client that sends the SQL of `prepared` queries as named statements. */
+class PreparingClient extends pg.Client {
+  // Kysely's driver calls query(text, values) and awaits the promise; everything else passes through.
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    const name = typeof text === 'string' && args.length === 2 ? preparedNames.get(text) : undefined;
+    const query = super.query.bind(this) as (...a: unknown[]) => Promise<pg.QueryResult>;
+    if (!name) return query(...args) as never;
+    return query({ name, text, values }).catch(async (error: unknown) => {
+      if ((error as { code?: string }).code !== PLAN_RESULT_CHANGED) throw error;
+      // Forget the stale statement on this connection and parse it again.
+      await query(`deallocate "${name}"`);
+      delete (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[name];
+      return query({ name, text, values });
+    }) as never;
+  }
+}
+
 export async function openDatabase(target: DbTarget): Promise<DbHandle> {
   if (target.databaseUrl) {
     // A bounded wait for a connection: while the server is away, requests fail fast (503) instead
     // of queueing until the load balancer gives up.
-    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10, connectionTimeoutMillis: 5_000, Client: PreparingClient });
     const report = (error: Error) => target.onConnectionError?.(error);
     // An idle connection the server drops (restart, failover) must not crash the process; the
     // pool replaces it on the next query.
@@ -38,7 +84,7 @@ export async function openDatabase(target: DbTarget): Promise<DbHandle> {
     // the server ends between two queries (57P01 on restart, inside a transaction) emits 'error'
     // with nobody listening, which would end the process; the query in flight fails on its own.
     pool.on('connect', (client) => client.on('error', report));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...queryLog(target) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   let dataDir = target.dataDir;
@@ -50,7 +96,7 @@ export async function openDatabase(target: DbTarget): Promise<DbHandle> {
     parsers: { 20: (value: string) => Number.parseInt(value, 10) },
     ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...queryLog(target) });
   return { db, kind: 'pglite', close: () => db.destroy(), dumpDataDir: () => pglite.dumpDataDir('gzip') };
 }
 

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { translate } from '../i18n/messages.ts';
 
 export const defaultWebDistDir = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
@@ -14,33 +15,66 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
 
 type Encoding = 'br' | 'gzip';
 const ENCODINGS: Encoding[] = ['br', 'gzip'];
-const SUFFIX: Record<Encoding, string> = { br: 'br', gzip: 'gz' };
 
 /**
- * JSON answers and the index page, compressed per request above COMPRESS_THRESHOLD_BYTES with
- * @fastify/compress's defaults (brotli at a low quality: the build's level 11 would cost more
- * time than it saves). Registered before the routes so its hook covers all of them.
+ * JSON answers, compressed per request above COMPRESS_THRESHOLD_BYTES with @fastify/compress's
+ * defaults (brotli at a low quality: the build's level 11 would cost more time than it saves).
+ * Registered before the routes so its hook covers all of them.
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD_BYTES, encodings: ENCODINGS });
+}
+
+/** One version of index.html, ready to send: as it is and compressed, with its ETag. */
+interface Page {
+  html: string;
+  etag: string;
+  compressed: Record<Encoding, Buffer>;
+}
+
+const pageOf = (html: string): Page => ({
+  html,
+  etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`,
+  compressed: {
+    br: brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }),
+    gzip: gzipSync(html, { level: 9 }),
+  },
+});
+
+/** What web/vite.config.ts writes to dist/route-preloads.json. */
+interface RoutePreloads {
+  pattern: string;
+  scripts: string[];
+  styles: string[];
+}
+
+/**
+ * index.html once per entry of dist/route-preloads.json, with that path's chunks and stylesheets
+ * linked from <head>: the browser fetches them beside the entry instead of after it has run.
+ */
+function pagesByPath(distDir: string, indexHtml: string): (path: string) => Page {
+  const plain = pageOf(indexHtml);
+  const preloadsPath = `${distDir}/route-preloads.json`;
+  if (!existsSync(preloadsPath)) return () => plain;
+  const routes = (JSON.parse(readFileSync(preloadsPath, 'utf8')) as RoutePreloads[]).map((route) => {
+    const links = [
+      ...route.styles.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
+      ...route.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
+    ];
+    return { pattern: new RegExp(route.pattern), page: pageOf(indexHtml.replace('</head>', `    ${links.join('\n    ')}\n  </head>`)) };
+  });
+  return (path) => routes.find((route) => route.pattern.test(path))?.page ?? plain;
 }
 
 /**
  * Built assets live under /admin/ (hashed names, cached for a year and never asked for again);
  * every other GET that is not an API call answers the SPA's index.html, which the router then
  * matches and the browser revalidates (ETag) on each visit. Assets go out as the brotli or gzip
- * copy written at build time (web/vite.config.ts) when the browser accepts it; JSON answers and
- * the index page are compressed on the fly (registerCompression, before any route).
+ * copy written at build time (web/vite.config.ts) when the browser accepts it.
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
   const indexPath = `${distDir}/index.html`;
-  const indexHtml = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : undefined;
-  // The build's own compressed copies (the not-found handler is no route: the compression hook skips it).
-  const indexCompressed = new Map<Encoding, Buffer>();
-  for (const encoding of ENCODINGS) {
-    if (existsSync(`${indexPath}.${SUFFIX[encoding]}`)) indexCompressed.set(encoding, readFileSync(`${indexPath}.${SUFFIX[encoding]}`));
-  }
-  const indexEtag = indexHtml ? `"${createHash('sha256').update(indexHtml).digest('base64url').slice(0, 27)}"` : undefined;
+  const pageFor = existsSync(indexPath) ? pagesByPath(distDir, readFileSync(indexPath, 'utf8')) : undefined;
 
   if (existsSync(distDir)) {
     await app.register(fastifyStatic, {
@@ -62,17 +96,16 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       request.url !== '/api' &&
       !request.url.startsWith('/admin/');
     if (!isPage) return reply.code(404).send({ message: translate(request.lang, 'http.not_found') });
-    if (!indexHtml || !indexEtag) {
-      return reply.code(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
-    }
+    if (!pageFor) return reply.code(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     // The reset page's URL holds a token: it must not leak to any other site as a Referer.
     if (request.url.startsWith('/password/reset/')) reply.header('referrer-policy', 'no-referrer');
-    reply.header('cache-control', 'no-cache').header('etag', indexEtag);
-    if (request.headers['if-none-match'] === indexEtag) return reply.code(304).send();
-    reply.type('text/html; charset=utf-8').header('vary', 'accept-encoding');
+    const page = pageFor(request.url.split('?')[0] ?? '/');
+    reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding');
+    if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+    reply.type('text/html; charset=utf-8');
+    // The not-found handler is no route: the compression hook does not see it.
     const encoding = negotiate(request.headers['accept-encoding'] ?? '', ENCODINGS);
-    const compressed = encoding ? indexCompressed.get(encoding) : undefined;
-    if (encoding && compressed) return reply.header('content-encoding', encoding).send(compressed);
-    return reply.send(indexHtml);
+    if (encoding) return reply.header('content-encoding', encoding).send(page.compressed[encoding]);
+    return reply.send(page.html);
   });
 }

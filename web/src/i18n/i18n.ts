@@ -2,21 +2,13 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type LanguageCode } from '@berth/contracts';
 import { setRequestLanguage } from '../api/client.ts';
-import enBase from './en.json';
-import deBase from './de.json';
-import csBase from './cs.json';
-import { csAreas, deAreas, enAreas } from './areas.ts';
+import { en } from './en.ts';
 
-const en = { ...enBase, ...enAreas };
-const de = { ...deBase, ...deAreas };
-const cs = { ...csBase, ...csAreas };
-
-// `satisfies` makes the build fail when a translation misses a key of the English one.
-export const resources = {
-  en: { translation: en },
-  de: { translation: de satisfies typeof en },
-  cs: { translation: cs satisfies typeof en },
-} as const;
+/** Languages other than English come as chunks of their own, fetched when someone picks them. */
+const catalogues: Record<Exclude<LanguageCode, 'en'>, () => Promise<typeof en>> = {
+  de: async () => (await import('./de.ts')).de,
+  cs: async () => (await import('./cs.ts')).cs,
+};
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -62,14 +54,25 @@ export const i18n = i18next.createInstance();
 i18n.on('languageChanged', syncDocumentLanguage);
 
 void i18n.use(initReactI18next).init({
-  resources,
-  lng: initialLanguage(),
+  resources: { en: { translation: en } },
+  lng: 'en',
   fallbackLng: 'en',
   supportedLngs: [...LANGUAGES],
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,
 });
+
+/** Switches to `language` once its strings are here (English always is). */
+async function switchTo(language: LanguageCode): Promise<void> {
+  if (language !== 'en' && !i18n.hasResourceBundle(language, 'translation')) {
+    i18n.addResourceBundle(language, 'translation', await catalogues[language]());
+  }
+  await i18n.changeLanguage(language);
+}
+
+/** Resolves once the visitor's language is loaded: main.tsx renders after it, so no English flashes first. */
+export const i18nReady: Promise<void> = switchTo(initialLanguage()).catch(() => undefined);
 
 /** A language picked by hand is remembered on this device for the login screens. */
 export function chooseLanguage(language: LanguageCode): void {
@@ -78,13 +81,13 @@ export function chooseLanguage(language: LanguageCode): void {
   } catch {
     // Private mode or blocked storage: the pick still applies for this visit.
   }
-  void i18n.changeLanguage(language);
+  void switchTo(language);
 }
 
 /** The signed-in user's language wins over the device's pick. */
 export function applyUserLanguage(language: string): void {
   if (isLanguageCode(language) && i18n.resolvedLanguage !== language) {
-    void i18n.changeLanguage(language);
+    void switchTo(language);
   }
 }
 

@@ -1,3 +1,4 @@
+import '../styles/mantineShell.ts';
 import { useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Alert, Button, Stack } from '@mantine/core';

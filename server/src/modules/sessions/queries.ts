@@ -1,11 +1,11 @@
-import type { Insertable } from 'kysely';
-import type { Db } from '../../db/connection.ts';
+import type { CompiledQuery, Insertable } from 'kysely';
+import { prepared, type Db } from '../../db/connection.ts';
 import type { SessionsTable } from '../../db/schema.ts';
 
 export const insertSession = (db: Db, values: Insertable<SessionsTable>) => db.insertInto('sessions').values(values).execute();
 
 /** The session with its user in one round trip: this runs on every authenticated request. */
-export const findSessionWithUser = (db: Db, idHash: string) =>
+const sessionWithUser = (db: Db, idHash: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -34,8 +34,17 @@ export const findSessionWithUser = (db: Db, idHash: string) =>
       'credit.balance as credit_balance',
       'credit.currency as credit_currency',
     ])
-    .where('sessions.id_hash', '=', idHash)
-    .executeTakeFirst();
+    .where('sessions.id_hash', '=', idHash);
+
+let sessionWithUserStatement: ((parameters: readonly unknown[]) => CompiledQuery<SessionWithUserRow>) | undefined;
+type SessionWithUserRow = Awaited<ReturnType<ReturnType<typeof sessionWithUser>['executeTakeFirstOrThrow']>>;
+
+/** Every API request runs this: compiled once, and a prepared statement on PostgreSQL. */
+export async function findSessionWithUser(db: Db, idHash: string): Promise<SessionWithUserRow | undefined> {
+  sessionWithUserStatement ??= prepared('berth_session_with_user', sessionWithUser(db, '').compile());
+  const { rows } = await db.executeQuery(sessionWithUserStatement([idHash]));
+  return rows[0];
+}
 
 export const touchSession = (db: Db, idHash: string, now: Date) =>
   db.updateTable('sessions').set({ last_seen_at: now }).where('id_hash', '=', idHash).execute();

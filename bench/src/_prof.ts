@@ -1,0 +1,22 @@
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createBenchDatabase } from './database.ts';
+import { measureLoad } from './load.ts';
+import { freePort, repoRoot } from './servers.ts';
+const db = await createBenchDatabase();
+const port = await freePort();
+const child = spawn(process.execPath, ['server/src/main.ts'], { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: db.url, BERTH_ADMIN_EMAIL: 'b@localhost', BERTH_ADMIN_PASSWORD: 'bench-password-0123456789', LOG_LEVEL: 'warn', RATE_LIMITS: 'off' } });
+const url = `http://127.0.0.1:${port}`;
+for (let i = 0; i < 100; i++) { try { if ((await fetch(url + '/api/health')).ok) break; } catch {} await sleep(200); }
+const a = await fetch(url + '/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'b@localhost', password: 'bench-password-0123456789', remember: true }) });
+const cookie = a.headers.getSetCookie()[0]!.split(';')[0]!;
+import pg from 'pg';
+const c = new pg.Client({connectionString: db.url}); await c.connect();
+const stat = async () => Number((await c.query('select xact_commit from pg_stat_database where datname = current_database()')).rows[0].xact_commit);
+await sleep(1000); const before = await stat();
+const r = await measureLoad({ url: url + '/api/user', connections: 50, durationSeconds: 8, warmupSeconds: 1, headers: { cookie } });
+await sleep(1000); const after = await stat(); console.log(r, 'xacts', after-before, 'per request', (after-before)/r.completed);
+await c.end();
+child.kill('SIGINT');
+await sleep(3000);
+await db.drop();
