@@ -183,6 +183,12 @@ export default defineConfig(({ command }) => ({
               test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
             },
             {
+              name: 'mantine',
+              // Scripts only: Mantine's stylesheets stay split between the entry and the shell.
+              test: (id: string) =>
+                /node_modules[\\/](@mantine[\\/]core|@floating-ui|react-remove-scroll|react-textarea-autosize|clsx)[\\/]/.test(id) && !id.endsWith('.css'),
+            },
+            {
               name: 'libs',
               test: /node_modules[\\/](zod|@tanstack[\\/](query-core|react-query)|i18next|react-i18next)[\\/]/,
             },

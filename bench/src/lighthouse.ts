@@ -43,7 +43,17 @@ interface NetworkRequest {
   transferSize?: number;
 }
 
+/** Lighthouse now and then loses the trace of a load (NO_NAVSTART): one more try before giving up. */
 export async function auditPage(url: string, options: { cookie?: string } = {}): Promise<PageAudit> {
+  try {
+    return await auditOnce(url, options);
+  } catch (error) {
+    process.stderr.write(`lighthouse: ${error instanceof Error ? error.message : String(error)}; trying once more\n`);
+    return auditOnce(url, options);
+  }
+}
+
+async function auditOnce(url: string, options: { cookie?: string }): Promise<PageAudit> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'berth-lighthouse-'));
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, userDataDir: profile });
   try {

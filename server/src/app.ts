@@ -23,6 +23,7 @@ import { FailureThrottle, type ThrottleRule } from './modules/auth/throttle.ts';
 import { SecretBox } from './lib/secret-box.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { SessionService } from './modules/sessions/service.ts';
+import { readSessionCookie } from './modules/sessions/cookie.ts';
 import { TENANTS_CHANGED, TenantResolver } from './modules/tenants/service.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { UserProfiles } from './modules/users/profile.ts';
@@ -322,7 +323,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     { prefix: '/api' },
   );
 
-  await registerWebApp(app, options.webDistDir ?? defaultWebDistDir);
+  await registerWebApp(app, options.webDistDir ?? defaultWebDistDir, {
+    signedIn: async (request) => {
+      const token = readSessionCookie(request);
+      if (!token) return false;
+      const active = await sessions.resolveOn(token, (await tenants.forHost(request.headers.host)).id);
+      return active !== undefined && !active.session.twoFactorPending;
+    },
+  });
   app.addHook('onClose', async () => {
     await background.close();
     await mailer.close();

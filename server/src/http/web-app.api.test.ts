@@ -2,15 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { createTestApp, login, type TestApp } from '../../test/harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   // A built web app as the real build lays it out: index.html plus hashed assets.
   const dist = mkdtempSync(join(tmpdir(), 'berth-dist-'));
   mkdirSync(join(dist, 'assets'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><html><head><title>Berth</title></head><body><div id="root"></div></body></html>');
   writeFileSync(join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
+  writeFileSync(
+    join(dist, 'route-preloads.json'),
+    JSON.stringify([
+      { pattern: '^/login(/[^/]*)?$', scripts: ['/admin/assets/login-1.js'], styles: ['/admin/assets/login-1.css'] },
+      { pattern: '', scripts: ['/admin/assets/shell-1.js'], styles: [] },
+    ]),
+  );
   t = await createTestApp({ webDistDir: dist });
 });
 afterAll(async () => {
@@ -27,6 +34,28 @@ describe('serving the panel', () => {
       expect(response.body).toContain('<div id="root">');
     },
   );
+
+  it("links the path's own chunks from the page, and revalidates the page by its ETag", async () => {
+    const login = await t.app.inject({ url: '/login' });
+    expect(login.body).toContain('<link rel="modulepreload" crossorigin href="/admin/assets/login-1.js">');
+    expect(login.body).toContain('<link rel="stylesheet" crossorigin href="/admin/assets/login-1.css">');
+    expect(login.body).not.toContain('shell-1.js');
+    const dashboard = await t.app.inject({ url: '/dashboard?x=1' });
+    expect(dashboard.body).toContain('href="/admin/assets/shell-1.js"');
+    expect(dashboard.headers.etag).not.toBe(login.headers.etag);
+    const again = await t.app.inject({ url: '/login', headers: { 'if-none-match': String(login.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('sends someone signed in from /login on to the dashboard before any script runs', async () => {
+    const { cookie } = await login(t.app);
+    const answer = await t.app.inject({ url: '/login', headers: { cookie } });
+    expect(answer.statusCode).toBe(303);
+    expect(answer.headers.location).toBe('/dashboard');
+    expect((await t.app.inject({ url: '/login', headers: { cookie: 'berth_session=unknown' } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/dashboard', headers: { cookie } })).statusCode).toBe(200);
+  });
 
   it('serves built assets under /admin/ with a long cache', async () => {
     const response = await t.app.inject({ url: '/admin/assets/app-1234.js' });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import negotiate from '@fastify/accept-negotiator';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -12,6 +12,8 @@ export const defaultWebDistDir = fileURLToPath(new URL('../../../web/dist/', imp
 
 /** Answers smaller than this go out as they are: compressing them costs more than it saves. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
+
+const LOGIN_PATH = /^\/login(\/[^/]*)?$/;
 
 type Encoding = 'br' | 'gzip';
 const ENCODINGS: Encoding[] = ['br', 'gzip'];
@@ -72,7 +74,11 @@ function pagesByPath(distDir: string, indexHtml: string): (path: string) => Page
  * matches and the browser revalidates (ETag) on each visit. Assets go out as the brotli or gzip
  * copy written at build time (web/vite.config.ts) when the browser accepts it.
  */
-export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string,
+  options: { signedIn: (request: FastifyRequest) => Promise<boolean> },
+): Promise<void> {
   const indexPath = `${distDir}/index.html`;
   const pageFor = existsSync(indexPath) ? pagesByPath(distDir, readFileSync(indexPath, 'utf8')) : undefined;
 
@@ -89,7 +95,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const isPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !request.url.startsWith('/api/') &&
@@ -97,9 +103,13 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       !request.url.startsWith('/admin/');
     if (!isPage) return reply.code(404).send({ message: translate(request.lang, 'http.not_found') });
     if (!pageFor) return reply.code(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+    const path = request.url.split('?')[0] ?? '/';
+    // Someone signed in who opens /login goes on to the dashboard before any script runs, so the
+    // login screen needs no GET /api/user (a 401 there is an error in every visitor's console).
+    if (LOGIN_PATH.test(path) && (await options.signedIn(request))) return reply.redirect('/dashboard', 303);
     // The reset page's URL holds a token: it must not leak to any other site as a Referer.
     if (request.url.startsWith('/password/reset/')) reply.header('referrer-policy', 'no-referrer');
-    const page = pageFor(request.url.split('?')[0] ?? '/');
+    const page = pageFor(path);
     reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding');
     if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
     reply.type('text/html; charset=utf-8');

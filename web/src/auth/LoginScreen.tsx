@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { Alert, Anchor, Button, Checkbox, Divider, Group, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconMail } from '@tabler/icons-react';
@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { loginPayloadSchema, offersOtpLogin, type LoginPayload } from '@berth/contracts';
 import { ApiError } from '../api/client.ts';
-import { useCurrentUser, useLogin, useTenant } from '../api/queries.ts';
+import { useLogin, useTenant } from '../api/queries.ts';
 import { readRouteState, RouteStateMessage } from '../components/RouteStateMessage.tsx';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { IdentifierField } from '../forms/IdentifierField.tsx';
@@ -29,7 +29,6 @@ export function LoginScreen() {
   const navigate = useNavigate();
   const tenant = useTenant();
   const login = useLogin();
-  const current = useCurrentUser();
   const [formError, setFormError] = useState<string | null>(null);
   usePageTitle(t('login.pageTitle'));
 
@@ -69,12 +68,7 @@ export function LoginScreen() {
 
   const showOtp = tenant.data ? offersOtpLogin(tenant.data.id) : false;
 
-  // Someone already signed in (confirmed by the server now, not a stale cache) has nothing to do
-  // here: on to where they were headed. A login in progress lands by itself, with its message.
-  if (current.isSuccess && current.isFetchedAfterMount && !login.isPending && !login.isSuccess) {
-    return <Navigate to={returnTarget(from)} replace />;
-  }
-
+  // Someone already signed in who opens /login is sent on by the server (server/src/http/web-app.ts).
   return (
     <Stack gap="lg">
       <AuthHeading title={t('login.heading')} description={t('login.subtitle')} />
