@@ -128,7 +128,7 @@ function routePreloads(): Plugin {
         [...fileNames].flatMap((fileName) => [...(byFileName.get(fileName)?.viteMetadata?.importedCss ?? [])]);
       const entry = closure(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
       const entryCss = new Set(cssOf(entry));
-      const routes = ROUTE_PRELOADS.map(({ pattern, modules }) => {
+      const routes = ROUTE_PRELOADS.map(({ pattern, modules, data = [] }) => {
         const roots = modules.map((module) => {
           const id = path.resolve(root, module);
           const chunk = chunks.find((candidate) => candidate.facadeModuleId === id);
@@ -137,7 +137,7 @@ function routePreloads(): Plugin {
         });
         const scripts = [...closure(roots)].filter((fileName) => !entry.has(fileName));
         const styles = [...new Set(cssOf(closure(roots)))].filter((fileName) => !entryCss.has(fileName));
-        return { pattern, scripts: scripts.map((f) => base + f), styles: styles.map((f) => base + f) };
+        return { pattern, scripts: scripts.map((f) => base + f), styles: styles.map((f) => base + f), data };
       });
       this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: JSON.stringify(routes, null, 1) });
     },
@@ -186,7 +186,8 @@ export default defineConfig(({ command }) => ({
               name: 'mantine',
               // Scripts only: Mantine's stylesheets stay split between the entry and the shell.
               test: (id: string) =>
-                /node_modules[\\/](@mantine[\\/]core|@floating-ui|react-remove-scroll|react-textarea-autosize|clsx)[\\/]/.test(id) && !id.endsWith('.css'),
+                /node_modules[\\/](@mantine[\\/]core|@floating-ui|react-remove-scroll|react-textarea-autosize|clsx)[\\/]/.test(id) &&
+                !id.endsWith('.css'),
             },
             {
               name: 'libs',

@@ -59,14 +59,22 @@ export function formatPages(results: PageResult[]): string {
   for (const { goal, audit } of results) {
     lines.push(`${goal.path}${goal.signedIn ? ' (signed in, demo data)' : ''}`);
     lines.push(`  performance ${audit.performance} (goal >= ${goal.performance}) ${mark(audit.performance >= goal.performance)}`);
-    lines.push(`  LCP ${(audit.lcpMs / 1000).toFixed(2)} s (goal <= ${(goal.lcpMs / 1000).toFixed(1)} s) ${mark(audit.lcpMs <= goal.lcpMs)}`);
-    lines.push(`  FCP ${(audit.fcpMs / 1000).toFixed(2)} s, TBT ${audit.tbtMs.toFixed(0)} ms, CLS ${audit.cls.toFixed(3)}, ${audit.requests} requests`);
+    lines.push(
+      `  LCP ${(audit.lcpMs / 1000).toFixed(2)} s (goal <= ${(goal.lcpMs / 1000).toFixed(1)} s) ${mark(audit.lcpMs <= goal.lcpMs)}`,
+    );
+    lines.push(
+      `  FCP ${(audit.fcpMs / 1000).toFixed(2)} s, TBT ${audit.tbtMs.toFixed(0)} ms, CLS ${audit.cls.toFixed(3)}, ${audit.requests} requests`,
+    );
     const kb = (bytes: number) => bytes / 1024;
     if (goal.transferKb !== undefined) {
-      lines.push(`  transfer ${kb(audit.transferBytes).toFixed(0)} KB (goal <= ${goal.transferKb} KB) ${mark(kb(audit.transferBytes) <= goal.transferKb)}`);
+      lines.push(
+        `  transfer ${kb(audit.transferBytes).toFixed(0)} KB (goal <= ${goal.transferKb} KB) ${mark(kb(audit.transferBytes) <= goal.transferKb)}`,
+      );
     } else lines.push(`  transfer ${kb(audit.transferBytes).toFixed(0)} KB`);
     if (goal.scriptKb !== undefined) {
-      lines.push(`  JavaScript ${kb(audit.scriptBytes).toFixed(0)} KB (goal <= ${goal.scriptKb} KB) ${mark(kb(audit.scriptBytes) <= goal.scriptKb)}`);
+      lines.push(
+        `  JavaScript ${kb(audit.scriptBytes).toFixed(0)} KB (goal <= ${goal.scriptKb} KB) ${mark(kb(audit.scriptBytes) <= goal.scriptKb)}`,
+      );
     }
     lines.push(
       `  accessibility ${audit.accessibility}, best practices ${audit.bestPractices} (goal 100) ${mark(audit.accessibility === 100 && audit.bestPractices === 100)}`,

@@ -183,7 +183,9 @@ async function main(): Promise<void> {
   log('');
   for (const [path, count] of queryCounts) {
     const ok = count <= settings.goals.queriesPerRequest;
-    log(`queries per GET ${path} (plain session): ${count.toFixed(2)} (goal <= ${settings.goals.queriesPerRequest}) ${ok ? 'ABOVE GOAL' : 'BELOW GOAL'}`);
+    log(
+      `queries per GET ${path} (plain session): ${count.toFixed(2)} (goal <= ${settings.goals.queriesPerRequest}) ${ok ? 'ABOVE GOAL' : 'BELOW GOAL'}`,
+    );
   }
   log(`\n${formatPages(pages)}`);
   const failed = [user, hello, pooled, logins].some((result) => result.failures > 0);

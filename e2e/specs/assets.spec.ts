@@ -28,7 +28,9 @@ function rawGet(url: string, headers: Record<string, string>): Promise<RawAnswer
   });
 }
 
-test('every built JS and CSS asset is served brotli to a browser that accepts it and plain to one that does not', async ({ berth }, testInfo) => {
+test('every built JS and CSS asset is served brotli to a browser that accepts it and plain to one that does not', async ({
+  berth,
+}, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', "the server's answers do not depend on the viewport");
   const assets = readdirSync(assetsDir).filter((name) => /\.(js|css)$/.test(name));
   expect(assets.length).toBeGreaterThan(20);

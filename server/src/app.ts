@@ -330,6 +330,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       const active = await sessions.resolveOn(token, (await tenants.forHost(request.headers.host)).id);
       return active !== undefined && !active.session.twoFactorPending;
     },
+    hasSessionCookie: (request) => readSessionCookie(request) !== undefined,
   });
   app.addHook('onClose', async () => {
     await background.close();

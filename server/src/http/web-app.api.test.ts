@@ -9,13 +9,16 @@ beforeAll(async () => {
   // A built web app as the real build lays it out: index.html plus hashed assets.
   const dist = mkdtempSync(join(tmpdir(), 'berth-dist-'));
   mkdirSync(join(dist, 'assets'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><html><head><title>Berth</title></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    join(dist, 'index.html'),
+    '<!doctype html><html><head><title>Berth</title></head><body><div id="root"></div></body></html>',
+  );
   writeFileSync(join(dist, 'assets', 'app-1234.js'), 'console.log(1)');
   writeFileSync(
     join(dist, 'route-preloads.json'),
     JSON.stringify([
       { pattern: '^/login(/[^/]*)?$', scripts: ['/admin/assets/login-1.js'], styles: ['/admin/assets/login-1.css'] },
-      { pattern: '', scripts: ['/admin/assets/shell-1.js'], styles: [] },
+      { pattern: '', scripts: ['/admin/assets/shell-1.js'], styles: [], data: ['/api/user'] },
     ]),
   );
   t = await createTestApp({ webDistDir: dist });
@@ -46,6 +49,14 @@ describe('serving the panel', () => {
     const again = await t.app.inject({ url: '/login', headers: { 'if-none-match': String(login.headers.etag) } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+  });
+
+  it("fetches the shell's first API answers with the page only for a visitor with a session cookie", async () => {
+    const preload = '<link rel="preload" as="fetch" crossorigin="anonymous" href="/api/user">';
+    expect((await t.app.inject({ url: '/dashboard' })).body).not.toContain(preload);
+    const withCookie = await t.app.inject({ url: '/dashboard', headers: { cookie: 'berth_session=abc' } });
+    expect(withCookie.body).toContain(preload);
+    expect(withCookie.headers.vary).toMatch(/cookie/);
   });
 
   it('sends someone signed in from /login on to the dashboard before any script runs', async () => {

@@ -48,24 +48,39 @@ interface RoutePreloads {
   pattern: string;
   scripts: string[];
   styles: string[];
+  data?: string[];
+}
+
+/** The page for a path, for a visitor without a session cookie and for one with it. */
+interface PagePair {
+  anonymous: Page;
+  withSession: Page;
 }
 
 /**
  * index.html once per entry of dist/route-preloads.json, with that path's chunks and stylesheets
  * linked from <head>: the browser fetches them beside the entry instead of after it has run.
  */
-function pagesByPath(distDir: string, indexHtml: string): (path: string) => Page {
-  const plain = pageOf(indexHtml);
+function pagesByPath(distDir: string, indexHtml: string): (path: string) => PagePair {
+  const plainPage = pageOf(indexHtml);
+  const plain = { anonymous: plainPage, withSession: plainPage };
   const preloadsPath = `${distDir}/route-preloads.json`;
   if (!existsSync(preloadsPath)) return () => plain;
+  const withLinks = (links: string[]) => pageOf(indexHtml.replace('</head>', `    ${links.join('\n    ')}\n  </head>`));
   const routes = (JSON.parse(readFileSync(preloadsPath, 'utf8')) as RoutePreloads[]).map((route) => {
     const links = [
       ...route.styles.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
       ...route.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
     ];
-    return { pattern: new RegExp(route.pattern), page: pageOf(indexHtml.replace('</head>', `    ${links.join('\n    ')}\n  </head>`)) };
+    // API answers only for a visitor with a session: for anyone else they would be 401s.
+    const data = (route.data ?? []).map((href) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${href}">`);
+    const anonymous = withLinks(links);
+    return {
+      pattern: new RegExp(route.pattern),
+      pages: { anonymous, withSession: data.length ? withLinks([...data, ...links]) : anonymous },
+    };
   });
-  return (path) => routes.find((route) => route.pattern.test(path))?.page ?? plain;
+  return (path) => routes.find((route) => route.pattern.test(path))?.pages ?? plain;
 }
 
 /**
@@ -77,7 +92,11 @@ function pagesByPath(distDir: string, indexHtml: string): (path: string) => Page
 export async function registerWebApp(
   app: FastifyInstance,
   distDir: string,
-  options: { signedIn: (request: FastifyRequest) => Promise<boolean> },
+  options: {
+    signedIn: (request: FastifyRequest) => Promise<boolean>;
+    /** Whether the request carries a session cookie at all (not whether it is valid). */
+    hasSessionCookie: (request: FastifyRequest) => boolean;
+  },
 ): Promise<void> {
   const indexPath = `${distDir}/index.html`;
   const pageFor = existsSync(indexPath) ? pagesByPath(distDir, readFileSync(indexPath, 'utf8')) : undefined;
@@ -109,8 +128,9 @@ export async function registerWebApp(
     if (LOGIN_PATH.test(path) && (await options.signedIn(request))) return reply.redirect('/dashboard', 303);
     // The reset page's URL holds a token: it must not leak to any other site as a Referer.
     if (request.url.startsWith('/password/reset/')) reply.header('referrer-policy', 'no-referrer');
-    const page = pageFor(path);
-    reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding');
+    const pages = pageFor(path);
+    const page = options.hasSessionCookie(request) ? pages.withSession : pages.anonymous;
+    reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding, cookie');
     if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
     reply.type('text/html; charset=utf-8');
     // The not-found handler is no route: the compression hook does not see it.

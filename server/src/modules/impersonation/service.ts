@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Impersonator, SessionData } from '@berth/contracts';
+import type { SessionData } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import { authedUser } from '../../http/context.ts';
 import { HttpError } from '../../http/errors.ts';
@@ -9,7 +9,7 @@ import type { Actor, AuditService } from '../audit/service.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from '../sessions/cookie.ts';
 import type { SessionService } from '../sessions/service.ts';
-import { administers, displayNameOf, isAdmin } from '../tenants/scope.ts';
+import { administers, isAdmin } from '../tenants/scope.ts';
 import { toPublicTenant } from '../tenants/service.ts';
 import { presentUser } from '../users/present.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';

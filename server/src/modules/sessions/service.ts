@@ -114,7 +114,12 @@ export class SessionService {
     } = row;
     const impersonator =
       imp_id !== null && imp_email !== null && imp_role !== null
-        ? { id: imp_id, email: imp_email, display_name: displayNameOf({ email: imp_email, given_name: imp_given_name, sn: imp_sn }), role: imp_role }
+        ? {
+            id: imp_id,
+            email: imp_email,
+            display_name: displayNameOf({ email: imp_email, given_name: imp_given_name, sn: imp_sn }),
+            role: imp_role,
+          }
         : null;
     return {
       session: {
