@@ -159,6 +159,36 @@ export const domainUserPasswordResetPayloadSchema = z.object({
   password_confirmation: z.string().max(PASSWORD_MAX_LENGTH),
 });
 
+/* ---- forwarders (/host/domain/{id}/aliases): mail for an address of the domain goes on elsewhere ---- */
+
+/** How many forwarders one domain may hold. */
+export const MAIL_ALIASES_PER_DOMAIN = 200;
+
+export const mailAliasSchema = z.object({
+  id: z.number().int(),
+  domain_id: z.number().int(),
+  /** The whole forwarded address, e.g. sales@example.com. */
+  address: z.string(),
+  local_part: z.string(),
+  destination: z.string(),
+  created_at: z.string(),
+});
+export type MailAlias = z.infer<typeof mailAliasSchema>;
+export const mailAliasAnswerSchema = z.object({ data: mailAliasSchema, message: z.string().optional() });
+export const mailAliasListAnswerSchema = z.object({ data: z.array(mailAliasSchema) });
+
+/** POST: `local_part` is `sales` (or `sales@<this domain>`); `destination` any e-mail address. */
+export const mailAliasCreatePayloadSchema = z.object({
+  local_part: z.string().trim().min(1).max(320),
+  destination: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: 'mail_alias.invalid_destination' }))
+    .pipe(z.string().max(254)),
+});
+export type MailAliasCreatePayload = z.input<typeof mailAliasCreatePayloadSchema>;
+
 /* ---- DNS (/host/domain/{id}/dns) ---- */
 
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'SRV', 'CAA', 'NS'] as const;

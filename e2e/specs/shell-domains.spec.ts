@@ -84,7 +84,7 @@ test('150 live domains: virtual, searchable, expired ones left out; picking open
   const nav = await openMenu(page, phone);
   await expect(nav.getByTestId('domain-selector')).toHaveAccessibleName('Domain: pier-shop.io');
   const domainMenu = nav.getByRole('list', { name: 'Domain pages' });
-  await expect(domainMenu.getByRole('link')).toHaveText(['Overview', 'Mailbox & FTP users', 'DNS records', 'Renewal']);
+  await expect(domainMenu.getByRole('link')).toHaveText(['Overview', 'Mailbox & FTP users', 'Forwarders', 'DNS records', 'Renewal']);
   await expect(domainMenu.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
 
   await domainMenu.getByRole('link', { name: 'DNS records' }).click();

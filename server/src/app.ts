@@ -60,6 +60,8 @@ import { dnsRoutes } from './modules/dns/routes.ts';
 import { DnsService } from './modules/dns/service.ts';
 import { DomainUserAccounts } from './modules/domain-users/accounts.ts';
 import { domainUserAccountRoutes, domainUserPasswordRoutes } from './modules/domain-users/routes.ts';
+import { mailAliasRoutes } from './modules/mail-aliases/routes.ts';
+import { MailAliases } from './modules/mail-aliases/service.ts';
 import { DomainEditor } from './modules/domains/editor.ts';
 import { DomainListing } from './modules/domains/listing.ts';
 import { domainRoutes } from './modules/domains/routes.ts';
@@ -260,6 +262,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     domainListing: new DomainListing(db, clock),
     domainEditor: new DomainEditor({ db, clock, audit, directory: domains }),
     domainUsers: new DomainUserAccounts({ db, clock, hasher, audit, domains }),
+    mailAliases: new MailAliases({ db, clock, audit, domains }),
     dns: new DnsService({ db, clock, audit, domains }),
     customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier }),
     tenantAdmin: new TenantAdministration({ db, clock, audit, sessions, realtime }),
@@ -310,6 +313,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, domains, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, impersonation));
+      await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
       await api.register(dnsRoutes(hosting.dns, impersonation));
       await api.register(customerRoutes(hosting.customers, impersonation, impersonation));
       await api.register(impersonationRoutes(impersonation));

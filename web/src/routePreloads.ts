@@ -36,6 +36,7 @@ export const ROUTE_PRELOADS: RoutePreload[] = [
   { pattern: '^/(dashboard)?$', modules: shell('DashboardPage'), data: [...SHELL_DATA, '/api/dashboard'] },
   { pattern: '^/host/domain$', modules: shell('host/domains/DomainListPage'), data: SHELL_DATA },
   { pattern: '^/host/domain/[^/]+/dns$', modules: shell('host/dns/DnsPage'), data: SHELL_DATA },
+  { pattern: '^/host/domain/[^/]+/aliases$', modules: shell('host/mail-aliases/MailAliasesPage'), data: SHELL_DATA },
   { pattern: '^/host/domain/[^/]+/users$', modules: shell('host/domain-users/DomainUsersPage'), data: SHELL_DATA },
   { pattern: '^/host/domain/[^/]+/edit$', modules: shell('host/domains/DomainEditPage'), data: SHELL_DATA },
   { pattern: '^/notifications$', modules: shell('notifications/NotificationsPage'), data: SHELL_DATA },

@@ -1,16 +1,29 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { listening, prepareMail, startMail, stopPostfix, type MailSettings } from './mail.ts';
 import { answers, preparePowerDns, startPowerDns, type PowerDnsSettings } from './powerdns.ts';
 
 // `npm run services -- start|stop|status`: the hosting daemons on loopback for development and
-// tests, reading DATABASE_URL. For production (port 53, one replica per server) see docs/deploy.md.
+// tests, reading DATABASE_URL. For production (ports 53, 25, 993, TLS) see docs/deploy.md.
+
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const dns = { address: '127.0.0.1', port: port('BERTH_DNS_PORT', 5300) };
+const mailPorts = {
+  address: '127.0.0.1',
+  smtpPort: port('BERTH_SMTP_PORT', 2525),
+  imapPort: port('BERTH_IMAP_PORT', 1143),
+  lmtpPort: port('BERTH_LMTP_PORT', 2424),
+  quotaStatusPort: port('BERTH_QUOTA_STATUS_PORT', 2626),
+};
 
 const HELP = `Berth hosting services: npm run services -- <start|stop|status>
 
-  start   PowerDNS on 127.0.0.1:5300 (UDP and TCP; BERTH_DNS_PORT to change), reading DATABASE_URL
+  start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
+          Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}, all reading DATABASE_URL
+          (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT to change)
   stop    stops what start started
   status  says what runs and whether it answers
 
@@ -19,8 +32,14 @@ Needs PostgreSQL (DATABASE_URL): the daemons read Berth's database, which the em
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const config = loadConfig();
 const runDir = path.resolve(config.BERTH_DATA_DIR, 'services');
-const dns = { address: '127.0.0.1', port: Number(process.env.BERTH_DNS_PORT ?? 5300) };
-const pidFile = path.join(runDir, 'powerdns', 'pid');
+
+/** Each daemon started detached, with the file its pid is kept in. */
+const DAEMONS = {
+  powerdns: { label: 'PowerDNS', pidFile: path.join(runDir, 'powerdns', 'pid') },
+  dovecot: { label: 'Dovecot', pidFile: path.join(runDir, 'mail', 'dovecot.pid') },
+  postfix: { label: 'Postfix', pidFile: path.join(runDir, 'mail', 'postfix.pid') },
+};
+type Daemon = keyof typeof DAEMONS;
 
 const alive = (pid: number): boolean => {
   try {
@@ -30,10 +49,15 @@ const alive = (pid: number): boolean => {
     return false;
   }
 };
-const runningPid = (): number | undefined => {
+const runningPid = (daemon: Daemon): number | undefined => {
+  const { pidFile } = DAEMONS[daemon];
   if (!existsSync(pidFile)) return undefined;
   const pid = Number(readFileSync(pidFile, 'utf8'));
   return Number.isInteger(pid) && alive(pid) ? pid : undefined;
+};
+const remember = (daemon: Daemon, pid: number | undefined) => {
+  mkdirSync(path.dirname(DAEMONS[daemon].pidFile), { recursive: true });
+  writeFileSync(DAEMONS[daemon].pidFile, String(pid));
 };
 
 async function start(): Promise<void> {
@@ -41,42 +65,69 @@ async function start(): Promise<void> {
     console.error('The hosting services read PostgreSQL: set DATABASE_URL (the embedded database serves only the panel).');
     process.exit(2);
   }
-  const pid = runningPid();
-  if (pid) {
-    say(`PowerDNS runs already (pid ${pid}) on ${dns.address}:${dns.port}`);
-    return;
-  }
+  // Postfix and Dovecot reach their files below here as their own users: no private parents.
+  mkdirSync(runDir, { recursive: true, mode: 0o755 });
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BERTH_DATA_DIR });
   try {
     await migrateToLatest(database.db);
-    const settings: PowerDnsSettings = { databaseUrl: config.DATABASE_URL, ...dns, runDir: path.join(runDir, 'powerdns') };
-    await preparePowerDns(database.db, settings);
-    const child = await startPowerDns(settings, { detached: true });
-    writeFileSync(pidFile, String(child.pid));
-    say(`DNS   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), pid ${child.pid}; log ${path.join(settings.runDir, 'pdns.log')}`);
+    const dnsPid = runningPid('powerdns');
+    if (dnsPid) say(`DNS   PowerDNS runs already (pid ${dnsPid}) on ${dns.address}:${dns.port}`);
+    else {
+      const settings: PowerDnsSettings = { databaseUrl: config.DATABASE_URL, ...dns, runDir: path.join(runDir, 'powerdns') };
+      await preparePowerDns(database.db, settings);
+      const child = await startPowerDns(settings, { detached: true });
+      remember('powerdns', child.pid);
+      say(`DNS   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), pid ${child.pid}; log ${path.join(settings.runDir, 'pdns.log')}`);
+    }
+    const mailPid = runningPid('postfix') ?? runningPid('dovecot');
+    if (mailPid) say(`MAIL  runs already (pid ${mailPid})`);
+    else {
+      const settings: MailSettings = { databaseUrl: config.DATABASE_URL, ...mailPorts, runDir: path.join(runDir, 'mail') };
+      await prepareMail(database.db, settings);
+      const mail = await startMail(settings, { detached: true });
+      remember('dovecot', mail.dovecot.pid);
+      remember('postfix', mail.postfix.pid);
+      say(
+        `MAIL  Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort}, Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}; ` +
+          `logs ${path.join(settings.runDir, 'postfix.log')}, ${path.join(settings.runDir, 'dovecot', 'dovecot.log')}`,
+      );
+    }
   } finally {
     await database.close();
   }
 }
 
-async function stop(): Promise<void> {
-  const pid = runningPid();
+async function stopOne(daemon: Daemon): Promise<void> {
+  const pid = runningPid(daemon);
+  const { label, pidFile } = DAEMONS[daemon];
   if (!pid) {
-    say('PowerDNS is not running');
+    say(`${label} is not running`);
     return;
   }
   process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 50 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   if (alive(pid)) process.kill(pid, 'SIGKILL');
   rmSync(pidFile, { force: true });
-  say(`PowerDNS stopped (pid ${pid})`);
+  say(`${label} stopped (pid ${pid})`);
+}
+
+async function stop(): Promise<void> {
+  if (runningPid('postfix')) await stopPostfix(path.join(runDir, 'mail'));
+  for (const daemon of ['postfix', 'dovecot', 'powerdns'] as const) await stopOne(daemon);
 }
 
 async function status(): Promise<void> {
-  const pid = runningPid();
-  const up = await answers(dns.address, dns.port);
-  say(`DNS   ${pid ? `running, pid ${pid}` : 'not running'}; ${dns.address}:${dns.port} ${up ? 'answers' : 'does not answer'}`);
-  if (!pid || !up) process.exitCode = 1;
+  const checks: [Daemon, string, () => Promise<boolean>][] = [
+    ['powerdns', `DNS   ${dns.address}:${dns.port}`, () => answers(dns.address, dns.port)],
+    ['postfix', `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}`, () => listening(mailPorts.address, mailPorts.smtpPort)],
+    ['dovecot', `IMAP  ${mailPorts.address}:${mailPorts.imapPort}`, () => listening(mailPorts.address, mailPorts.imapPort)],
+  ];
+  for (const [daemon, where, check] of checks) {
+    const pid = runningPid(daemon);
+    const up = await check();
+    say(`${where} ${DAEMONS[daemon].label} ${pid ? `running, pid ${pid}` : 'not running'}; ${up ? 'answers' : 'does not answer'}`);
+    if (!pid || !up) process.exitCode = 1;
+  }
 }
 
 const command = process.argv[2];

@@ -31,17 +31,24 @@ export function renderTemplate(template: string, values: Record<string, string |
   });
 }
 
+/** How a daemon's configuration reaches Berth's database: host, port and name of `databaseUrl`, as `role`. */
+export function databaseTemplateValues(databaseUrl: string, role: string, password: string) {
+  const url = new URL(databaseUrl);
+  return {
+    db_host: url.hostname || '127.0.0.1',
+    db_port: url.port || '5432',
+    db_name: decodeURIComponent(url.pathname.slice(1)),
+    db_user: role,
+    db_password: password,
+  };
+}
+
 /** Grants the daemon's role and writes pdns.conf into runDir; answers the rendered text. */
 export async function preparePowerDns(db: Db, settings: PowerDnsSettings): Promise<string> {
   const password = randomBytes(18).toString('base64url');
   await grantSchemaReader(db, DNS_ROLE, 'pdns', password);
-  const url = new URL(settings.databaseUrl);
   const conf = renderTemplate(readFileSync(PDNS_TEMPLATE, 'utf8'), {
-    db_host: url.hostname || '127.0.0.1',
-    db_port: url.port || '5432',
-    db_name: decodeURIComponent(url.pathname.slice(1)),
-    db_user: DNS_ROLE,
-    db_password: password,
+    ...databaseTemplateValues(settings.databaseUrl, DNS_ROLE, password),
     address: settings.address,
     port: settings.port,
     run_dir: settings.runDir,

@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006_payments.ts';
 import * as m0007 from './migrations/0007_hardening.ts';
 import * as m0008 from './migrations/0008_registrations.ts';
 import * as m0009 from './migrations/0009_dns_serving.ts';
+import * as m0010 from './migrations/0010_mail_serving.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_hardening': m0007,
   '0008_registrations': m0008,
   '0009_dns_serving': m0009,
+  '0010_mail_serving': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -221,6 +221,16 @@ export interface DomainUsersTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** A forwarder: mail for local_part@<domain> goes on to destination (migration 0010). */
+export interface MailAliasesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  domain_id: number;
+  local_part: string;
+  destination: string;
+  created_at: CreatedAt;
+}
+
 export interface CaptchaUsesTable {
   signature: string;
   expires_at: Timestamp;
@@ -524,6 +534,7 @@ export interface Database {
   throttle_hits: ThrottleHitsTable;
   outbox: OutboxTable;
   domain_users: DomainUsersTable;
+  mail_aliases: MailAliasesTable;
   domains: DomainsTable;
   tenants: TenantsTable;
   tenant_hosts: TenantHostsTable;

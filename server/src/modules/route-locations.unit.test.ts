@@ -15,6 +15,7 @@ const AREAS: Record<string, string[]> = {
   '/host/domain': ['domains'],
   '/host/domain/:id/dns': ['dns'],
   '/host/domain/:id/users': ['domain-users'],
+  '/host/domain/:id/aliases': ['mail-aliases'],
   '/host/domain-user': ['domain-users'],
   '/login': ['auth'],
   '/logout': ['auth'],

@@ -14,6 +14,7 @@ import csPartner from './areas/partner/cs.json';
 import csPayments from './areas/payments/cs.json';
 import csInvoices from './areas/invoices/cs.json';
 import csCatalogue from './areas/catalogue/cs.json';
+import csMailAliases from './areas/mailAliases/cs.json';
 
 export const cs = {
   ...base,
@@ -30,4 +31,5 @@ export const cs = {
   payments: csPayments,
   invoices: csInvoices,
   catalogue: csCatalogue,
+  mailAliases: csMailAliases,
 } satisfies typeof en;

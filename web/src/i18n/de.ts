@@ -14,6 +14,7 @@ import dePartner from './areas/partner/de.json';
 import dePayments from './areas/payments/de.json';
 import deInvoices from './areas/invoices/de.json';
 import deCatalogue from './areas/catalogue/de.json';
+import deMailAliases from './areas/mailAliases/de.json';
 
 export const de = {
   ...base,
@@ -30,4 +31,5 @@ export const de = {
   payments: dePayments,
   invoices: deInvoices,
   catalogue: deCatalogue,
+  mailAliases: deMailAliases,
 } satisfies typeof en;

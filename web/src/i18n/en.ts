@@ -17,6 +17,7 @@ import enPartner from './areas/partner/en.json';
 import enPayments from './areas/payments/en.json';
 import enInvoices from './areas/invoices/en.json';
 import enCatalogue from './areas/catalogue/en.json';
+import enMailAliases from './areas/mailAliases/en.json';
 
 export const en = {
   ...base,
@@ -33,4 +34,5 @@ export const en = {
   payments: enPayments,
   invoices: enInvoices,
   catalogue: enCatalogue,
+  mailAliases: enMailAliases,
 };

@@ -5,6 +5,7 @@ import {
   IconGauge,
   IconInfoCircle,
   IconMail,
+  IconMailForward,
   IconPoint,
   IconRefresh,
   IconServer,
@@ -26,6 +27,7 @@ const ICONS: Record<string, Icon> = {
   api: IconApi,
   'info-circle': IconInfoCircle,
   mail: IconMail,
+  'mail-forward': IconMailForward,
   server: IconServer,
   refresh: IconRefresh,
 };

@@ -18,6 +18,7 @@ const DomainListPage = lazyPage(async () => (await import('../pages/host/domains
 const DomainCreatePage = lazyPage(async () => (await import('../pages/host/domains/DomainCreatePage.tsx')).DomainCreatePage);
 const DomainEditPage = lazyPage(async () => (await import('../pages/host/domains/DomainEditPage.tsx')).DomainEditPage);
 const DomainUsersPage = lazyPage(async () => (await import('../pages/host/domain-users/DomainUsersPage.tsx')).DomainUsersPage);
+const MailAliasesPage = lazyPage(async () => (await import('../pages/host/mail-aliases/MailAliasesPage.tsx')).MailAliasesPage);
 const DnsPage = lazyPage(async () => (await import('../pages/host/dns/DnsPage.tsx')).DnsPage);
 const DomainRenewPage = lazyPage(async () => (await import('../pages/shop/DomainRenewPage.tsx')).DomainRenewPage);
 const ShopRoutes = lazyPage(async () => (await import('../pages/shop/ShopRoutes.tsx')).ShopRoutes);
@@ -47,6 +48,7 @@ const innerRoutes: RouteObject[] = [
   { path: 'host/domain/create', element: <DomainCreatePage /> },
   { path: 'host/domain/:id/edit', element: <DomainEditPage /> },
   { path: 'host/domain/:id/users', element: <DomainUsersPage /> },
+  { path: 'host/domain/:id/aliases', element: <MailAliasesPage /> },
   { path: 'host/domain/:id/dns', element: <DnsPage /> },
   { path: 'host/domain/:id/renew', element: <DomainRenewPage /> },
   { path: 'shop/*', element: <ShopRoutes /> },

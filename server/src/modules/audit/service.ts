@@ -36,6 +36,8 @@ export type AuditAction =
   | 'domain_user.updated'
   | 'domain_user.password_reset'
   | 'domain_user.deleted'
+  | 'mail_alias.created'
+  | 'mail_alias.deleted'
   | 'dns.record_created'
   | 'dns.record_updated'
   | 'dns.record_deleted'
@@ -97,6 +99,7 @@ export interface Actor {
 export type AuditTargetType =
   | 'domain'
   | 'domain_user'
+  | 'mail_alias'
   | 'dns_record'
   | 'user'
   | 'tenant'

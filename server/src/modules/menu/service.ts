@@ -94,6 +94,7 @@ export function domainMenu(domainId: number): MenuItem[] {
   return [
     { id: 'domain.overview', title: 'menu.domain_overview', route: `${base}/edit`, icon: 'info-circle' },
     { id: 'domain.users', title: 'menu.domain_users', route: `${base}/users`, icon: 'mail' },
+    { id: 'domain.aliases', title: 'menu.domain_aliases', route: `${base}/aliases`, icon: 'mail-forward' },
     { id: 'domain.dns', title: 'menu.domain_dns', route: `${base}/dns`, icon: 'server' },
     { id: 'domain.renewal', title: 'menu.domain_renewal', route: `${base}/renew`, icon: 'refresh' },
   ].map(item);

@@ -15,7 +15,7 @@ type Role = 'customer' | 'host_admin' | 'super_admin';
 interface Fixture {
   user: UserRow;
   call: Caller;
-  domain: { id: number; name: string; userId: number; recordId: number };
+  domain: { id: number; name: string; userId: number; recordId: number; aliasId: number };
 }
 interface Tenant {
   id: number;
@@ -53,7 +53,14 @@ async function tenantWithCustomers(prefix: string): Promise<Tenant> {
         payload: { name: 'www', type: 'A', content: '192.0.2.1' },
       })
     ).json().data;
-    customers.push({ ...customer, domain: { id: domain.id, name, userId: account.id, recordId: record.id } });
+    const alias = (
+      await customer.call({
+        method: 'POST',
+        url: `/api/host/domain/${domain.id}/aliases`,
+        payload: { local_part: 'sales', destination: 'team@elsewhere.example' },
+      })
+    ).json().data;
+    customers.push({ ...customer, domain: { id: domain.id, name, userId: account.id, recordId: record.id, aliasId: alias.id } });
   }
   return { id, admin, customers };
 }
@@ -82,6 +89,7 @@ async function snapshot(): Promise<string> {
     'session_impersonations',
     'domains',
     'domain_users',
+    'mail_aliases',
     'dns_zones',
     'dns_records',
     'notifications',
@@ -97,7 +105,7 @@ async function snapshot(): Promise<string> {
 
 /** What a role may not see: its foreign domain, customer and tenant, and an object of its own to combine them with. */
 interface Target {
-  domain: { id: number; name: string; userId: number; recordId: number };
+  domain: { id: number; name: string; userId: number; recordId: number; aliasId: number };
   ownDomainId: number;
   customer: { id: number; email: string };
   owner: number;
@@ -204,6 +212,21 @@ function callsAgainst(x: Target): Call[] {
       area: 'hosting',
       method: 'DELETE',
       url: `${own}/users/${x.domain.userId}`,
+    },
+    { name: 'list forwarders', area: 'hosting', method: 'GET', url: `${d}/aliases` },
+    {
+      name: 'add a forwarder',
+      area: 'hosting',
+      method: 'POST',
+      url: `${d}/aliases`,
+      payload: { local_part: 'x', destination: 'a@b.example' },
+    },
+    { name: 'remove a forwarder', area: 'hosting', method: 'DELETE', url: `${d}/aliases/${x.domain.aliasId}` },
+    {
+      name: 'remove a foreign forwarder through an own domain',
+      area: 'hosting',
+      method: 'DELETE',
+      url: `${own}/aliases/${x.domain.aliasId}`,
     },
     { name: 'read a zone', area: 'hosting', method: 'GET', url: `${d}/dns` },
     { name: 'add a record', area: 'hosting', method: 'POST', url: `${d}/dns`, payload: record },
@@ -333,7 +356,7 @@ describe('tenant and customer isolation', () => {
         'super admin → ids that do not exist',
         root.call,
         {
-          domain: { id: NOWHERE, name: 'none.example', userId: NOWHERE, recordId: NOWHERE },
+          domain: { id: NOWHERE, name: 'none.example', userId: NOWHERE, recordId: NOWHERE, aliasId: NOWHERE },
           ownDomainId: a1.domain.id,
           customer: { id: NOWHERE, email: 'x@x' },
           owner: NOWHERE,
@@ -396,7 +419,7 @@ describe('tenant and customer isolation', () => {
     const documented = new Set(paths.map((path) => path.replace(/\{[^}]+\}/g, ':')));
     const called = new Set(
       callsAgainst({
-        domain: { id: 1, name: 'x', userId: 2, recordId: 3 },
+        domain: { id: 1, name: 'x', userId: 2, recordId: 3, aliasId: 8 },
         ownDomainId: 4,
         customer: { id: 5, email: 'x' },
         owner: 6,

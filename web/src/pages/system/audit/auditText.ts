@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = {
     'domain_user.password_changed',
     'domain_user.password_change_failed',
   ],
+  mail_alias: ['mail_alias.created', 'mail_alias.deleted'],
   dns: ['dns.record_created', 'dns.record_updated', 'dns.record_deleted', 'dns.dnssec_signed', 'dns.dnssec_unsigned'],
   tenant: [
     'tenant.created',
@@ -79,6 +80,7 @@ const isKnownAction = (action: string): action is KnownAuditAction => KNOWN.has(
 const TARGET_TYPES = [
   'domain',
   'domain_user',
+  'mail_alias',
   'dns_record',
   'user',
   'tenant',

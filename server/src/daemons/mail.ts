@@ -1,0 +1,197 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { userInfo } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import type { Db } from '../db/connection.ts';
+import { databaseTemplateValues, renderTemplate } from './powerdns.ts';
+import { grantSchemaReader } from './queries.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const POSTFIX_TEMPLATES = path.join(repoRoot, 'deploy/postfix');
+const DOVECOT_TEMPLATES = path.join(repoRoot, 'deploy/dovecot');
+/** The role Postfix and Dovecot log in as: it reads the schema `mail` and nothing else. */
+export const MAIL_ROLE = 'berth_mail';
+
+export interface MailSettings {
+  /** Berth's database (an admin connection is used once, to grant the daemons' role). */
+  databaseUrl: string;
+  address: string;
+  smtpPort: number;
+  imapPort: number;
+  lmtpPort: number;
+  quotaStatusPort: number;
+  /** Configuration, queue, mailboxes and logs of both daemons. */
+  runDir: string;
+  /** The host name Postfix greets with. */
+  hostname?: string;
+}
+
+/** Debian's accounts the daemons run as: mail is stored as `mail`, Postfix runs as `postfix`. */
+const idOf = (kind: 'u' | 'g', name: string) => Number(execFileSync('id', [`-${kind}`, name], { encoding: 'utf8' }).trim());
+
+const dirs = (settings: MailSettings) => ({
+  postfix: path.join(settings.runDir, 'postfix'),
+  queue: path.join(settings.runDir, 'postfix-queue'),
+  data: path.join(settings.runDir, 'postfix-data'),
+  dovecot: path.join(settings.runDir, 'dovecot'),
+  mail: path.join(settings.runDir, 'mailboxes'),
+});
+
+/** Grants the daemons' role and writes both daemons' configuration into runDir. */
+export async function prepareMail(db: Db, settings: MailSettings): Promise<void> {
+  const password = randomBytes(18).toString('base64url');
+  await grantSchemaReader(db, MAIL_ROLE, 'mail', password);
+  const where = dirs(settings);
+  const values = {
+    ...databaseTemplateValues(settings.databaseUrl, MAIL_ROLE, password),
+    address: settings.address,
+    smtp_port: settings.smtpPort,
+    imap_port: settings.imapPort,
+    lmtp_port: settings.lmtpPort,
+    quota_status_port: settings.quotaStatusPort,
+    hostname: settings.hostname ?? 'mail.berth.localhost',
+    config_dir: where.postfix,
+    queue_dir: where.queue,
+    data_dir: where.data,
+    log_file: path.join(settings.runDir, 'postfix.log'),
+    log_dir: settings.runDir,
+    run_dir: where.dovecot,
+    mail_dir: where.mail,
+    mail_user: 'mail',
+    mail_group: 'mail',
+    instance: `berth-${settings.imapPort}`,
+  };
+  // The daemons' own users must reach their files below runDir.
+  mkdirSync(settings.runDir, { recursive: true });
+  chmodSync(settings.runDir, 0o755);
+  for (const dir of [where.postfix, where.dovecot, where.mail]) mkdirSync(dir, { recursive: true, mode: 0o755 });
+  chownSync(where.mail, idOf('u', 'mail'), idOf('g', 'mail'));
+  // Postfix makes its queue's subdirectories (postfix check) but not the queue itself.
+  mkdirSync(where.queue, { recursive: true, mode: 0o755 });
+  mkdirSync(where.data, { recursive: true, mode: 0o700 });
+  chownSync(where.data, idOf('u', 'postfix'), idOf('g', 'postfix'));
+  const postfixGroup = idOf('g', 'postfix');
+  const write = (from: string, to: string, mode: number, group?: number) => {
+    writeFileSync(to, renderTemplate(readFileSync(from, 'utf8'), values), { mode });
+    chmodSync(to, mode);
+    if (group !== undefined) chownSync(to, userInfo().uid, group);
+  };
+  write(path.join(POSTFIX_TEMPLATES, 'main.cf'), path.join(where.postfix, 'main.cf'), 0o644);
+  write(path.join(POSTFIX_TEMPLATES, 'master.cf'), path.join(where.postfix, 'master.cf'), 0o644);
+  // Passwords: readable by Postfix's daemons (group postfix), nobody else.
+  for (const map of ['domains', 'mailboxes', 'aliases']) {
+    write(path.join(POSTFIX_TEMPLATES, `pgsql-${map}.cf`), path.join(where.postfix, `pgsql-${map}.cf`), 0o640, postfixGroup);
+  }
+  write(path.join(DOVECOT_TEMPLATES, 'dovecot.conf'), path.join(where.dovecot, 'dovecot.conf'), 0o644);
+  write(path.join(DOVECOT_TEMPLATES, 'dovecot-sql.conf.ext'), path.join(where.dovecot, 'dovecot-sql.conf.ext'), 0o600);
+}
+
+/** Whether something accepts TCP connections on address:port. */
+export function listening(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port });
+    socket.setTimeout(500);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function startUntilListening(
+  what: string,
+  command: string,
+  args: string[],
+  logFile: string,
+  ready: () => Promise<boolean>,
+  options: { detached?: boolean; moreLogs?: string[] },
+): Promise<ChildProcess> {
+  const log = openSync(logFile, 'a');
+  const child = spawn(command, args, { stdio: ['ignore', log, log], detached: options.detached ?? false });
+  if (options.detached) child.unref();
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    if (await ready()) return child;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  const logs = [logFile, ...(options.moreLogs ?? [])].map((file) => (existsSync(file) ? readFileSync(file, 'utf8') : '')).join('\n');
+  throw new Error(`${what} did not start: ${logs.slice(-3000)}`);
+}
+
+/**
+ * Postfix's master is a process of its own (`start-fg` runs it under a shell): it stops through
+ * Postfix's own command, which signals it by its pid file.
+ */
+export function stopPostfix(runDir: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stopper = spawn('postfix', ['-c', path.join(runDir, 'postfix'), 'stop'], { stdio: 'ignore' });
+    stopper.once('exit', () => resolve());
+    stopper.once('error', () => resolve());
+  });
+}
+
+export interface RunningMail {
+  dovecot: ChildProcess;
+  postfix: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Dovecot (IMAP, LMTP, quota-status) and then Postfix (SMTP) in the foreground of child
+ * processes, resolving once both listen. `detached` (for `npm run services`) lets them outlive
+ * this process.
+ */
+export async function startMail(settings: MailSettings, options: { detached?: boolean } = {}): Promise<RunningMail> {
+  const where = dirs(settings);
+  const up = (port: number) => () => listening(settings.address, port);
+  const dovecot = await startUntilListening(
+    'dovecot',
+    'dovecot',
+    ['-F', '-c', path.join(where.dovecot, 'dovecot.conf')],
+    path.join(settings.runDir, 'dovecot.out'),
+    async () => (await up(settings.imapPort)()) && (await up(settings.lmtpPort)()) && up(settings.quotaStatusPort)(),
+    { ...options, moreLogs: [path.join(where.dovecot, 'dovecot.log')] },
+  );
+  let postfix: ChildProcess;
+  try {
+    postfix = await startUntilListening(
+      'postfix',
+      'postfix',
+      ['-c', where.postfix, 'start-fg'],
+      path.join(settings.runDir, 'postfix.out'),
+      up(settings.smtpPort),
+      { ...options, moreLogs: [path.join(settings.runDir, 'postfix.log')] },
+    );
+  } catch (error) {
+    dovecot.kill('SIGTERM');
+    throw error;
+  }
+  const stopOne = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  return {
+    dovecot,
+    postfix,
+    stop: async () => {
+      await stopPostfix(settings.runDir);
+      await Promise.all([stopOne(postfix), stopOne(dovecot)]);
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ImapFlow } from 'imapflow';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
+import { freePort } from '../faults/processes.ts';
+import { createTestApp, type TestApp } from '../harness.ts';
+import { addTenant, addUser, type Caller } from '../hosting.ts';
+
+// Postfix and Dovecot from Debian's packages, reading this test's PostgreSQL database through the
+// `mail` views (migration 0010): a mailbox made on the panel receives mail over SMTP and is read
+// over IMAP with the panel's password; what the panel changes applies at the next login or RCPT.
+
+let t: TestApp;
+let owner: { call: Caller };
+let mail: RunningMail;
+let settings: MailSettings;
+let runDir: string;
+let domainId: number;
+let tenantId: number;
+let mailboxId: number;
+const PASSWORD = 'a long mailbox passphrase 91';
+const MAILBOX = 'info@post.example';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
+  tenantId = await addTenant(t, 'Alpha', 'alpha.test');
+  owner = await addUser(t, tenantId, 'owner@alpha.test');
+  domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'post.example' } })).json().data.id;
+  const created = await owner.call({
+    method: 'POST',
+    url: `/api/host/domain/${domainId}/users`,
+    payload: { uid: 'info', password: PASSWORD, password_confirmation: PASSWORD, quota_mb: 50 },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  mailboxId = created.json().data.id;
+  runDir = mkdtempSync(path.join(tmpdir(), 'berth-mail-'));
+  settings = {
+    databaseUrl: t.databaseUrl,
+    address: '127.0.0.1',
+    smtpPort: await freePort(),
+    imapPort: await freePort(),
+    lmtpPort: await freePort(),
+    quotaStatusPort: await freePort(),
+    runDir,
+  };
+  await prepareMail(t.db, settings);
+  mail = await startMail(settings);
+}, 120_000);
+afterAll(async () => {
+  await mail?.stop();
+  await t?.close();
+  if (runDir && !process.env.KEEP_MAIL_RUN_DIR) rmSync(runDir, { recursive: true, force: true });
+});
+
+const smtp = () =>
+  nodemailer.createTransport({ host: settings.address, port: settings.smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
+
+/** Sends one message; answers the SMTP error's code when the server refuses it. */
+async function send(to: string, subject: string, options: { size?: number; text?: string } = {}): Promise<number | 'sent'> {
+  try {
+    await smtp().sendMail({
+      from: 'sender@elsewhere.test',
+      to,
+      subject,
+      text: options.text ?? `Hello ${to}`,
+      envelope: { from: 'sender@elsewhere.test', to: [to], ...(options.size ? { size: options.size } : {}) },
+    });
+    return 'sent';
+  } catch (error) {
+    return (error as { responseCode?: number }).responseCode ?? -1;
+  }
+}
+
+async function imap(user: string, pass: string): Promise<ImapFlow> {
+  const client = new ImapFlow({
+    host: settings.address,
+    port: settings.imapPort,
+    secure: false,
+    doSTARTTLS: false,
+    auth: { user, pass },
+    logger: false,
+  });
+  await client.connect();
+  return client;
+}
+
+const loginWorks = async (user: string, pass: string) => {
+  try {
+    const client = await imap(user, pass);
+    await client.logout();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The subjects in the INBOX, polled until `subject` is there (delivery goes Postfix -> LMTP). */
+async function inboxSubjects(user: string, pass: string, subject: string, withinMs = 10_000): Promise<string[]> {
+  const started = Date.now();
+  for (;;) {
+    const client = await imap(user, pass);
+    const subjects: string[] = [];
+    try {
+      const lock = await client.getMailboxLock('INBOX');
+      try {
+        for await (const message of client.fetch('1:*', { envelope: true })) subjects.push(message.envelope?.subject ?? '');
+      } catch {
+        // An empty INBOX has no 1:*.
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await client.logout();
+    }
+    if (subjects.includes(subject) || Date.now() - started > withinMs) return subjects;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('mail served from the panel', () => {
+  it('delivers mail for a mailbox of the panel, read over IMAP with the panel password', async () => {
+    expect(await send(MAILBOX, 'First delivery')).toBe('sent');
+    expect(await inboxSubjects(MAILBOX, PASSWORD, 'First delivery')).toContain('First delivery');
+  });
+
+  it('refuses at RCPT an unknown address (550) and a domain not in Berth (relaying, 554)', async () => {
+    expect(await send('nobody@post.example', 'Unknown')).toBe(550);
+    expect(await send('someone@not-in-berth.example', 'Relay')).toBe(554);
+  });
+
+  it('a forwarder sends mail on to its destination', async () => {
+    await t.db
+      .insertInto('mail_aliases')
+      .values({ tenant_id: tenantId, domain_id: domainId, local_part: 'sales', destination: MAILBOX })
+      .execute();
+    expect(await send('sales@post.example', 'Through the forwarder')).toBe('sent');
+    expect(await inboxSubjects(MAILBOX, PASSWORD, 'Through the forwarder')).toContain('Through the forwarder');
+  });
+
+  it('a new password applies to IMAP at once; the old one is refused', async () => {
+    const next = 'another mailbox passphrase 27';
+    const changed = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/host/domain-user/change-password',
+      headers: { host: 'alpha.test' },
+      payload: { uid: MAILBOX, user_password_old: PASSWORD, user_password: next, user_password_confirmation: next },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await loginWorks(MAILBOX, PASSWORD)).toBe(false);
+    expect(await loginWorks(MAILBOX, next)).toBe(true);
+    // Back, for the tests below.
+    const back = await owner.call({
+      method: 'POST',
+      url: `/api/host/domain/${domainId}/users/${mailboxId}/password`,
+      payload: { password: PASSWORD, password_confirmation: PASSWORD },
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    expect(await loginWorks(MAILBOX, PASSWORD)).toBe(true);
+  });
+
+  it('a disabled mailbox refuses IMAP login and its mail at RCPT, until enabled again', async () => {
+    const toggle = (enabled: boolean) =>
+      owner.call({ method: 'PATCH', url: `/api/host/domain/${domainId}/users/${mailboxId}`, payload: { enabled } });
+    expect((await toggle(false)).statusCode).toBe(200);
+    expect(await loginWorks(MAILBOX, PASSWORD)).toBe(false);
+    expect(await send(MAILBOX, 'While disabled')).toBe(550);
+    expect((await toggle(true)).statusCode).toBe(200);
+    expect(await loginWorks(MAILBOX, PASSWORD)).toBe(true);
+  });
+
+  it("refuses at RCPT a message larger than what is left of the mailbox's quota (552)", async () => {
+    const quota = (quota_mb: number) =>
+      owner.call({ method: 'PATCH', url: `/api/host/domain/${domainId}/users/${mailboxId}`, payload: { quota_mb } });
+    expect((await quota(1)).statusCode).toBe(200);
+    const big = 'x'.repeat(1_500_000);
+    expect(await send(MAILBOX, 'Too big for the quota', { size: big.length + 1000, text: big })).toBe(552);
+    expect((await quota(50)).statusCode).toBe(200);
+    expect(await send(MAILBOX, 'Fits again', { size: big.length + 1000, text: big })).toBe('sent');
+  });
+});
