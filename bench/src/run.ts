@@ -9,6 +9,7 @@ import { argon2VerifiesPerSecond } from './argon2-baseline.ts';
 import { createBenchDatabase } from './database.ts';
 import { measureLoad, type LoadOptions } from './load.ts';
 import { formatComparison, ratioOf, verdict, type Comparison } from './report.ts';
+import { formatPropagation, measureDnsPropagation } from './dns-propagation.ts';
 import { auditPages, formatPages, logInOnHost } from './pages.ts';
 import { queriesPerRequest } from './queries.ts';
 import { repoRoot, startBaseline, startBerth, startPoolBaseline, type RunningServer } from './servers.ts';
@@ -144,6 +145,8 @@ async function main(): Promise<void> {
   // Chromium resolves every *.localhost name to the loopback address by itself.
   const pages = await auditPages(`http://${settings.demo.host}:${port}`, demoCookie);
   await berth.stop();
+  log('DNS propagation: 200 changes, each asked of PowerDNS until answered ...');
+  const propagation = await measureDnsPropagation();
   log(`argon2id verify in-process: ${settings.loginConnections} at a time ...`);
   const verifies = await argon2VerifiesPerSecond(
     settings.admin.password,
@@ -188,6 +191,7 @@ async function main(): Promise<void> {
     );
   }
   log(`\n${formatPages(pages)}`);
+  log(`\n${formatPropagation(propagation)}`);
   const failed = [user, hello, pooled, logins].some((result) => result.failures > 0);
   if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');
   log('');

@@ -159,6 +159,11 @@ export const domainUserPasswordResetPayloadSchema = z.object({
   password_confirmation: z.string().max(PASSWORD_MAX_LENGTH),
 });
 
+/* ---- GET /host/services: whether the name and mail servers serve what the pages keep ---- */
+
+export const hostingServicesAnswerSchema = z.object({ data: z.object({ dns: z.boolean(), mail: z.boolean() }) });
+export type HostingServices = z.infer<typeof hostingServicesAnswerSchema>['data'];
+
 /* ---- forwarders (/host/domain/{id}/aliases): mail for an address of the domain goes on elsewhere ---- */
 
 /** How many forwarders one domain may hold. */

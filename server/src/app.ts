@@ -61,6 +61,7 @@ import { DnsService } from './modules/dns/service.ts';
 import { DomainUserAccounts } from './modules/domain-users/accounts.ts';
 import { domainUserAccountRoutes, domainUserPasswordRoutes } from './modules/domain-users/routes.ts';
 import { mailAliasRoutes } from './modules/mail-aliases/routes.ts';
+import { hostingServicesRoutes } from './modules/services/routes.ts';
 import { MailAliases } from './modules/mail-aliases/service.ts';
 import { DomainEditor } from './modules/domains/editor.ts';
 import { DomainListing } from './modules/domains/listing.ts';
@@ -314,6 +315,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, domains, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, impersonation));
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
+      await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL)));
       await api.register(dnsRoutes(hosting.dns, impersonation));
       await api.register(customerRoutes(hosting.customers, impersonation, impersonation));
       await api.register(impersonationRoutes(impersonation));

@@ -79,6 +79,8 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     BERTH_ADMIN_PASSWORD: ADMIN_PASSWORD,
     BERTH_SECRET_KEY: randomBytes(32).toString('hex'),
+    // On PostgreSQL the app knows its address, as a deployment does (the daemons read it).
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
   const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));

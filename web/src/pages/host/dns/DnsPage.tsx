@@ -15,6 +15,7 @@ import { RecordsTable } from './RecordsTable.tsx';
 import { DnssecSection } from './DnssecSection.tsx';
 import { SoaSection } from './SoaSection.tsx';
 import classes from '../domain-users/DomainPages.module.css';
+import { ServingNotice } from '../../../components/ServingNotice.tsx';
 
 const TYPE_ORDER = new Map<DnsRecordType, number>(DNS_RECORD_TYPES.map((type, index) => [type, index]));
 const byTypeThenName = (a: DnsRecord, b: DnsRecord) =>
@@ -48,7 +49,12 @@ export function DnsPage() {
         </Button>
       )}
     >
-      {(domain) => <Zone domain={domain} editing={editing} onEdit={setEditing} />}
+      {(domain) => (
+        <>
+          <ServingNotice service="dns" />
+          <Zone domain={domain} editing={editing} onEdit={setEditing} />
+        </>
+      )}
     </DomainPageFrame>
   );
 }

@@ -15,6 +15,7 @@ import { QuotaDialog } from './QuotaDialog.tsx';
 import classes from './DomainPages.module.css';
 import { LoadingRows, LoadMore } from '../../../components/ListStates.tsx';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
+import { ServingNotice } from '../../../components/ServingNotice.tsx';
 
 /** /host/domain/{id}/users: the domain's mailbox/FTP accounts. */
 export function DomainUsersPage() {
@@ -43,6 +44,7 @@ export function DomainUsersPage() {
     >
       {(domain) => (
         <>
+          <ServingNotice service="mail" />
           <Accounts domain={domain} onCreate={() => setCreating(true)} />
           <AccountCreateDialog
             opened={creating}

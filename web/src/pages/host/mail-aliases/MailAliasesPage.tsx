@@ -13,6 +13,7 @@ import { useAnswerForm } from '../../../forms/useAnswerForm.ts';
 import { Section } from '../../PageHeader.tsx';
 import { DomainPageFrame, useDomainIdParam } from '../domain-users/DomainPageFrame.tsx';
 import classes from '../domain-users/DomainPages.module.css';
+import { ServingNotice } from '../../../components/ServingNotice.tsx';
 
 const FIELDS = ['local_part', 'destination'] as const;
 const EMPTY = { local_part: '', destination: '' };
@@ -35,6 +36,7 @@ export function MailAliasesPage() {
     >
       {(domain) => (
         <>
+          <ServingNotice service="mail" />
           <AddForwarder domain={domain} />
           <Forwarders domain={domain} />
         </>
