@@ -29,6 +29,7 @@ describe('first start', () => {
       '0007_hardening',
       '0008_registrations',
       '0009_dns_serving',
+      '0010_mail_serving',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
