@@ -5,13 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
-import { buildApp } from '../../server/src/app.ts';
-import { loadConfig } from '../../server/src/config.ts';
 import { openDatabase } from '../../server/src/db/connection.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
 import { preparePowerDns, resolverFor, startPowerDns } from '../../server/src/daemons/powerdns.ts';
-import { ensureOperator } from '../../server/src/modules/tenants/bootstrap.ts';
+import { startBenchApp } from './berth-app.ts';
 import { createBenchDatabase } from './database.ts';
 import { freePort } from './servers.ts';
 
@@ -23,7 +20,6 @@ export interface Propagation {
 }
 
 const GOAL_P99_MS = 1_000;
-const ADMIN = { email: 'bench@localhost', password: 'bench-password-0123456789' };
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
@@ -35,23 +31,11 @@ export async function measureDnsPropagation(changes = 200): Promise<Propagation>
   let closeApp = async () => {};
   try {
     await migrateToLatest(handle.db);
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: database.url, RATE_LIMITS: 'off' });
-    const { app, services } = await buildApp({ config, db: handle.db, logger: pino({ level: 'silent' }), webDistDir: '/nonexistent' });
+    const app = await startBenchApp(handle.db, database.url);
     closeApp = () => app.close();
-    await ensureOperator(handle.db, services.hasher, services.clock, {
-      adminEmail: ADMIN.email,
-      adminPassword: ADMIN.password,
-      publicUrl: undefined,
-    });
-    const login = await app.inject({ method: 'POST', url: '/api/login', payload: { ...ADMIN, remember: true } });
-    const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-    const call = (method: 'POST' | 'PATCH', url: string, payload: object) => app.inject({ method, url, payload, headers: { cookie } });
-    const domain = await call('POST', '/api/host/domain', { name: 'propagation.example' });
-    if (domain.statusCode !== 201) throw new Error(`POST /api/host/domain answered ${domain.statusCode}: ${domain.body}`);
-    const domainId = domain.json().data.id as number;
-    const record = await call('POST', `/api/host/domain/${domainId}/dns`, { name: 'www', type: 'A', content: '192.0.2.1' });
-    if (record.statusCode !== 201) throw new Error(`POST .../dns answered ${record.statusCode}: ${record.body}`);
-    const recordId = record.json().data.id as number;
+    const domainId = (await app.call('POST', '/api/host/domain', { name: 'propagation.example' }, 201)).data.id;
+    const recordId = (await app.call('POST', `/api/host/domain/${domainId}/dns`, { name: 'www', type: 'A', content: '192.0.2.1' }, 201))
+      .data.id;
 
     const settings = { databaseUrl: database.url, address: '127.0.0.1', port: await freePort(), runDir };
     await preparePowerDns(handle.db, settings);
@@ -63,8 +47,7 @@ export async function measureDnsPropagation(changes = 200): Promise<Propagation>
     for (let i = 0; i < changes; i++) {
       const address = `198.51.100.${(i % 250) + 1}`;
       const started = performance.now();
-      const changed = await call('PATCH', `/api/host/domain/${domainId}/dns/${recordId}`, { content: address });
-      if (changed.statusCode !== 200) throw new Error(`PATCH answered ${changed.statusCode}: ${changed.body}`);
+      await app.call('PATCH', `/api/host/domain/${domainId}/dns/${recordId}`, { content: address }, 200);
       for (;;) {
         const answer: string[] = await resolver.resolve4('www.propagation.example').catch(() => []);
         if (answer.includes(address)) break;

@@ -10,6 +10,7 @@ import { createBenchDatabase } from './database.ts';
 import { measureLoad, type LoadOptions } from './load.ts';
 import { formatComparison, ratioOf, verdict, type Comparison } from './report.ts';
 import { formatPropagation, measureDnsPropagation } from './dns-propagation.ts';
+import { formatDnsThroughput, measureDnsThroughput } from './dns-throughput.ts';
 import { auditPages, formatPages, logInOnHost } from './pages.ts';
 import { queriesPerRequest } from './queries.ts';
 import { repoRoot, startBaseline, startBerth, startPoolBaseline, type RunningServer } from './servers.ts';
@@ -147,6 +148,8 @@ async function main(): Promise<void> {
   await berth.stop();
   log('DNS propagation: 200 changes, each asked of PowerDNS until answered ...');
   const propagation = await measureDnsPropagation();
+  log("PowerDNS queries/s: Berth's views vs PowerDNS's own tables, dnsperf ...");
+  const dnsThroughput = await measureDnsThroughput();
   log(`argon2id verify in-process: ${settings.loginConnections} at a time ...`);
   const verifies = await argon2VerifiesPerSecond(
     settings.admin.password,
@@ -192,6 +195,7 @@ async function main(): Promise<void> {
   }
   log(`\n${formatPages(pages)}`);
   log(`\n${formatPropagation(propagation)}`);
+  log(`\n${formatDnsThroughput(dnsThroughput)}`);
   const failed = [user, hello, pooled, logins].some((result) => result.failures > 0);
   if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');
   log('');

@@ -254,13 +254,66 @@ export const dnssecSchema = z.object({ signed: z.boolean(), ds: z.array(dsRecord
 export type Dnssec = z.infer<typeof dnssecSchema>;
 export const dnssecAnswerSchema = z.object({ data: dnssecSchema, soa: soaSchema, message: z.string().optional() });
 
+/** The records that make a domain's mail deliverable and trusted, each checked against the zone. */
+export const MAIL_RECORD_KINDS = ['mx', 'spf', 'dkim', 'dmarc'] as const;
+export type MailRecordKind = (typeof MAIL_RECORD_KINDS)[number];
+/** ok: present and correct (green); warning: present but wrong or weak (orange); missing (red). */
+export const MAIL_CHECK_STATES = ['ok', 'warning', 'missing'] as const;
+/** Why a check is in its state; the page words each (dns.mail.reason.*). */
+export const MAIL_CHECK_REASONS = [
+  'mx_missing',
+  'mx_no_address',
+  'mx_ok',
+  'spf_missing',
+  'spf_multiple',
+  'spf_allows_all',
+  'spf_no_all',
+  'spf_ok',
+  'dkim_no_key',
+  'dkim_missing',
+  'dkim_other_key',
+  'dkim_ok',
+  'dmarc_missing',
+  'dmarc_multiple',
+  'dmarc_invalid',
+  'dmarc_monitor',
+  'dmarc_ok',
+] as const;
+export const mailCheckSchema = z.object({
+  kind: z.enum(MAIL_RECORD_KINDS),
+  state: z.enum(MAIL_CHECK_STATES),
+  reason: z.enum(MAIL_CHECK_REASONS),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  /** The records the check read (shown highlighted). */
+  record_ids: z.array(z.number().int()),
+  /** What Berth proposes to add, as a record payload; null when nothing is to add. */
+  proposal: z
+    .object({
+      name: z.string(),
+      type: z.enum(DNS_RECORD_TYPES),
+      content: z.string(),
+      ttl: z.number().int(),
+      priority: z.number().int().nullable(),
+    })
+    .nullable(),
+});
+export type MailCheck = z.infer<typeof mailCheckSchema>;
+export const mailRecordsSchema = z.object({
+  /** The DKIM selector of the domain's key; null before a key is made. */
+  dkim_selector: z.string().nullable(),
+  checks: z.array(mailCheckSchema),
+});
+export type MailRecords = z.infer<typeof mailRecordsSchema>;
+
 export const dnsZoneSchema = z.object({
   domain_id: z.number().int(),
   zone: z.string(),
   soa: soaSchema,
   records: z.array(dnsRecordSchema),
   dnssec: dnssecSchema,
+  mail: mailRecordsSchema,
 });
+export const dkimAnswerSchema = z.object({ data: mailRecordsSchema, soa: soaSchema, message: z.string().optional() });
 export const dnsZoneAnswerSchema = z.object({ data: dnsZoneSchema });
 export const dnsRecordAnswerSchema = z.object({ data: dnsRecordSchema, soa: soaSchema, message: z.string().optional() });
 

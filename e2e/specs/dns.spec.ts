@@ -39,8 +39,10 @@ async function manageZone(page: Page, testInfo: TestInfo, domain: { id: number; 
   expect(serial, 'a YYYYMMDDnn serial').toBeGreaterThan(2_000_000_000);
   const servers = soa.getByRole('list', { name: 'Name servers' });
   for (const host of nameServers) await expect(servers).toContainText(host);
-  await expect(records(page)).toHaveCount(nameServers.length);
-  await expect(records(page).filter({ hasText: 'NS' })).toHaveCount(nameServers.length);
+  // The tenant's name servers and the domain's DKIM key, published with the domain.
+  await expect(records(page)).toHaveCount(nameServers.length + 1);
+  await expect(records(page).filter({ has: page.locator('td').filter({ hasText: /^NS$/ }) })).toHaveCount(nameServers.length);
+  await expect(records(page).filter({ hasText: '._domainkey' })).toContainText('v=DKIM1; k=rsa; p=MII');
   await reviewScreen(page, testInfo, `dns-zone-${who}`, MAIN);
 
   // ---- an A record ----
@@ -95,7 +97,7 @@ async function manageZone(page: Page, testInfo: TestInfo, domain: { id: number; 
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   expect(await serialOf(page), 'refused changes leave the serial').toBe(serial);
-  await expect(records(page)).toHaveCount(nameServers.length + 2);
+  await expect(records(page)).toHaveCount(nameServers.length + 3);
 
   // ---- edit the TTL ----
   await page.getByRole('button', { name: `Edit A www.${domain.name}` }).click();
@@ -189,6 +191,47 @@ test('a customer signs the zone with DNSSEC, copies the DS record, and stops sig
   await expect(notice(page, 'The zone is no longer signed.')).toBeVisible();
   await expect(section).toContainText('Not signed');
   await expect(section.getByTestId('ds-record')).toHaveCount(0);
+});
+
+test('the mail records are checked, and the proposed ones are added with a click', async ({ page, accounts }, testInfo) => {
+  const owner = await accounts.customer('dns-mail');
+  const domain = await accounts.domain(owner);
+  await signInPage(page, owner);
+  await page.goto(`/host/domain/${domain.id}/dns`);
+  const section = page.getByRole('region', { name: 'Mail records' });
+  const check = (kind: string) => section.getByTestId(`mail-check-${kind}`);
+  // A new domain comes with its DKIM key published; MX, SPF and DMARC are proposed.
+  await expect(check('dkim')).toContainText('Correct', { timeout: 30_000 });
+  await expect(check('dkim')).toContainText(/The key of selector berth\d{6} is published\./);
+  for (const kind of ['mx', 'spf', 'dmarc']) await expect(check(kind)).toHaveAttribute('data-state', 'missing');
+  await expect(section).toContainText('1 of 4 in order');
+  await expect(section.getByTestId('mail-proposal-spf')).toHaveText('@ TXT "v=spf1 mx ~all"');
+  await expect(section.getByTestId('mail-proposal-mx')).toHaveText(`@ MX 10 mail.${domain.name}`);
+  await section.scrollIntoViewIfNeeded();
+  await reviewScreen(page, testInfo, 'dns-mail-records-new', MAIN);
+
+  const serial = await serialOf(page);
+  await section.getByRole('button', { name: 'Add the proposed SPF record' }).click();
+  await expect(notice(page, 'The SPF record has been added.')).toBeVisible();
+  await expect(check('spf')).toHaveAttribute('data-state', 'ok');
+  await expect(records(page).filter({ hasText: 'v=spf1 mx ~all' })).toHaveCount(1);
+  await serialAfter(page, serial);
+
+  await section.getByRole('button', { name: 'Add the proposed DMARC record' }).click();
+  await expect(check('dmarc')).toHaveAttribute('data-state', 'ok');
+  // The proposed MX points at mail.<domain>, which has no address yet: orange until it has one.
+  await section.getByRole('button', { name: 'Add the proposed MX record' }).click();
+  await expect(check('mx')).toHaveAttribute('data-state', 'warning');
+  await expect(check('mx')).toContainText(`mail.${domain.name} has no A or AAAA record in this zone.`);
+  await reviewScreen(page, testInfo, 'dns-mail-records-warning', MAIN);
+  const address = await page.request.post(`/api/host/domain/${domain.id}/dns`, {
+    data: { name: 'mail', type: 'A', content: '192.0.2.25' },
+  });
+  expect(address.status(), await address.text()).toBe(201);
+  await page.reload();
+  await expect(section).toContainText('4 of 4 in order', { timeout: 30_000 });
+  await section.scrollIntoViewIfNeeded();
+  await reviewScreen(page, testInfo, 'dns-mail-records-done', MAIN);
 });
 
 test.describe("a domain that is not the viewer's", () => {

@@ -14,6 +14,8 @@ export interface BerthServer {
   baseURL: string;
   /** The first super admin, read from the banner the server prints on an empty database. */
   admin: AdminCredentials;
+  /** The PostgreSQL database it runs on, when not on a throwaway PGlite directory. */
+  databaseUrl?: string | undefined;
   /** Everything the server wrote to stdout and stderr so far. */
   output(): string;
   stop(): Promise<void>;
@@ -148,7 +150,7 @@ async function startOnce(port: number, options: StartOptions): Promise<BerthServ
         reject(new Error(`the server exited with code ${code} before listening`));
       });
     });
-    return { baseURL: `http://127.0.0.1:${port}`, admin, output: () => output, stop };
+    return { baseURL: `http://127.0.0.1:${port}`, admin, databaseUrl: options.databaseUrl, output: () => output, stop };
   } catch (error) {
     await stop();
     const reason = error instanceof Error ? error.message : String(error);

@@ -174,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     accountThrottle: throttle(LOGIN_THROTTLES.account),
     ipThrottle: throttle(LOGIN_THROTTLES.ip),
   });
+  const secrets = SecretBox.load({ key: config.BERTH_SECRET_KEY, oldKeys: config.BERTH_SECRET_KEYS_OLD, dataDir: config.BERTH_DATA_DIR });
   const twoFactor = new TwoFactorService({
     db,
     clock,
@@ -183,7 +184,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     reauth,
     notifier,
     issuer: 'Berth',
-    secrets: SecretBox.load({ key: config.BERTH_SECRET_KEY, oldKeys: config.BERTH_SECRET_KEYS_OLD, dataDir: config.BERTH_DATA_DIR }),
+    secrets,
     log: app.log,
   });
   const passwords = new PasswordService({
@@ -261,10 +262,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const expiry = new ExpiryReminders({ db, mailer, realtime, tenants, audit, log: app.log, fallbackUrl });
   const hosting = {
     domainListing: new DomainListing(db, clock),
-    domainEditor: new DomainEditor({ db, clock, audit, directory: domains }),
+    domainEditor: new DomainEditor({ db, clock, audit, directory: domains, secrets }),
     domainUsers: new DomainUserAccounts({ db, clock, hasher, audit, domains }),
     mailAliases: new MailAliases({ db, clock, audit, domains }),
-    dns: new DnsService({ db, clock, audit, domains }),
+    dns: new DnsService({ db, clock, audit, domains, secrets }),
     customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier }),
     tenantAdmin: new TenantAdministration({ db, clock, audit, sessions, realtime }),
   };

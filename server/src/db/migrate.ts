@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007_hardening.ts';
 import * as m0008 from './migrations/0008_registrations.ts';
 import * as m0009 from './migrations/0009_dns_serving.ts';
 import * as m0010 from './migrations/0010_mail_serving.ts';
+import * as m0011 from './migrations/0011_dkim_keys.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008_registrations': m0008,
   '0009_dns_serving': m0009,
   '0010_mail_serving': m0010,
+  '0011_dkim_keys': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -231,6 +231,16 @@ export interface MailAliasesTable {
   created_at: CreatedAt;
 }
 
+/** A mail domain's DKIM key pair (migration 0011); the private key sealed by the secret box. */
+export interface DkimKeysTable {
+  domain_id: number;
+  selector: string;
+  /** Base64 of the DER SubjectPublicKeyInfo, as the TXT record's `p=` carries it. */
+  public_key: string;
+  private_key: string;
+  created_at: Timestamp;
+}
+
 export interface CaptchaUsesTable {
   signature: string;
   expires_at: Timestamp;
@@ -535,6 +545,7 @@ export interface Database {
   outbox: OutboxTable;
   domain_users: DomainUsersTable;
   mail_aliases: MailAliasesTable;
+  dkim_keys: DkimKeysTable;
   domains: DomainsTable;
   tenants: TenantsTable;
   tenant_hosts: TenantHostsTable;

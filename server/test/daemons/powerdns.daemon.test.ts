@@ -92,6 +92,10 @@ describe('PowerDNS serves the zones of the DNS page', () => {
     expect(dkim!.every((part) => Buffer.byteLength(part) <= 255)).toBe(true);
     expect(dkim!.join('')).toBe(long);
     expect((await resolver.resolveTxt('quote.served.example'))[0]!.join('')).toBe('say \\ "hi"');
+    // The DKIM key made with the domain is served at its selector, whole.
+    const selector = zone.mail.dkim_selector as string;
+    const published = zone.records.find((r: { name: string }) => r.name === `${selector}._domainkey`);
+    expect((await resolver.resolveTxt(`${selector}._domainkey.served.example`))[0]!.join('')).toBe(published.content);
     expect(await resolver.resolveSrv('_sip._tcp.served.example')).toMatchObject([
       { name: 'sip.served.example', port: 5060, priority: 30, weight: 5 },
     ]);

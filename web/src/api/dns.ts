@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   dnsRecordAnswerSchema,
   dnssecAnswerSchema,
+  dkimAnswerSchema,
   type dnsRecordPayloadSchema,
   dnsZoneAnswerSchema,
   messageAnswerSchema,
@@ -86,5 +87,16 @@ export function useDnssec(domainId: number) {
       );
       return queryClient.invalidateQueries({ queryKey: ['domains', domainId] });
     },
+  });
+}
+
+export type DkimAnswer = z.output<typeof dkimAnswerSchema>;
+
+/** POST /api/host/domain/{id}/dns/dkim: make the domain's DKIM key if it has none and publish it. */
+export function useDkimPublish(domainId: number) {
+  const changed = useZoneChanged(domainId);
+  return useMutation<DkimAnswer, ApiError, void>({
+    mutationFn: () => apiRequest(`/host/domain/${domainId}/dns/dkim`, { method: 'POST', schema: dkimAnswerSchema }),
+    onSuccess: changed,
   });
 }

@@ -43,6 +43,7 @@ export type AuditAction =
   | 'dns.record_deleted'
   | 'dns.dnssec_signed'
   | 'dns.dnssec_unsigned'
+  | 'dns.dkim_published'
   | 'customer.created'
   | 'customer.updated'
   | 'customer.locked'

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import type { DnsRecordsTable } from '../../db/schema.ts';
+import type { DkimKeysTable, DnsRecordsTable } from '../../db/schema.ts';
 
 export const findZone = (db: Db, domainId: number) =>
   db.selectFrom('dns_zones').select(['serial', 'updated_at']).where('domain_id', '=', domainId).executeTakeFirst();
@@ -103,4 +103,19 @@ export const insertSigningKey = (db: Db, domainId: number, flags: number, conten
 export const deleteSigningKeys = async (db: Db, domainId: number): Promise<number> => {
   const result = await db.deleteFrom('pdns.cryptokeys').where('domain_id', '=', domainId).executeTakeFirst();
   return Number(result.numDeletedRows);
+};
+
+/** The domain's DKIM key, public half only (the private one is read only by a signer). */
+export const findDkimKey = (db: Db, domainId: number) =>
+  db.selectFrom('dkim_keys').select(['selector', 'public_key']).where('domain_id', '=', domainId).executeTakeFirst();
+
+/** Stores a key unless the domain has one: the first of two simultaneous requests wins. */
+export const insertDkimKey = async (db: Db, values: Insertable<DkimKeysTable>): Promise<boolean> => {
+  const row = await db
+    .insertInto('dkim_keys')
+    .values(values)
+    .onConflict((oc) => oc.column('domain_id').doNothing())
+    .returning('domain_id')
+    .executeTakeFirst();
+  return row !== undefined;
 };

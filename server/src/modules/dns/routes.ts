@@ -7,6 +7,7 @@ import {
   dnsRecordUpdatePayloadSchema,
   dnsZoneAnswerSchema,
   dnssecAnswerSchema,
+  dkimAnswerSchema,
   errorAnswerSchema,
   idParamsSchema,
   idSchema,
@@ -133,6 +134,24 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
       async (request) => ({
         ...(await dns.unsign(await actors.actor(request), request.params.id)),
         message: translate(request.lang, 'dns.dnssec_unsigned'),
+      }),
+    );
+
+    api.post(
+      '/host/domain/:id/dns/dkim',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "Make the domain's DKIM key (2048-bit RSA) if it has none and publish its TXT record; answers the mail records' checks",
+          params: idParamsSchema,
+          response: { 200: dkimAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        ...(await dns.publishDkim(await actors.actor(request), request.params.id)),
+        message: translate(request.lang, 'dns.dkim_published'),
       }),
     );
   };

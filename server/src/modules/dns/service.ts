@@ -1,4 +1,4 @@
-import type { Dnssec, DnsRecord, DnsRecordPayload, Soa } from '@berth/contracts';
+import type { Dnssec, DnsRecord, DnsRecordPayload, MailRecords, Soa } from '@berth/contracts';
 import { DNS_RECORDS_PER_ZONE_MAX, DNS_TTL_DEFAULT } from '@berth/contracts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { DnsRecordsTable, DomainsTable } from '../../db/schema.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { DomainDirectory } from '../domains/service.ts';
 import { iso } from '../tenants/scope.ts';
@@ -26,7 +27,11 @@ import {
   deleteSigningKeys,
   insertSigningKey,
   listSigningKeys,
+  findDkimKey,
+  insertDkimKey,
 } from './queries.ts';
+import { dkimRecordName, dkimRecordText, newDkimKey, type DkimKeyPair } from './dkim.ts';
+import { mailChecks } from './mail-checks.ts';
 import { CSK_FLAGS, dsOf, newSigningKey } from './dnssec.ts';
 import { fqdnOf, validateRecord, type ValidRecord } from './records.ts';
 import { dailySerialBase, nextSerial, soaOf } from './zone.ts';
@@ -47,28 +52,68 @@ const present = (row: RecordRow, zone: string): DnsRecord => ({
   updated_at: iso(row.updated_at),
 });
 
-/** The zone a new domain starts with: its SOA (serial) and the tenant's name servers as NS records. */
-export async function createDefaultZone(db: Db, domain: DomainRow, nameServers: readonly string[], now: Date): Promise<void> {
+/** A DKIM key made before the transaction that stores it (key generation takes tens of milliseconds). */
+export interface NewDkimKey extends DkimKeyPair {
+  sealedPrivateKey: string;
+}
+
+/** A fresh DKIM key with its private half sealed, ready for createDefaultZone or the DKIM action. */
+export async function sealedDkimKey(secrets: SecretBox, now: Date): Promise<NewDkimKey> {
+  const key = await newDkimKey(now);
+  return { ...key, sealedPrivateKey: secrets.seal(key.privateKeyPem) };
+}
+
+const dkimRecord = (domain: DomainRow, key: DkimKeyPair, now: Date) => ({
+  tenant_id: domain.tenant_id,
+  domain_id: domain.id,
+  name: dkimRecordName(key.selector),
+  type: 'TXT' as const,
+  content: dkimRecordText(key.publicKey),
+  ttl: DNS_TTL_DEFAULT,
+  priority: null,
+  created_at: now,
+  updated_at: now,
+});
+
+/**
+ * The zone a new domain starts with: its SOA (serial), the tenant's name servers as NS records and,
+ * when a DKIM key is given, the key stored and its TXT record published (every Berth domain takes
+ * mail: docs/decisions/0008-daemons-read-the-database.md).
+ */
+export async function createDefaultZone(
+  db: Db,
+  domain: DomainRow,
+  nameServers: readonly string[],
+  now: Date,
+  dkim?: NewDkimKey,
+): Promise<void> {
   await insertZone(db, { domain_id: domain.id, tenant_id: domain.tenant_id, serial: dailySerialBase(now), updated_at: now });
-  await insertRecords(
-    db,
-    nameServers.map((host) => ({
-      tenant_id: domain.tenant_id,
+  const nsRecords = nameServers.map((host) => ({
+    tenant_id: domain.tenant_id,
+    domain_id: domain.id,
+    name: '@',
+    type: 'NS' as const,
+    content: host,
+    ttl: DNS_TTL_DEFAULT,
+    priority: null,
+    created_at: now,
+    updated_at: now,
+  }));
+  if (dkim) {
+    await insertDkimKey(db, {
       domain_id: domain.id,
-      name: '@',
-      type: 'NS' as const,
-      content: host,
-      ttl: DNS_TTL_DEFAULT,
-      priority: null,
+      selector: dkim.selector,
+      public_key: dkim.publicKey,
+      private_key: dkim.sealedPrivateKey,
       created_at: now,
-      updated_at: now,
-    })),
-  );
+    });
+  }
+  await insertRecords(db, dkim ? [...nsRecords, dkimRecord(domain, dkim, now)] : nsRecords);
 }
 
 /** The DNS records of a domain the viewer sees; every change bumps the SOA serial in the same transaction. */
 export class DnsService {
-  private readonly deps: { db: Db; clock: Clock; audit: AuditService; domains: DomainDirectory };
+  private readonly deps: { db: Db; clock: Clock; audit: AuditService; domains: DomainDirectory; secrets: SecretBox };
 
   constructor(deps: DnsService['deps']) {
     this.deps = deps;
@@ -83,7 +128,63 @@ export class DnsService {
       soa: await this.soa(domain, records, zone ? Number(zone.serial) : dailySerialBase(new Date(domain.created_at))),
       records: records.map((row) => present(row, domain.name)),
       dnssec: await this.dnssecOf(domain),
+      mail: await this.mailOf(domain, records),
     };
+  }
+
+  /** The zone's mail records checked against what receivers look up (modules/dns/mail-checks.ts). */
+  private async mailOf(domain: DomainRow, records: RecordRow[]): Promise<MailRecords> {
+    const key = await findDkimKey(this.deps.db, domain.id);
+    return { dkim_selector: key?.selector ?? null, checks: mailChecks(domain.name, records, key ?? null) };
+  }
+
+  /**
+   * Makes the domain's DKIM key if it has none (domains bought in the shop, or made before keys
+   * existed) and publishes its TXT record if the zone lacks it. Doing it twice changes nothing.
+   */
+  async publishDkim(actor: Actor, domainId: number): Promise<{ data: MailRecords; soa: Soa }> {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    const fresh = (await findDkimKey(this.deps.db, domain.id)) ? undefined : await sealedDkimKey(this.deps.secrets, this.deps.clock.now());
+    const { serial, created } = await this.deps.db.transaction().execute(async (trx) => {
+      const bumped = await this.bump(trx, domain);
+      const now = this.deps.clock.now();
+      const made = fresh
+        ? await insertDkimKey(trx, {
+            domain_id: domain.id,
+            selector: fresh.selector,
+            public_key: fresh.publicKey,
+            private_key: fresh.sealedPrivateKey,
+            created_at: now,
+          })
+        : false;
+      const key = await findDkimKey(trx, domain.id);
+      if (!key) throw new HttpError(404, 'http.not_found');
+      const pair = { selector: key.selector, publicKey: key.public_key, privateKeyPem: '' };
+      const text = dkimRecordText(key.public_key);
+      const present = (await recordsAtName(trx, domain.id, dkimRecordName(key.selector), null)).some(
+        (r) => r.type === 'TXT' && r.content === text,
+      );
+      if (!present) {
+        if ((await countRecords(trx, domain.id)) >= DNS_RECORDS_PER_ZONE_MAX)
+          throw new HttpError(422, 'dns.too_many', { params: { max: DNS_RECORDS_PER_ZONE_MAX } });
+        await insertRecords(trx, [dkimRecord(domain, pair, now)]);
+      }
+      return { serial: bumped, created: made || !present ? key.selector : null };
+    });
+    if (created) {
+      await this.deps.audit.recordAction(
+        actor,
+        'dns.dkim_published',
+        domain.tenant_id,
+        { type: 'domain', id: domain.id },
+        {
+          domain: domain.name,
+          selector: created,
+        },
+      );
+    }
+    const records = await listRecords(this.deps.db, domain.id);
+    return { data: await this.mailOf(domain, records), soa: await this.soa(domain, records, serial) };
   }
 
   /** Signs the zone (a new ECDSA P-256 key, unless it has one); signing twice changes nothing. */

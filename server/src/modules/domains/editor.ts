@@ -3,8 +3,9 @@ import type { Db } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import { createDefaultZone } from '../dns/service.ts';
+import { createDefaultZone, sealedDkimKey } from '../dns/service.ts';
 import { tenantNameServers } from '../dns/queries.ts';
 import { administers } from '../tenants/scope.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
@@ -24,9 +25,9 @@ function assertAdminFields(viewer: UserRow, input: { owner_id?: number | undefin
   }
 }
 
-/** Creating, changing and deleting domains; every domain is created with its default DNS zone. */
+/** Creating, changing and deleting domains; every domain is created with its default DNS zone and DKIM key. */
 export class DomainEditor {
-  private readonly deps: { db: Db; clock: Clock; audit: AuditService; directory: DomainDirectory };
+  private readonly deps: { db: Db; clock: Clock; audit: AuditService; directory: DomainDirectory; secrets: SecretBox };
 
   constructor(deps: DomainEditor['deps']) {
     this.deps = deps;
@@ -47,6 +48,7 @@ export class DomainEditor {
     if (await findDomainByName(db, name)) throw fieldError('name', 'domain.taken');
     const nameServers = await tenantNameServers(db, owner.tenant_id);
     const now = clock.now();
+    const dkim = await sealedDkimKey(this.deps.secrets, now);
     let domain;
     try {
       domain = await db.transaction().execute(async (trx) => {
@@ -60,7 +62,7 @@ export class DomainEditor {
           created_at: now,
           updated_at: now,
         });
-        await createDefaultZone(trx, created, nameServers, now);
+        await createDefaultZone(trx, created, nameServers, now, dkim);
         return created;
       });
     } catch (error) {

@@ -30,6 +30,7 @@ describe('first start', () => {
       '0008_registrations',
       '0009_dns_serving',
       '0010_mail_serving',
+      '0011_dkim_keys',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

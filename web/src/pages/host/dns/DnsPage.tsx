@@ -13,6 +13,7 @@ import { DomainPageFrame, useDomainIdParam } from '../domain-users/DomainPageFra
 import { RecordDialog } from './RecordDialog.tsx';
 import { RecordsTable } from './RecordsTable.tsx';
 import { DnssecSection } from './DnssecSection.tsx';
+import { MailRecordsSection } from './MailRecordsSection.tsx';
 import { SoaSection } from './SoaSection.tsx';
 import classes from '../domain-users/DomainPages.module.css';
 import { ServingNotice } from '../../../components/ServingNotice.tsx';
@@ -164,6 +165,8 @@ function Zone({ domain, editing, onEdit }: ZoneProps) {
           </>
         )}
       </Section>
+
+      <MailRecordsSection domainId={domain.id} zone={zone.data} />
 
       <DnssecSection domainId={domain.id} zone={zone.data} />
 

@@ -1,4 +1,5 @@
-import { ActionIcon, Badge, Group } from '@mantine/core';
+import { Fragment, useState } from 'react';
+import { ActionIcon, Anchor, Badge, Group } from '@mantine/core';
 import { IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { DnsRecord } from '@berth/contracts';
@@ -11,6 +12,36 @@ interface RecordsTableProps {
   onDelete: (record: DnsRecord) => void;
   /** Takes a record off the air, or back on. */
   onToggle: (record: DnsRecord) => void;
+}
+
+/** A value longer than this (a DKIM key, a long TXT) shows its first lines until opened. */
+const LONG_VALUE = 120;
+
+/** Owner names may break after their dots only: `berth202611.` / `_domainkey`. */
+const breakableName = (name: string) =>
+  name.split('.').map((label, index, labels) => (
+    <Fragment key={index}>
+      {label}
+      {index < labels.length - 1 ? (
+        <>
+          .<wbr />
+        </>
+      ) : null}
+    </Fragment>
+  ));
+
+function RecordValue({ content }: { content: string }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  if (content.length <= LONG_VALUE) return <span className={classes.mono}>{content}</span>;
+  return (
+    <>
+      <span className={open ? classes.mono : classes.clampedValue}>{content}</span>
+      <Anchor component="button" type="button" fz="xs" onClick={() => setOpen(!open)} aria-expanded={open}>
+        {open ? t('dns.records.showLess') : t('dns.records.showAll', { count: content.length })}
+      </Anchor>
+    </>
+  );
 }
 
 /** One row per record: name, type, value, TTL and priority (MX, SRV), with edit, pause and delete. */
@@ -36,8 +67,8 @@ export function RecordsTable({ records, onEdit, onDelete, onToggle }: RecordsTab
           return (
             <tr key={record.id} data-testid="dns-record-row" className={record.disabled ? classes.disabledRow : undefined}>
               <th scope="row" className={classes.primaryCell}>
-                <span className={classes.mono} title={record.fqdn}>
-                  {record.name}
+                <span className={classes.ownerName} title={record.fqdn}>
+                  {breakableName(record.name)}
                 </span>
               </th>
               <td data-label={t('dns.columns.type')}>
@@ -53,7 +84,7 @@ export function RecordsTable({ records, onEdit, onDelete, onToggle }: RecordsTab
                 </Group>
               </td>
               <td data-label={t('dns.columns.value')}>
-                <span className={classes.mono}>{record.content}</span>
+                <RecordValue content={record.content} />
               </td>
               <td data-label={t('dns.columns.ttl')} className={classes.numberCell}>
                 <span title={t('dns.seconds', { count: record.ttl })}>{formatDuration(record.ttl)}</span>

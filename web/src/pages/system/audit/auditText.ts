@@ -39,7 +39,7 @@ export const AUDIT_ACTIONS = {
     'domain_user.password_change_failed',
   ],
   mail_alias: ['mail_alias.created', 'mail_alias.deleted'],
-  dns: ['dns.record_created', 'dns.record_updated', 'dns.record_deleted', 'dns.dnssec_signed', 'dns.dnssec_unsigned'],
+  dns: ['dns.record_created', 'dns.record_updated', 'dns.record_deleted', 'dns.dnssec_signed', 'dns.dnssec_unsigned', 'dns.dkim_published'],
   tenant: [
     'tenant.created',
     'tenant.updated',

@@ -1,0 +1,104 @@
+import { Resolver } from 'node:dns/promises';
+import { ImapFlow } from 'imapflow';
+import nodemailer from 'nodemailer';
+import { newPassword, signInPage, uniqueToken } from '../support/accounts.ts';
+import { reviewScreen } from '../support/review.ts';
+import { test, expect, type HostingServices } from '../support/services.ts';
+
+// What a customer does in the browser is served by the real daemons from Debian's packages,
+// started by `npm run services` on the worker's PostgreSQL database: an A record added on the
+// DNS page is answered by PowerDNS; a mailbox added on the accounts page receives mail through
+// Postfix and lists it over Dovecot's IMAP with the password typed in the browser.
+
+const MAIN = { include: 'main' };
+
+/** Asks PowerDNS for the A records of `name` (empty while it answers nothing). */
+async function addressesOf(services: HostingServices, name: string): Promise<string[]> {
+  const resolver = new Resolver({ timeout: 1_000, tries: 1 });
+  resolver.setServers([`127.0.0.1:${services.dnsPort}`]);
+  try {
+    return await resolver.resolve4(name);
+  } catch {
+    return [];
+  }
+}
+
+/** The subjects in the INBOX of `user`, read over IMAP. */
+async function inbox(services: HostingServices, user: string, pass: string): Promise<string[]> {
+  const client = new ImapFlow({
+    host: '127.0.0.1',
+    port: services.imapPort,
+    secure: false,
+    doSTARTTLS: false,
+    auth: { user, pass },
+    logger: false,
+  });
+  await client.connect();
+  const subjects: string[] = [];
+  try {
+    const status = await client.status('INBOX', { messages: true });
+    if (status && status.messages) {
+      const lock = await client.getMailboxLock('INBOX');
+      try {
+        for await (const message of client.fetch('1:*', { envelope: true })) subjects.push(message.envelope?.subject ?? '');
+      } finally {
+        lock.release();
+      }
+    }
+  } finally {
+    await client.logout();
+  }
+  return subjects;
+}
+
+test('an A record added on the DNS page is answered by PowerDNS', async ({ page, accounts, hostingServices }, testInfo) => {
+  const owner = await accounts.customer('served-dns');
+  const domain = await accounts.domain(owner);
+  await signInPage(page, owner);
+  await page.goto(`/host/domain/${domain.id}/dns`);
+  await expect(page.getByRole('heading', { level: 1, name: `DNS zone of ${domain.name}` })).toBeVisible({ timeout: 30_000 });
+  // On PostgreSQL the zone is served: no "not served yet" notice.
+  await expect(page.getByText('Not served yet')).toHaveCount(0);
+  expect(await addressesOf(hostingServices, `www.${domain.name}`)).toEqual([]);
+
+  await page.getByRole('main').getByRole('button', { name: 'Add record' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add a DNS record' });
+  await dialog.getByLabel('Name', { exact: true }).fill('www');
+  await dialog.getByLabel('IPv4 address').fill('192.0.2.80');
+  await dialog.getByRole('button', { name: 'Add record' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The DNS record has been saved.' }).first()).toBeVisible();
+  await expect.poll(() => addressesOf(hostingServices, `www.${domain.name}`), { timeout: 5_000 }).toEqual(['192.0.2.80']);
+  await reviewScreen(page, testInfo, 'served-dns', MAIN);
+});
+
+test('a mailbox added on the accounts page receives mail, listed over IMAP', async ({ page, accounts, hostingServices }, testInfo) => {
+  const owner = await accounts.customer('served-mail');
+  const domain = await accounts.domain(owner);
+  const uid = `inbox${uniqueToken(2)}`;
+  const password = newPassword();
+  await signInPage(page, owner);
+  await page.goto(`/host/domain/${domain.id}/users`);
+  await expect(page.getByText('Not served yet')).toHaveCount(0, { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Add account' }).first().click();
+  const create = page.getByRole('dialog');
+  await create.getByLabel('Login (uid)', { exact: true }).fill(uid);
+  await create.getByLabel('Password', { exact: true }).fill(password);
+  await create.getByLabel('Confirm password', { exact: true }).fill(password);
+  await create.getByRole('button', { name: 'Add account' }).click();
+  await expect(create).toBeHidden();
+  await expect(page.getByRole('main')).toContainText(`${uid}@${domain.name}`);
+  await reviewScreen(page, testInfo, 'served-mailbox', MAIN);
+
+  const address = `${uid}@${domain.name}`;
+  const subject = `Welcome ${uniqueToken()}`;
+  const smtp = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: hostingServices.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+    name: 'client.test',
+  });
+  await smtp.sendMail({ from: 'sender@elsewhere.test', to: address, subject, text: 'Hello from the e2e test.' });
+  // Postfix hands the message to Dovecot by LMTP: it is in the INBOX a moment later.
+  await expect.poll(() => inbox(hostingServices, address, password), { timeout: 10_000 }).toContain(subject);
+});

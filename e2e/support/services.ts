@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test as base } from './fixtures.ts';
+import { freePort, repoRoot, startBerthServer } from './server.ts';
+import { createThrowawayDatabase } from './shell-database.ts';
+
+/** Where the hosting daemons of `npm run services` listen for this worker (loopback, free ports). */
+export interface HostingServices {
+  dnsPort: number;
+  smtpPort: number;
+  imapPort: number;
+}
+
+const servicesScript = path.join(repoRoot, 'server/src/daemons/cli.ts');
+
+/** Runs `npm run services -- <command>` (the script itself) and fails with its output if it fails. */
+async function services(command: 'start' | 'stop', env: Record<string, string>): Promise<void> {
+  const child = spawn(process.execPath, [servicesScript, command], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'pipe' });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`npm run services -- ${command} exited with ${code}:\n${output}`);
+}
+
+/**
+ * Specs of what the daemons serve: the worker's server runs on a throwaway PostgreSQL database
+ * (the daemons read it; the embedded one cannot be shared) and PowerDNS, Postfix and Dovecot are
+ * started on it by the project's own `npm run services -- start`, as a developer starts them.
+ */
+export const test = base.extend<object, { hostingServices: HostingServices }>({
+  berth: [
+    async ({ mailbox }, use) => {
+      const database = await createThrowawayDatabase();
+      const server = await startBerthServer({ databaseUrl: database.url, env: { SMTP_URL: mailbox.url } });
+      try {
+        await use(server);
+      } finally {
+        await server.stop();
+        await database.drop();
+      }
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+
+  hostingServices: [
+    async ({ berth }, use) => {
+      if (!berth.databaseUrl) throw new Error('the hosting services read PostgreSQL');
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-services-'));
+      // Postfix and Dovecot reach their files below here as their own users.
+      await chmod(dataDir, 0o755);
+      const ports: HostingServices = { dnsPort: await freePort(), smtpPort: await freePort(), imapPort: await freePort() };
+      const env = {
+        DATABASE_URL: berth.databaseUrl,
+        BERTH_DATA_DIR: dataDir,
+        BERTH_DNS_PORT: String(ports.dnsPort),
+        BERTH_SMTP_PORT: String(ports.smtpPort),
+        BERTH_IMAP_PORT: String(ports.imapPort),
+        BERTH_LMTP_PORT: String(await freePort()),
+        BERTH_QUOTA_STATUS_PORT: String(await freePort()),
+      };
+      await services('start', env);
+      try {
+        await use(ports);
+      } finally {
+        await services('stop', env);
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+});
+
+export { expect } from './fixtures.ts';

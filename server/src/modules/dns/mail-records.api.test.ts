@@ -1,0 +1,119 @@
+import { createPublicKey, createVerify, createSign, createPrivateKey } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { addTenant, addUser, type Caller } from '../../../test/hosting.ts';
+import { SecretBox } from '../../lib/secret-box.ts';
+import type { UserRow } from '../users/queries.ts';
+
+// DKIM, SPF and DMARC for every domain: the key made with the domain, its TXT record in the zone,
+// the checks the DNS page shows, and the action that makes a key for a domain without one.
+
+let t: TestApp;
+let owner: { user: UserRow; call: Caller };
+let stranger: { user: UserRow; call: Caller };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const tenant = await addTenant(t, 'Alpha', 'alpha.test', ['ns1.alpha.test']);
+  owner = await addUser(t, tenant, 'owner@alpha.test');
+  stranger = await addUser(t, tenant, 'stranger@alpha.test');
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const newDomain = async (name: string): Promise<number> => {
+  const answer = await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name } });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().data.id;
+};
+const zoneOf = async (id: number) => (await owner.call({ method: 'GET', url: `/api/host/domain/${id}/dns` })).json().data;
+const stateOf = (zone: { mail: { checks: { kind: string; state: string }[] } }) =>
+  Object.fromEntries(zone.mail.checks.map((c) => [c.kind, c.state]));
+
+describe('mail records of a zone', () => {
+  it('publishes a 2048-bit DKIM key with a new domain and keeps its private half sealed', async () => {
+    const id = await newDomain('dkim.example');
+    const zone = await zoneOf(id);
+    const selector = zone.mail.dkim_selector as string;
+    expect(selector).toMatch(/^berth\d{6}$/);
+    const txt = zone.records.find((r: { name: string }) => r.name === `${selector}._domainkey`);
+    expect(txt).toMatchObject({ type: 'TXT', fqdn: `${selector}._domainkey.dkim.example` });
+    const p = /p=([A-Za-z0-9+/=]+)$/.exec(txt.content)?.[1] as string;
+    const publicKey = createPublicKey({ key: Buffer.from(p, 'base64'), format: 'der', type: 'spki' });
+    expect(publicKey.asymmetricKeyDetails?.modulusLength).toBe(2048);
+
+    const stored = await t.db.selectFrom('dkim_keys').selectAll().where('domain_id', '=', id).executeTakeFirstOrThrow();
+    expect(stored.private_key).not.toContain('PRIVATE KEY');
+    // The sealed private key opens with the server's key and signs what the published key verifies.
+    const box = SecretBox.load({ key: t.config.BERTH_SECRET_KEY, dataDir: '' });
+    const privateKey = createPrivateKey(box.open(stored.private_key));
+    const signature = createSign('sha256').update('message').sign(privateKey);
+    expect(createVerify('sha256').update('message').verify(publicKey, signature)).toBe(true);
+
+    expect(stateOf(zone)).toEqual({ mx: 'missing', spf: 'missing', dkim: 'ok', dmarc: 'missing' });
+  });
+
+  it('turns each check green as its proposal is added', async () => {
+    const id = await newDomain('proposals.example');
+    let zone = await zoneOf(id);
+    for (const kind of ['mx', 'spf', 'dmarc']) {
+      const proposal = zone.mail.checks.find((c: { kind: string }) => c.kind === kind).proposal;
+      const added = await owner.call({ method: 'POST', url: `/api/host/domain/${id}/dns`, payload: { ...proposal, disabled: false } });
+      expect(added.statusCode, added.body).toBe(201);
+      zone = await zoneOf(id);
+    }
+    // The proposed MX is mail.<domain>: it needs an address before mail can reach it.
+    expect(stateOf(zone)).toEqual({ mx: 'warning', spf: 'ok', dkim: 'ok', dmarc: 'ok' });
+    const mx = zone.mail.checks.find((c: { kind: string }) => c.kind === 'mx');
+    expect(mx).toMatchObject({ reason: 'mx_no_address', params: { host: 'mail.proposals.example' } });
+    await owner.call({
+      method: 'POST',
+      url: `/api/host/domain/${id}/dns`,
+      payload: { name: 'mail', type: 'A', content: '192.0.2.25', ttl: 3600, priority: null, disabled: false },
+    });
+    expect(stateOf(await zoneOf(id))).toEqual({ mx: 'ok', spf: 'ok', dkim: 'ok', dmarc: 'ok' });
+  });
+
+  it('makes a key for a domain without one once, however many ask at the same instant', async () => {
+    const id = await newDomain('keyless.example');
+    // As a domain bought in the shop or made before keys existed: no key, no record.
+    await t.db.deleteFrom('dkim_keys').where('domain_id', '=', id).execute();
+    await t.db.deleteFrom('dns_records').where('domain_id', '=', id).where('name', 'like', '%._domainkey').execute();
+    const before = await zoneOf(id);
+    expect(before.mail.dkim_selector).toBeNull();
+    expect(before.mail.checks.find((c: { kind: string }) => c.kind === 'dkim')).toMatchObject({
+      state: 'missing',
+      reason: 'dkim_no_key',
+      proposal: null,
+    });
+
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => owner.call({ method: 'POST', url: `/api/host/domain/${id}/dns/dkim` })),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(30).fill(200));
+    expect(answers[0]?.json().message).toBe('The DKIM key is published in the zone.');
+    const keys = await t.db.selectFrom('dkim_keys').select('selector').where('domain_id', '=', id).execute();
+    expect(keys).toHaveLength(1);
+    const zone = await zoneOf(id);
+    expect(zone.records.filter((r: { name: string }) => r.name.endsWith('._domainkey'))).toHaveLength(1);
+    expect(stateOf(zone).dkim).toBe('ok');
+    const audit = await t.db.selectFrom('audit_log').select('action').where('action', '=', 'dns.dkim_published').execute();
+    expect(audit).toHaveLength(1);
+
+    // A deleted TXT record is published again from the same key.
+    const txt = zone.records.find((r: { name: string }) => r.name.endsWith('._domainkey'));
+    await owner.call({ method: 'DELETE', url: `/api/host/domain/${id}/dns/${txt.id}` });
+    expect(stateOf(await zoneOf(id)).dkim).toBe('missing');
+    const again = await owner.call({ method: 'POST', url: `/api/host/domain/${id}/dns/dkim` });
+    expect(again.json().data.checks.find((c: { kind: string }) => c.kind === 'dkim').state).toBe('ok');
+    expect(await t.db.selectFrom('dkim_keys').select('selector').where('domain_id', '=', id).execute()).toEqual(keys);
+  });
+
+  it('refuses another customer and removes the key with the domain', async () => {
+    const id = await newDomain('gone.example');
+    expect((await stranger.call({ method: 'POST', url: `/api/host/domain/${id}/dns/dkim` })).statusCode).toBe(404);
+    expect((await owner.call({ method: 'DELETE', url: `/api/host/domain/${id}?confirm=gone.example` })).statusCode).toBe(200);
+    expect(await t.db.selectFrom('dkim_keys').select('selector').where('domain_id', '=', id).execute()).toEqual([]);
+  });
+});
