@@ -91,6 +91,9 @@ export interface DnsZonesTable {
   tenant_id: number;
   serial: number;
   updated_at: Timestamp;
+  /** The domain's name and the SOA text PowerDNS serves, kept by triggers (migration 0012). */
+  name: Generated<string>;
+  soa_content: Generated<string>;
 }
 
 export interface DnsRecordsTable {
@@ -105,6 +108,10 @@ export interface DnsRecordsTable {
   priority: number | null;
   /** Kept on the page, not served. */
   disabled: Generated<boolean>;
+  /** What PowerDNS reads, kept by a trigger (migration 0012): the absolute name, TXT quoted, the order name. */
+  fqdn: Generated<string>;
+  served_content: Generated<string>;
+  ordername: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

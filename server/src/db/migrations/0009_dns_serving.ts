@@ -1,30 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 
-/**
- * PowerDNS reads the zones straight from Berth's tables: the schema `pdns` holds views with the
- * column names of PowerDNS's own gpgsql schema, so its stock queries work unchanged with
- * `search_path=pdns`, and a change is served the moment its transaction commits
- * (docs/decisions/0008-daemons-read-the-database.md). PowerDNS's own state (DNSSEC keys,
- * metadata) lives in real tables beside the views. The daemon's role reads this schema only
- * (`npm run services` and docs/deploy.md grant it).
- */
-const statements = [
-  // A record can be kept on the page but taken off the air.
-  'alter table public.dns_records add column disabled boolean not null default false',
-  'create schema pdns',
-  // Every domain that has a zone, as a native (not replicated) zone.
-  `create view pdns.domains as
+/** The views as 0009 made them (0012 replaces them; its down puts these back). */
+export const DOMAINS_VIEW = `create view pdns.domains as
     select d.id, d.name::varchar(255) as name, null::varchar(128) as master, null::int as last_check,
       'NATIVE'::text as type, null::bigint as notified_serial, null::varchar(40) as account,
       null::text as options, null::text as catalog
-    from public.domains d join public.dns_zones z on z.domain_id = d.id`,
-  // The SOA as the DNS page shows it (modules/dns/zone.ts): the zone's serial, its first apex NS
-  // record (else the tenant's first name server) as primary, RIPE-203 timers; then the records of the
-  // DNS page: names made absolute, priorities in their own column, TXT text quoted and cut into
-  // strings of at most 255 bytes (63 characters when the text is not plain ASCII). For signed
-  // zones, what `pdnsutil rectify-zone` would store: the order name (labels below the apex in
-  // reverse, space-separated) and auth, false at and below a delegation (an NS record off the apex).
-  `create view pdns.records as
+    from public.domains d join public.dns_zones z on z.domain_id = d.id`;
+export const RECORDS_VIEW = `create view pdns.records as
     select -z.domain_id::bigint as id, d.id as domain_id, d.name::varchar(255) as name, 'SOA'::varchar(10) as type,
       concat_ws(' ', coalesce(
           (select n.content from public.dns_records n where n.domain_id = d.id and n.name = '@' and n.type = 'NS' and not n.disabled order by n.id limit 1),
@@ -52,7 +34,29 @@ const statements = [
         where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
           and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
       )
-    from public.dns_records r join public.domains d on d.id = r.domain_id`,
+    from public.dns_records r join public.domains d on d.id = r.domain_id`;
+
+/**
+ * PowerDNS reads the zones straight from Berth's tables: the schema `pdns` holds views with the
+ * column names of PowerDNS's own gpgsql schema, so its stock queries work unchanged with
+ * `search_path=pdns`, and a change is served the moment its transaction commits
+ * (docs/decisions/0008-daemons-read-the-database.md). PowerDNS's own state (DNSSEC keys,
+ * metadata) lives in real tables beside the views. The daemon's role reads this schema only
+ * (`npm run services` and docs/deploy.md grant it).
+ */
+const statements = [
+  // A record can be kept on the page but taken off the air.
+  'alter table public.dns_records add column disabled boolean not null default false',
+  'create schema pdns',
+  // Every domain that has a zone, as a native (not replicated) zone.
+  DOMAINS_VIEW,
+  // The SOA as the DNS page shows it (modules/dns/zone.ts): the zone's serial, its first apex NS
+  // record (else the tenant's first name server) as primary, RIPE-203 timers; then the records of the
+  // DNS page: names made absolute, priorities in their own column, TXT text quoted and cut into
+  // strings of at most 255 bytes (63 characters when the text is not plain ASCII). For signed
+  // zones, what `pdnsutil rectify-zone` would store: the order name (labels below the apex in
+  // reverse, space-separated) and auth, false at and below a delegation (an NS record off the apex).
+  RECORDS_VIEW,
   `create table pdns.domainmetadata (
     id serial primary key,
     domain_id integer references public.domains(id) on delete cascade,

@@ -31,6 +31,7 @@ describe('first start', () => {
       '0009_dns_serving',
       '0010_mail_serving',
       '0011_dkim_keys',
+      '0012_dns_lookup_index',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { addTenant, addUser, type Caller } from '../../../test/hosting.ts';
+
+// What PowerDNS reads (schema pdns, migrations 0009 and 0012) is kept by triggers as records,
+// zones and tenants change: the SOA text with the zone's primary name server and serial, absolute
+// names, TXT text in quoted strings. The daemon tests ask PowerDNS itself
+// (server/test/daemons/powerdns.daemon.test.ts); these read the rows, on both databases.
+
+let t: TestApp;
+let owner: { call: Caller };
+let tenantId: number;
+let domainId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  tenantId = await addTenant(t, 'Alpha', 'alpha.test', ['ns1.alpha.test', 'ns2.alpha.test']);
+  owner = await addUser(t, tenantId, 'owner@alpha.test');
+  domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'rows.example' } })).json().data.id;
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const served = (name: string, type: string) =>
+  sql<{
+    content: string;
+    ordername: string;
+    auth: boolean;
+  }>`select content, ordername, auth from pdns.records where name = ${name} and type = ${type} order by id`
+    .execute(t.db)
+    .then((result) => result.rows);
+const soa = async () => (await served('rows.example', 'SOA'))[0]?.content;
+const serial = async () => (await owner.call({ method: 'GET', url: `/api/host/domain/${domainId}/dns` })).json().data.soa.serial as number;
+const add = async (payload: Record<string, unknown>) => {
+  const answer = await owner.call({ method: 'POST', url: `/api/host/domain/${domainId}/dns`, payload: { ttl: 3600, ...payload } });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().data.id as number;
+};
+
+describe('the rows PowerDNS reads', () => {
+  it("serves the SOA with the zone's own first NS, else the tenant's, and the serial of the page", async () => {
+    // The default zone's NS records are the tenant's name servers.
+    expect(await soa()).toBe(`ns1.alpha.test hostmaster.rows.example ${await serial()} 10800 3600 1209600 3600`);
+    const nsIds = (await owner.call({ method: 'GET', url: `/api/host/domain/${domainId}/dns` }))
+      .json()
+      .data.records.filter((r: { type: string }) => r.type === 'NS')
+      .map((r: { id: number }) => r.id);
+    for (const id of nsIds) await owner.call({ method: 'DELETE', url: `/api/host/domain/${domainId}/dns/${id}` });
+    // No NS record of its own: the tenant's first name server, also after the tenant changes them.
+    expect(await soa()).toBe(`ns1.alpha.test hostmaster.rows.example ${await serial()} 10800 3600 1209600 3600`);
+    await t.db
+      .updateTable('tenants')
+      .set({ name_servers: sql`'["dns1.beta.test"]'::jsonb` as unknown as string[] })
+      .where('id', '=', tenantId)
+      .execute();
+    expect(await soa()).toMatch(/^dns1\.beta\.test hostmaster\.rows\.example \d+ /);
+    await add({ name: '@', type: 'NS', content: 'ns.own.example' });
+    expect(await soa()).toBe(`ns.own.example hostmaster.rows.example ${await serial()} 10800 3600 1209600 3600`);
+  });
+
+  it('serves records under their absolute names, TXT in quoted strings, and no auth below a delegation', async () => {
+    await add({ name: 'www', type: 'A', content: '192.0.2.7' });
+    expect(await served('www.rows.example', 'A')).toEqual([{ content: '192.0.2.7', ordername: 'www', auth: true }]);
+    await add({ name: 'a.b', type: 'TXT', content: `say "hi" ${'x'.repeat(300)}` });
+    const [txt] = await served('a.b.rows.example', 'TXT');
+    expect(txt?.content).toBe(`"say \\"hi\\" ${'x'.repeat(246)}" "${'x'.repeat(54)}"`);
+    expect(txt?.ordername).toBe('b a');
+    // A delegation: the records at and below it are not the zone's own answers.
+    await add({ name: 'b', type: 'NS', content: 'ns.delegated.example' });
+    expect((await served('a.b.rows.example', 'TXT'))[0]?.auth).toBe(false);
+    // An edit writes the served text again.
+    const id = await add({ name: 'edit', type: 'TXT', content: 'first' });
+    await owner.call({ method: 'PATCH', url: `/api/host/domain/${domainId}/dns/${id}`, payload: { content: 'second' } });
+    expect(await served('edit.rows.example', 'TXT')).toMatchObject([{ content: '"second"' }]);
+  });
+});
