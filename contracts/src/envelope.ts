@@ -5,8 +5,13 @@ export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()));
 export type FieldErrors = z.infer<typeof fieldErrorsSchema>;
 
 /** Every error answer: a message, and per-field errors on 422. */
+/** Codes an error answer may carry for the web to act on (besides its translated message). */
+export const ERROR_CODES = { twoFactorSetupRequired: 'two_factor_setup_required' } as const;
+
 export const errorAnswerSchema = z.object({
   message: z.string(),
+  /** A machine-readable reason (ERROR_CODES), when the web must act on it. */
+  code: z.string().optional(),
   errors: fieldErrorsSchema.optional(),
 });
 export type ErrorAnswer = z.infer<typeof errorAnswerSchema>;

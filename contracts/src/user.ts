@@ -25,6 +25,11 @@ export const userSchema = z.object({
   role: roleSchema,
   language: z.string(),
   email_verified: z.boolean(),
+  /**
+   * The provider requires a second factor of this account and it has none: the panel offers only
+   * /account/2fa until one is set up (other calls answer 403 `two_factor_setup_required`).
+   */
+  two_factor_setup_required: z.boolean().optional(),
   /** Set while an admin is logged in as this customer ("log in as"): who to return to. */
   impersonator: z.object({ id: z.number().int(), email: z.string(), display_name: z.string(), role: roleSchema }).nullable().optional(),
 });

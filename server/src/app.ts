@@ -72,6 +72,8 @@ import { ImpersonationService } from './modules/impersonation/service.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
 import { NotificationService } from './modules/notifications/service.ts';
 import { TenantAdministration } from './modules/tenants/admin.ts';
+import { SecuritySettingsService } from './modules/security/service.ts';
+import { securityRoutes } from './modules/security/routes.ts';
 import { tenantAdminRoutes, tenantLogoRoute, tenantRoutes } from './modules/tenants/routes.ts';
 // Payments: bank transfer and Stripe providers, saved payment methods, confirmation by admins, invoice PDFs.
 import { InvoiceSettlementService } from './modules/invoices/settlement.ts';
@@ -318,6 +320,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
       await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL)));
       await api.register(dnsRoutes(hosting.dns, impersonation));
+      await api.register(securityRoutes(new SecuritySettingsService({ db, audit, realtime }), impersonation));
       await api.register(customerRoutes(hosting.customers, impersonation, impersonation));
       await api.register(impersonationRoutes(impersonation));
       await api.register(tenantAdminRoutes(hosting.tenantAdmin, payments.bankAccounts, impersonation));

@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_dns_serving.ts';
 import * as m0010 from './migrations/0010_mail_serving.ts';
 import * as m0011 from './migrations/0011_dkim_keys.ts';
 import * as m0012 from './migrations/0012_dns_lookup_index.ts';
+import * as m0013 from './migrations/0013_two_factor_policy.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010_mail_serving': m0010,
   '0011_dkim_keys': m0011,
   '0012_dns_lookup_index': m0012,
+  '0013_two_factor_policy': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -14,6 +14,10 @@ export interface TenantsTable {
   created_at: CreatedAt;
   /** Host names of the tenant's name servers: the NS records of every new zone. */
   name_servers: ColumnType<string[], string[] | undefined, string[]>;
+  /** A second factor required of the tenant's customers (migration 0013). */
+  require_2fa_customers: Generated<boolean>;
+  /** On the operator tenant: a second factor required of every host and super admin. */
+  require_2fa_admins: Generated<boolean>;
 }
 
 export interface TenantHostsTable {

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CODES } from '@berth/contracts';
 import { isLanguage, languageFromHeader } from '../i18n/messages.ts';
+import { secondFactorMissing } from '../modules/twofactor/policy.ts';
 import type { ResolvedTenant, TenantResolver } from '../modules/tenants/service.ts';
 import type { ActiveSession, SessionService } from '../modules/sessions/service.ts';
 import { readSessionCookie } from '../modules/sessions/cookie.ts';
@@ -28,9 +30,25 @@ export function registerRequestContext(app: FastifyInstance, deps: { tenants: Te
   });
 }
 
-/** preHandler for routes that need a fully signed-in user (a pending second factor is not enough). */
+/**
+ * Whether this session's user must set up a second factor first (modules/twofactor/policy.ts).
+ * A support session ("log in as") is the admin's, not the customer's, so it is not held back.
+ */
+export function twoFactorSetupRequired(request: FastifyRequest): boolean {
+  const auth = request.auth;
+  return auth !== undefined && !auth.impersonator && secondFactorMissing(auth.user, request.tenant);
+}
+
+/**
+ * preHandler for routes that need a fully signed-in user (a pending second factor is not enough).
+ * Until a required second factor is set up, only routes marked `config.beforeTwoFactorSetup`
+ * (the user, logout and /account/2fa) answer; the others 403 with a code the web acts on.
+ */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!request.auth || request.auth.session.twoFactorPending) throw new HttpError(401, 'auth.unauthenticated');
+  if (!request.routeOptions.config.beforeTwoFactorSetup && twoFactorSetupRequired(request)) {
+    throw new HttpError(403, 'auth.two_factor_setup_required', { code: ERROR_CODES.twoFactorSetupRequired });
+  }
 }
 
 export const authedUser = (request: FastifyRequest): ActiveSession => {

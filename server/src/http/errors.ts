@@ -19,6 +19,8 @@ export class HttpError extends Error {
   readonly params: Params;
   readonly fieldErrors: Record<string, { key: MessageKey; params?: Params }[]> | undefined;
   readonly headers: Record<string, string>;
+  /** A machine-readable reason the web acts on (errorAnswerSchema's `code`). */
+  readonly code: string | undefined;
 
   constructor(
     status: number,
@@ -27,6 +29,7 @@ export class HttpError extends Error {
       params?: Params;
       fields?: Record<string, { key: MessageKey; params?: Params }[]>;
       headers?: Record<string, string>;
+      code?: string;
     } = {},
   ) {
     super(key);
@@ -35,6 +38,7 @@ export class HttpError extends Error {
     this.params = options.params ?? {};
     this.fieldErrors = options.fields;
     this.headers = options.headers ?? {};
+    this.code = options.code;
   }
 }
 
@@ -94,7 +98,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply
         .code(error.status)
         .headers(error.headers)
-        .send({ message: translate(lang, error.key, withWait(lang, error.params)), ...(errors ? { errors } : {}) });
+        .send({
+          message: translate(lang, error.key, withWait(lang, error.params)),
+          ...(error.code ? { code: error.code } : {}),
+          ...(errors ? { errors } : {}),
+        });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors: FieldErrors = {};

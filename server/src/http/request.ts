@@ -5,6 +5,10 @@ import type { ActiveSession } from '../modules/sessions/service.ts';
 // What every /api request carries once http/context.ts has run. It is declared in a file of its
 // own so that modules needing only the types (errors.ts, the e2e seed) do not import the context.
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers while a required second factor is still to be set up (http/context.ts). */
+    beforeTwoFactorSetup?: boolean;
+  }
   interface FastifyRequest {
     lang: LanguageCode;
     tenant: ResolvedTenant;

@@ -1,4 +1,4 @@
-import { errorAnswerSchema, type FieldErrors } from '@berth/contracts';
+import { ERROR_CODES, errorAnswerSchema, type FieldErrors } from '@berth/contracts';
 import type { z } from 'zod';
 
 const API_BASE = '/api';
@@ -9,13 +9,21 @@ export class ApiError extends Error {
   readonly fieldErrors: FieldErrors;
   /** Seconds from the Retry-After header of a 429, when the server sent one. */
   readonly retryAfter: number | undefined;
+  /** The server's machine-readable reason (ERROR_CODES), when it sent one. */
+  readonly code: string | undefined;
 
-  constructor(status: number, message: string, fieldErrors: FieldErrors = {}, retryAfter?: number) {
+  constructor(status: number, message: string, fieldErrors: FieldErrors = {}, retryAfter?: number, code?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.fieldErrors = fieldErrors;
     this.retryAfter = retryAfter;
+    this.code = code;
+  }
+
+  /** The provider requires a second factor the user has not set up yet (the shell then shows only that). */
+  get isTwoFactorSetupRequired(): boolean {
+    return this.status === 403 && this.code === ERROR_CODES.twoFactorSetupRequired;
   }
 
   get isUnauthenticated(): boolean {
@@ -123,7 +131,7 @@ export async function apiRequest<S extends z.ZodType = z.ZodUnknown>(
     const parsed = errorAnswerSchema.safeParse(json);
     const retryAfter = parseRetryAfter(response.headers.get('Retry-After'));
     if (parsed.success) {
-      throw new ApiError(response.status, parsed.data.message, parsed.data.errors, retryAfter);
+      throw new ApiError(response.status, parsed.data.message, parsed.data.errors, retryAfter, parsed.data.code);
     }
     throw new ApiError(response.status, statusMessageKey(response.status), {}, retryAfter);
   }

@@ -1,4 +1,4 @@
-import { QueryClient, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import {
   currentUserAnswerSchema,
   sessionAnswerSchema,
@@ -25,7 +25,14 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 }
 
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  // A call refused because a second factor must be set up first: reload the user, whose answer
+  // says so, and the shell shows only the set-up (shell/Shell.tsx).
+  const onError = (error: unknown) => {
+    if (error instanceof ApiError && error.isTwoFactorSetupRequired) void client.invalidateQueries({ queryKey: queryKeys.currentUser });
+  };
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {
         retry: shouldRetry,
@@ -35,6 +42,7 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  return client;
 }
 
 /** GET /api/user: the session's user and tenant; fails with a 401 ApiError when logged out. */

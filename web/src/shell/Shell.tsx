@@ -1,6 +1,6 @@
 import '../styles/mantineShell.ts';
-import { useEffect } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Alert, Button, Stack } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { FullPageLoader } from '../components/FullPageLoader.tsx';
 import { describeError } from '../forms/validation.ts';
 import { applyUserLanguage } from '../i18n/i18n.ts';
 import { ShellFrame } from './ShellFrame.tsx';
+import { TwoFactorEnrollment } from './TwoFactorEnrollment.tsx';
 import classes from './Shell.module.css';
 
 /**
@@ -18,8 +19,13 @@ import classes from './Shell.module.css';
 export function Shell() {
   const { t } = useTranslation();
   const location = useLocation();
+  const navigate = useNavigate();
   const currentUser = useCurrentUser();
   const language = currentUser.data?.user.language;
+  // Kept until the new recovery codes are put away: the user's answer stops asking as soon as the
+  // second factor is on, one step before the codes are shown.
+  const [enrolling, setEnrolling] = useState(false);
+  if (currentUser.data?.user.two_factor_setup_required && !enrolling) setEnrolling(true);
 
   useEffect(() => {
     if (language) applyUserLanguage(language);
@@ -55,6 +61,19 @@ export function Shell() {
           </Button>
         </Stack>
       </main>
+    );
+  }
+
+  if (enrolling) {
+    if (location.pathname !== '/account/2fa') return <Navigate to="/account/2fa" replace />;
+    return (
+      <TwoFactorEnrollment
+        tenant={currentUser.data.tenant}
+        onDone={() => {
+          setEnrolling(false);
+          void navigate('/dashboard');
+        }}
+      />
     );
   }
 

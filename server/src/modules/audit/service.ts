@@ -52,6 +52,7 @@ export type AuditAction =
   | 'customer.deleted'
   | 'tenant.created'
   | 'tenant.updated'
+  | 'tenant.security_updated'
   | 'tenant.logo_uploaded'
   | 'tenant.logo_removed'
   | 'tenant.admin_assigned'

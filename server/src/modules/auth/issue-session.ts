@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionData } from '@berth/contracts';
 import { readSessionCookie, writeSessionCookie } from '../sessions/cookie.ts';
+import { secondFactorMissing } from '../twofactor/policy.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { toPublicTenant } from '../tenants/service.ts';
 import { presentUser } from '../users/present.ts';
@@ -30,5 +31,9 @@ export async function issueSession(
   });
   writeSessionCookie(request, reply, token, options.remember, expiresAt);
   if (options.twoFactorPending) return { status: 'two_factor_required' };
-  return { status: 'authenticated', user: presentUser(user), tenant: toPublicTenant(request.tenant) };
+  return {
+    status: 'authenticated',
+    user: { ...presentUser(user), two_factor_setup_required: secondFactorMissing(user, request.tenant) },
+    tenant: toPublicTenant(request.tenant),
+  };
 }

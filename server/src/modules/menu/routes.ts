@@ -12,7 +12,7 @@ export function menuRoutes() {
     api.get(
       '/menu',
       {
-        config: { rateLimit: RATE_LIMITS.read },
+        config: { rateLimit: RATE_LIMITS.read, beforeTwoFactorSetup: true },
         preHandler: requireUser,
         schema: { tags: ['shell'], summary: "The navigation tree of the user's role", response: { 200: menuAnswerSchema } },
       },

@@ -49,6 +49,8 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
     const system: Spec[] = [
       { id: 'system.customers', title: 'menu.customers', route: '/system/customers' },
       { id: 'system.audit', title: 'menu.audit', route: '/system/audit' },
+      // Who must have a second factor (host admins: their customers; super admins: every admin too).
+      { id: 'system.security', title: 'menu.security', route: '/system/security' },
       // The tenant's invoices (confirming bank transfers); the title is the page's own i18n key.
       { id: 'system.invoices', title: 'invoices.admin.title', route: '/system/partner/invoices' },
       // The tenant's prices, VAT and top-up limits (host admins for their tenant, super admins).

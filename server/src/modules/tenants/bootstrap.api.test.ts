@@ -32,6 +32,7 @@ describe('first start', () => {
       '0010_mail_serving',
       '0011_dkim_keys',
       '0012_dns_lookup_index',
+      '0013_two_factor_policy',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

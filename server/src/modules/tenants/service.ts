@@ -8,11 +8,13 @@ export interface ResolvedTenant extends Tenant {
   hosts: string[];
   default_language: string;
   public_url: string | null;
+  /** Who must have a second factor on this tenant's host (http/context.ts twoFactorSetupRequired). */
+  two_factor_policy: { customers: boolean; admins: boolean };
 }
 
 type TenantRow = NonNullable<Awaited<ReturnType<typeof findTenantById>>>;
 
-const present = (row: TenantRow, hosts: string[]): ResolvedTenant => ({
+const present = (row: TenantRow, hosts: string[], adminsRequired: boolean): ResolvedTenant => ({
   id: row.id,
   title: row.title,
   config: {
@@ -23,6 +25,7 @@ const present = (row: TenantRow, hosts: string[]): ResolvedTenant => ({
   hosts,
   default_language: row.default_language,
   public_url: row.public_url,
+  two_factor_policy: { customers: row.require_2fa_customers, admins: adminsRequired },
 });
 
 export const toPublicTenant = (tenant: ResolvedTenant): Tenant => ({
@@ -58,17 +61,21 @@ export class TenantResolver {
     if (cached && cached.until > now) return cached.tenant;
     const row = (await findTenantByHost(this.db, host)) ?? (await findTenantById(this.db, OPERATOR_TENANT_ID));
     if (!row) throw new Error('The operator tenant is missing: run the migrations and bootstrap first.');
-    const hosts = (await listTenantHosts(this.db, row.id)).map((h) => h.host);
-    const tenant = present(row, hosts);
+    const tenant = await this.resolve(row);
     this.cache.set(host, { tenant, until: now + this.ttlMs });
     return tenant;
   }
 
   async byId(id: number): Promise<ResolvedTenant | undefined> {
     const row = await findTenantById(this.db, id);
-    if (!row) return undefined;
+    return row ? this.resolve(row) : undefined;
+  }
+
+  private async resolve(row: TenantRow): Promise<ResolvedTenant> {
     const hosts = (await listTenantHosts(this.db, row.id)).map((h) => h.host);
-    return present(row, hosts);
+    // "For all admins" is the operator's setting, whichever tenant's host an admin signs in on.
+    const operator = row.id === OPERATOR_TENANT_ID ? row : await findTenantById(this.db, OPERATOR_TENANT_ID);
+    return present(row, hosts, operator?.require_2fa_admins ?? false);
   }
 
   clear(): void {

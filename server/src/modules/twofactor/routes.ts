@@ -91,7 +91,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.get(
       '/account/2fa',
       {
-        config: { rateLimit: RATE_LIMITS.read },
+        config: { rateLimit: RATE_LIMITS.read, beforeTwoFactorSetup: true },
         preHandler: requireUser,
         schema: { tags: ['account'], summary: 'Two-factor status', response: { 200: twoFactorStatusAnswerSchema } },
       },
@@ -101,7 +101,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/account/2fa/setup',
       {
-        config: { rateLimit: RATE_LIMITS.write },
+        config: { rateLimit: RATE_LIMITS.write, beforeTwoFactorSetup: true },
         preHandler: requireUser,
         schema: {
           tags: ['account'],
@@ -116,7 +116,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/account/2fa/enable',
       {
-        config: { rateLimit: RATE_LIMITS.write },
+        config: { rateLimit: RATE_LIMITS.write, beforeTwoFactorSetup: true },
         preHandler: requireUser,
         schema: {
           tags: ['account'],
@@ -134,7 +134,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/account/2fa/recovery-codes',
       {
-        config: { rateLimit: RATE_LIMITS.write },
+        config: { rateLimit: RATE_LIMITS.write, beforeTwoFactorSetup: true },
         preHandler: requireUser,
         schema: {
           tags: ['account'],

@@ -10,7 +10,7 @@ import {
   THUMBNAIL_SIZE,
   userAnswerSchema,
 } from '@berth/contracts';
-import { authedUser, requireUser } from '../../http/context.ts';
+import { authedUser, requireUser, twoFactorSetupRequired } from '../../http/context.ts';
 import { fieldError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import { toPublicTenant } from '../tenants/service.ts';
@@ -26,7 +26,7 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService) {
     api.get(
       '/user',
       {
-        config: { rateLimit: RATE_LIMITS.read },
+        config: { rateLimit: RATE_LIMITS.read, beforeTwoFactorSetup: true },
         preHandler: requireUser,
         schema: {
           tags: ['users'],
@@ -37,7 +37,12 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService) {
       async (request) => {
         // Everything here was read with the session (sessions/queries.ts): no query of its own.
         const { user, impersonator, credit } = authedUser(request);
-        return { data: { user: { ...presentUser(user, credit), impersonator }, tenant: toPublicTenant(request.tenant) } };
+        return {
+          data: {
+            user: { ...presentUser(user, credit), impersonator, two_factor_setup_required: twoFactorSetupRequired(request) },
+            tenant: toPublicTenant(request.tenant),
+          },
+        };
       },
     );
 

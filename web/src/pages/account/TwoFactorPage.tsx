@@ -31,7 +31,7 @@ type Step = { kind: 'status' } | { kind: 'setup'; setup: Setup } | { kind: 'code
  * /account/2fa: turn TOTP two-factor authentication on (password → QR code → code → recovery
  * codes shown once), regenerate the recovery codes, or turn it off.
  */
-export function TwoFactorPage() {
+export function TwoFactorPage({ onCodesSaved }: { onCodesSaved?: () => void } = {}) {
   const { t } = useTranslation();
   const status = useTwoFactorStatus();
   const [step, setStep] = useState<Step>({ kind: 'status' });
@@ -54,6 +54,7 @@ export function TwoFactorPage() {
           message={step.answer.message}
           onDone={() => {
             setStep({ kind: 'status' });
+            onCodesSaved?.();
           }}
         />
       </Section>

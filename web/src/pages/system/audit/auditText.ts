@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = {
   tenant: [
     'tenant.created',
     'tenant.updated',
+    'tenant.security_updated',
     'tenant.logo_uploaded',
     'tenant.logo_removed',
     'tenant.admin_assigned',
