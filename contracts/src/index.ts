@@ -12,3 +12,4 @@ export * from './shop.ts';
 export * from './payments.ts';
 export * from './credit-admin.ts';
 export * from './input.ts';
+export * from './api-tokens.ts';

@@ -73,6 +73,9 @@ import { notificationRoutes } from './modules/notifications/routes.ts';
 import { NotificationService } from './modules/notifications/service.ts';
 import { TenantAdministration } from './modules/tenants/admin.ts';
 import { SecuritySettingsService } from './modules/security/service.ts';
+import { ApiTokenService } from './modules/api-tokens/service.ts';
+import { apiTokenRoutes } from './modules/api-tokens/routes.ts';
+import { OPENAPI_SECURITY_SCHEMES, withTokenScope } from './modules/api-tokens/openapi.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { tenantAdminRoutes, tenantLogoRoute, tenantRoutes } from './modules/tenants/routes.ts';
 // Payments: bank transfer and Stripe providers, saved payment methods, confirmation by admins, invoice PDFs.
@@ -250,7 +253,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   realtime.onChange(TENANTS_CHANGED, () => tenants.clear());
   await registerSecurityHeaders(app);
   registerErrorHandler(app);
-  registerRequestContext(app, { tenants, sessions });
+  const apiTokens = new ApiTokenService({ db, clock, audit });
+  registerRequestContext(app, { tenants, sessions, tokens: apiTokens });
   registerCsrfProtection(app);
   registerInputGuard(app);
   await registerRateLimits(app, {
@@ -289,8 +293,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     openapi: {
       info: { title: 'Berth API', version: '0.1.0', description: 'Hosting and domain administration panel' },
       servers: [{ url: '/' }],
+      components: { securitySchemes: OPENAPI_SECURITY_SCHEMES },
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => withTokenScope(input, jsonSchemaTransform(input)),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
@@ -320,6 +325,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
       await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL)));
       await api.register(dnsRoutes(hosting.dns, impersonation));
+      await api.register(apiTokenRoutes(apiTokens, impersonation));
       await api.register(securityRoutes(new SecuritySettingsService({ db, audit, realtime }), impersonation));
       await api.register(customerRoutes(hosting.customers, impersonation, impersonation));
       await api.register(impersonationRoutes(impersonation));

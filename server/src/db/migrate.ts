@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_mail_serving.ts';
 import * as m0011 from './migrations/0011_dkim_keys.ts';
 import * as m0012 from './migrations/0012_dns_lookup_index.ts';
 import * as m0013 from './migrations/0013_two_factor_policy.ts';
+import * as m0014 from './migrations/0014_api_tokens.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011_dkim_keys': m0011,
   '0012_dns_lookup_index': m0012,
   '0013_two_factor_policy': m0013,
+  '0014_api_tokens': m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

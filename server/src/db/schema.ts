@@ -252,6 +252,23 @@ export interface DkimKeysTable {
   created_at: Timestamp;
 }
 
+/** Personal API tokens (migration 0014): only the SHA-256 of the token is kept. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  prefix: string;
+  scopes: ColumnType<string[], string, string>;
+  allowed_ips: ColumnType<string[], string | undefined, string>;
+  expires_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  last_used_ip: string | null;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
 export interface CaptchaUsesTable {
   signature: string;
   expires_at: Timestamp;
@@ -557,6 +574,7 @@ export interface Database {
   domain_users: DomainUsersTable;
   mail_aliases: MailAliasesTable;
   dkim_keys: DkimKeysTable;
+  api_tokens: ApiTokensTable;
   domains: DomainsTable;
   tenants: TenantsTable;
   tenant_hosts: TenantHostsTable;

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '@berth/contracts';
 import { isLanguage, languageFromHeader } from '../i18n/messages.ts';
 import { secondFactorMissing } from '../modules/twofactor/policy.ts';
+import type { ApiTokenService } from '../modules/api-tokens/service.ts';
+import { tokenScopeOf } from '../modules/api-tokens/scopes.ts';
 import type { ResolvedTenant, TenantResolver } from '../modules/tenants/service.ts';
 import type { ActiveSession, SessionService } from '../modules/sessions/service.ts';
 import { readSessionCookie } from '../modules/sessions/cookie.ts';
@@ -12,7 +14,10 @@ import type {} from './request.ts';
  * Every /api request learns its tenant (from the host name), its session and its language
  * before any route runs, so routes never look these up themselves.
  */
-export function registerRequestContext(app: FastifyInstance, deps: { tenants: TenantResolver; sessions: SessionService }): void {
+export function registerRequestContext(
+  app: FastifyInstance,
+  deps: { tenants: TenantResolver; sessions: SessionService; tokens: Pick<ApiTokenService, 'authenticate'> },
+): void {
   app.decorateRequest('lang', 'en');
   app.decorateRequest('tenant', undefined as unknown as ResolvedTenant);
   app.decorateRequest('auth', undefined);
@@ -21,6 +26,15 @@ export function registerRequestContext(app: FastifyInstance, deps: { tenants: Te
     request.lang = languageFromHeader(request.headers['accept-language']);
     if (!request.url.startsWith('/api/')) return;
     request.tenant = await deps.tenants.forHost(request.headers.host);
+    // An API token, when one is sent, is the only credential looked at: a cookie beside it is ignored.
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer) {
+      const active = await deps.tokens.authenticate(bearer, request.tenant.id, request.ip);
+      if (!active) throw new HttpError(401, 'auth.token_invalid', { headers: { 'www-authenticate': 'Bearer' } });
+      request.auth = active;
+      if (isLanguage(active.user.language)) request.lang = active.user.language;
+      return;
+    }
     const token = readSessionCookie(request);
     if (!token) return;
     const active = await deps.sessions.resolveOn(token, request.tenant.id);
@@ -46,6 +60,12 @@ export function twoFactorSetupRequired(request: FastifyRequest): boolean {
  */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   if (!request.auth || request.auth.session.twoFactorPending) throw new HttpError(401, 'auth.unauthenticated');
+  if (request.auth.token) {
+    const needed = tokenScopeOf(request.routeOptions.url ?? '', request.method);
+    if (needed === null) throw new HttpError(403, 'auth.token_not_allowed');
+    if (needed !== 'any' && !request.auth.token.scopes.includes(needed))
+      throw new HttpError(403, 'auth.token_scope', { params: { scope: needed } });
+  }
   if (!request.routeOptions.config.beforeTwoFactorSetup && twoFactorSetupRequired(request)) {
     throw new HttpError(403, 'auth.two_factor_setup_required', { code: ERROR_CODES.twoFactorSetupRequired });
   }

@@ -31,7 +31,11 @@ export type RateLimitPreset = keyof typeof RATE_LIMITS;
 
 /** The part of the key that says who is calling: one user on every address, or one address. */
 export const rateLimitKey = (request: FastifyRequest): string =>
-  request.auth && !request.auth.session.twoFactorPending ? `user:${request.auth.user.id}` : `ip:${request.ip}`;
+  request.auth?.token
+    ? `token:${request.auth.token.id}`
+    : request.auth && !request.auth.session.twoFactorPending
+      ? `user:${request.auth.user.id}`
+      : `ip:${request.ip}`;
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
 /** The one command the counters need, as the `redis` client offers it. */

@@ -36,6 +36,8 @@ export type AuditAction =
   | 'domain_user.updated'
   | 'domain_user.password_reset'
   | 'domain_user.deleted'
+  | 'api_token.created'
+  | 'api_token.revoked'
   | 'mail_alias.created'
   | 'mail_alias.deleted'
   | 'dns.record_created'
@@ -99,6 +101,7 @@ export interface Actor {
 }
 
 export type AuditTargetType =
+  | 'api_token'
   | 'domain'
   | 'domain_user'
   | 'mail_alias'

@@ -10,6 +10,8 @@ import { registerRequestContext } from '../../http/context.ts';
 import { registerErrorHandler } from '../../http/errors.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { PasswordHasher } from '../../lib/password.ts';
+import { ApiTokenService } from '../api-tokens/service.ts';
+import { AuditService } from '../audit/service.ts';
 import { SessionService } from '../sessions/service.ts';
 import { ensureOperator } from '../tenants/bootstrap.ts';
 import { TenantResolver } from '../tenants/service.ts';
@@ -82,7 +84,11 @@ beforeAll(async () => {
   app.setSerializerCompiler(serializerCompiler);
   await app.register(cookie);
   registerErrorHandler(app);
-  registerRequestContext(app, { tenants: new TenantResolver(db, clock), sessions });
+  registerRequestContext(app, {
+    tenants: new TenantResolver(db, clock),
+    sessions,
+    tokens: new ApiTokenService({ db, clock, audit: new AuditService(db, clock, app.log) }),
+  });
   await app.register(outboxRoutes(mailer), { prefix: '/api/system' });
   await app.ready();
 });

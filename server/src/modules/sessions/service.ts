@@ -31,6 +31,8 @@ export interface ActiveSession {
   impersonator: Impersonator | null;
   /** The user's partner credit, read with the session (GET /api/user's `commission`). */
   credit: { balance: number; currency: string | null };
+  /** Set when the request came with an API token instead of a session (modules/api-tokens). */
+  token?: { id: number; scopes: string[] };
 }
 
 export const PENDING_SECOND_FACTOR_MS = 10 * 60 * 1000;

@@ -33,6 +33,7 @@ describe('first start', () => {
       '0011_dkim_keys',
       '0012_dns_lookup_index',
       '0013_two_factor_policy',
+      '0014_api_tokens',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
