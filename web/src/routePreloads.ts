@@ -42,6 +42,7 @@ export const ROUTE_PRELOADS: RoutePreload[] = [
   { pattern: '^/notifications$', modules: shell('notifications/NotificationsPage'), data: SHELL_DATA },
   { pattern: '^/account$', modules: shell('account/AccountPage'), data: SHELL_DATA },
   { pattern: '^/shop(/.*)?$', modules: shell('shop/ShopRoutes'), data: SHELL_DATA },
+  { pattern: '^/account/api-tokens$', modules: shell('account/api-tokens/ApiTokensPage'), data: SHELL_DATA },
   { pattern: '^/system/security$', modules: shell('system/security/SecurityPage'), data: SHELL_DATA },
   { pattern: '^/system/customers(/.*)?$', modules: shell('system/customers/CustomerRoutes'), data: SHELL_DATA },
   { pattern: '', modules: shell(), data: SHELL_DATA },

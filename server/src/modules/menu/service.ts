@@ -83,6 +83,7 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
         ...(user.google2fa_enabled ? {} : { badge: { class: 'warning', label: 'menu.badge_off' } }),
       },
       { id: 'account.password', title: 'menu.password', route: '/password' },
+      { id: 'account.api_tokens', title: 'menu.api_tokens', route: '/account/api-tokens' },
       ...(sells ? [{ id: 'account.payment_methods', title: 'menu.payment_methods', route: '/account/payment-methods' }] : []),
     ],
   });

@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = {
     'domain_user.password_change_failed',
   ],
   mail_alias: ['mail_alias.created', 'mail_alias.deleted'],
+  api_token: ['api_token.created', 'api_token.revoked'],
   dns: ['dns.record_created', 'dns.record_updated', 'dns.record_deleted', 'dns.dnssec_signed', 'dns.dnssec_unsigned', 'dns.dkim_published'],
   tenant: [
     'tenant.created',
@@ -79,6 +80,7 @@ const KNOWN = new Set<string>(Object.values(AUDIT_ACTIONS).flat());
 const isKnownAction = (action: string): action is KnownAuditAction => KNOWN.has(action);
 
 const TARGET_TYPES = [
+  'api_token',
   'domain',
   'domain_user',
   'mail_alias',
