@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { addTenant, addUser, superAdmin, type Caller } from '../../../test/hosting.ts';
+import { addTenant, addUser, hostOf, superAdmin, type Caller } from '../../../test/hosting.ts';
 import type { UserRow } from '../users/queries.ts';
 
 /*
@@ -390,6 +390,72 @@ describe('tenant and customer isolation', () => {
     }
     expect(mismatches).toEqual([]);
     expect(count).toBeGreaterThan(5 * 40);
+    expect(await snapshot()).toBe(before);
+  }, 120_000);
+
+  it('gives a full-scope API token no more than its customer, and nothing at all on another tenant', async () => {
+    const [a1, a2] = a.customers;
+    const [b1] = b.customers;
+    const scopes = ['domains', 'dns', 'mail', 'shop'].flatMap((area) => [`${area}:read`, `${area}:write`]);
+    const tokenOf = async (who: Fixture) =>
+      (await who.call({ method: 'POST', url: '/api/account/api-tokens', payload: { name: 'matrix', scopes } })).json().data.token as string;
+    const byToken =
+      (token: string, tenantId: number): Caller =>
+      async (options) =>
+        t.app.inject({ ...options, headers: { ...options.headers, host: await hostOf(t, tenantId), authorization: `Bearer ${token}` } });
+    const a1Token = byToken(await tokenOf(a1), a.id);
+    // B's customer's token, sent to A's host: bound to its tenant, it is nobody there.
+    const b1TokenOnA = byToken(await tokenOf(b1), a.id);
+    const before = await snapshot();
+    const targets: [string, Target][] = [
+      [
+        'token → other customer of the same tenant',
+        {
+          domain: a2.domain,
+          ownDomainId: a1.domain.id,
+          customer: { id: a2.user.id, email: a2.user.email },
+          owner: a2.user.id,
+          tenantId: b.id,
+          tenantUserId: a2.user.id,
+        },
+      ],
+      [
+        'token → customer of another tenant',
+        {
+          domain: b1.domain,
+          ownDomainId: a1.domain.id,
+          customer: { id: b1.user.id, email: b1.user.email },
+          owner: b1.user.id,
+          tenantId: b.id,
+          tenantUserId: b1.user.id,
+        },
+      ],
+    ];
+    const mismatches: string[] = [];
+    let answeredAsCustomer = 0;
+    for (const [label, target] of targets) {
+      for (const request of callsAgainst(target)) {
+        const options = {
+          method: request.method,
+          url: request.url,
+          query: request.query,
+          payload: request.payload as never,
+          headers: request.headers,
+        };
+        const answer = await a1Token(options);
+        const customer = expectedFor('customer', request);
+        // Routes closed to tokens answer 403 before any id is looked at; the rest as for the customer.
+        const closed = answer.statusCode === 403 && answer.json().message === 'API tokens cannot be used for this. Sign in to do it.';
+        if (!closed) answeredAsCustomer++;
+        if (answer.statusCode !== customer && !closed)
+          mismatches.push(`${label}: ${request.name} → ${answer.statusCode}, expected ${customer}: ${answer.body.slice(0, 160)}`);
+        const foreign = await b1TokenOnA(options);
+        if (foreign.statusCode !== 401) mismatches.push(`foreign token: ${request.name} → ${foreign.statusCode}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    // The hosting routes themselves are open to the token (and refuse the foreign ids).
+    expect(answeredAsCustomer).toBeGreaterThan(30);
     expect(await snapshot()).toBe(before);
   }, 120_000);
 
