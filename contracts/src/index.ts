@@ -13,3 +13,4 @@ export * from './payments.ts';
 export * from './credit-admin.ts';
 export * from './input.ts';
 export * from './api-tokens.ts';
+export * from './passkeys.ts';

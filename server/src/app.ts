@@ -75,6 +75,8 @@ import { TenantAdministration } from './modules/tenants/admin.ts';
 import { SecuritySettingsService } from './modules/security/service.ts';
 import { ApiTokenService } from './modules/api-tokens/service.ts';
 import { apiTokenRoutes } from './modules/api-tokens/routes.ts';
+import { PasskeyService } from './modules/passkeys/service.ts';
+import { passkeyRoutes } from './modules/passkeys/routes.ts';
 import { OPENAPI_SECURITY_SCHEMES, withTokenScope } from './modules/api-tokens/openapi.ts';
 import { securityRoutes } from './modules/security/routes.ts';
 import { tenantAdminRoutes, tenantLogoRoute, tenantRoutes } from './modules/tenants/routes.ts';
@@ -326,6 +328,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL)));
       await api.register(dnsRoutes(hosting.dns, impersonation));
       await api.register(apiTokenRoutes(apiTokens, impersonation));
+      await api.register(passkeyRoutes(new PasskeyService({ db, clock, audit, reauth, notifier }), sessions, audit));
       await api.register(securityRoutes(new SecuritySettingsService({ db, audit, realtime }), impersonation));
       await api.register(customerRoutes(hosting.customers, impersonation, impersonation));
       await api.register(impersonationRoutes(impersonation));

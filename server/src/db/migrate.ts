@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011_dkim_keys.ts';
 import * as m0012 from './migrations/0012_dns_lookup_index.ts';
 import * as m0013 from './migrations/0013_two_factor_policy.ts';
 import * as m0014 from './migrations/0014_api_tokens.ts';
+import * as m0015 from './migrations/0015_passkeys.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0012_dns_lookup_index': m0012,
   '0013_two_factor_policy': m0013,
   '0014_api_tokens': m0014,
+  '0015_passkeys': m0015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -39,6 +39,8 @@ export interface UsersTable {
   notifications_viewed: ColumnType<string[], string[] | undefined, string[]>;
   email_verified_at: Timestamp | null;
   locked_at: Timestamp | null;
+  /** Whether the user has a passkey (a second factor too): kept with the passkeys (migration 0015). */
+  passkey_enabled: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   google2fa_secret: string | null;
@@ -267,6 +269,32 @@ export interface ApiTokensTable {
   last_used_ip: string | null;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+}
+
+/** Passkeys (migration 0015): WebAuthn credentials; the public key base64url-encoded. */
+export interface PasskeysTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  credential_id: string;
+  public_key: string;
+  counter: ColumnType<number, number | undefined, number>;
+  transports: ColumnType<string[], string | undefined, string>;
+  device_type: string;
+  backed_up: boolean;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+/** WebAuthn challenges: each is used once, within minutes. */
+export interface WebauthnChallengesTable {
+  id: string;
+  tenant_id: number;
+  user_id: number | null;
+  purpose: 'register' | 'login';
+  challenge: string;
+  expires_at: Timestamp;
 }
 
 export interface CaptchaUsesTable {
@@ -575,6 +603,8 @@ export interface Database {
   mail_aliases: MailAliasesTable;
   dkim_keys: DkimKeysTable;
   api_tokens: ApiTokensTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   domains: DomainsTable;
   tenants: TenantsTable;
   tenant_hosts: TenantHostsTable;

@@ -1,6 +1,13 @@
 import type { LanguageCode } from '@berth/contracts';
 
 const en = {
+  'passkeys.expired': 'This passkey request has expired. Please try again.',
+  'passkeys.invalid': 'The passkey could not be verified. Please try again.',
+  'passkeys.too_many': 'You have {max} passkeys already. Remove one first.',
+  'passkeys.login_failed': 'This passkey cannot log you in here.',
+  'passkeys.added': 'The passkey has been added.',
+  'passkeys.renamed': 'The passkey has been renamed.',
+  'passkeys.removed': 'The passkey has been removed.',
   'validation.required': 'This field is required.',
   'validation.invalid': 'This value is not valid.',
   'validation.nul': 'This value contains a NUL character, which cannot be stored.',
@@ -245,6 +252,13 @@ export type MessageKey = keyof typeof en;
 type Dictionary = Record<MessageKey, string>;
 
 const de: Dictionary = {
+  'passkeys.expired': 'Diese Passkey-Anfrage ist abgelaufen. Bitte versuchen Sie es erneut.',
+  'passkeys.invalid': 'Der Passkey konnte nicht geprüft werden. Bitte versuchen Sie es erneut.',
+  'passkeys.too_many': 'Sie haben bereits {max} Passkeys. Entfernen Sie zuerst einen.',
+  'passkeys.login_failed': 'Mit diesem Passkey ist hier keine Anmeldung möglich.',
+  'passkeys.added': 'Der Passkey wurde hinzugefügt.',
+  'passkeys.renamed': 'Der Passkey wurde umbenannt.',
+  'passkeys.removed': 'Der Passkey wurde entfernt.',
   'auth.token_invalid': 'Das API-Token ist ungültig: unbekannt, widerrufen, abgelaufen oder von dieser Adresse nicht erlaubt.',
   'auth.token_not_allowed': 'API-Token können dafür nicht verwendet werden. Melden Sie sich dazu an.',
   'auth.token_scope': 'Diesem API-Token fehlt der Bereich {scope}.',
@@ -488,6 +502,13 @@ const de: Dictionary = {
 };
 
 const cs: Dictionary = {
+  'passkeys.expired': 'Platnost požadavku na přístupový klíč vypršela. Zkuste to prosím znovu.',
+  'passkeys.invalid': 'Přístupový klíč se nepodařilo ověřit. Zkuste to prosím znovu.',
+  'passkeys.too_many': 'Už máte {max} přístupových klíčů. Nejdřív jeden odeberte.',
+  'passkeys.login_failed': 'Tímto přístupovým klíčem se zde přihlásit nelze.',
+  'passkeys.added': 'Přístupový klíč byl přidán.',
+  'passkeys.renamed': 'Přístupový klíč byl přejmenován.',
+  'passkeys.removed': 'Přístupový klíč byl odebrán.',
   'auth.token_invalid': 'API token není platný: neznámý, odvolaný, prošlý nebo z této adresy nepovolený.',
   'auth.token_not_allowed': 'API tokeny pro tohle použít nelze. Přihlaste se.',
   'auth.token_scope': 'Tento API token nemá rozsah {scope}.',

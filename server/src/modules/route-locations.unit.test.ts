@@ -20,6 +20,7 @@ const AREAS: Record<string, string[]> = {
   '/login': ['auth'],
   '/logout': ['auth'],
   '/login2fa': ['twofactor'],
+  '/login/passkey': ['passkeys'],
   '/password/otp': ['otp'],
   '/password/otplogin': ['otp'],
   '/register': ['registration'],

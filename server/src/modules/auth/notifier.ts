@@ -32,7 +32,13 @@ export class SecurityNotifier {
     user: UserRow,
     kind: Extract<
       MailKind,
-      'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'recovery_codes_regenerated' | 'email_changed'
+      | 'password_changed'
+      | 'two_factor_enabled'
+      | 'two_factor_disabled'
+      | 'recovery_codes_regenerated'
+      | 'email_changed'
+      | 'passkey_added'
+      | 'passkey_removed'
     >,
     context: { ip: string; tenant: TenantRef },
   ): Promise<void> {

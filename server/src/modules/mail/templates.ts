@@ -22,6 +22,8 @@ export interface MailParams {
   two_factor_disabled: SecurityNoticeParams;
   email_changed: SecurityNoticeParams;
   recovery_codes_regenerated: SecurityNoticeParams;
+  passkey_added: SecurityNoticeParams;
+  passkey_removed: SecurityNoticeParams;
   /** A reminder before a domain expires (30, 7 and 1 days); `link` goes to its renewal page. */
   domain_expiry: { name: string; domain: string; days: number; expireAt: Date; link: string };
 }
@@ -38,6 +40,8 @@ export const MAIL_KINDS = [
   'two_factor_disabled',
   'email_changed',
   'recovery_codes_regenerated',
+  'passkey_added',
+  'passkey_removed',
   'domain_expiry',
 ] as const satisfies readonly MailKind[];
 
@@ -47,7 +51,14 @@ export interface RenderedMail {
   html: string;
 }
 
-type SecurityKind = 'password_changed' | 'two_factor_enabled' | 'two_factor_disabled' | 'recovery_codes_regenerated' | 'email_changed';
+type SecurityKind =
+  | 'password_changed'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'recovery_codes_regenerated'
+  | 'email_changed'
+  | 'passkey_added'
+  | 'passkey_removed';
 
 /**
  * Every sentence of every mail in one language; the layout is shared, so all languages carry the
@@ -207,6 +218,14 @@ const en: Wording = {
       subject: (brand) => `New recovery codes for your ${brand} account`,
       intro: (brand) => `New recovery codes were generated for your ${brand} account. Your previous recovery codes no longer work.`,
     },
+    passkey_added: {
+      subject: (brand) => `A passkey was added to your ${brand} account`,
+      intro: (brand) => `A new passkey was added to your ${brand} account. It can now be used to log in without a password.`,
+    },
+    passkey_removed: {
+      subject: (brand) => `A passkey was removed from your ${brand} account`,
+      intro: (brand) => `A passkey was removed from your ${brand} account. It can no longer be used to log in.`,
+    },
     time: 'Time',
     ip: 'IP address',
     unknownIp: 'unknown',
@@ -308,6 +327,15 @@ const de: Wording = {
       intro: (brand) =>
         `für Ihr Konto bei ${brand} wurden neue Wiederherstellungscodes erstellt. Ihre bisherigen Wiederherstellungscodes sind nicht mehr gültig.`,
     },
+    passkey_added: {
+      subject: (brand) => `Neuer Passkey für Ihr Konto bei ${brand}`,
+      intro: (brand) =>
+        `zu Ihrem Konto bei ${brand} wurde ein neuer Passkey hinzugefügt. Mit ihm ist jetzt eine Anmeldung ohne Passwort möglich.`,
+    },
+    passkey_removed: {
+      subject: (brand) => `Passkey aus Ihrem Konto bei ${brand} entfernt`,
+      intro: (brand) => `aus Ihrem Konto bei ${brand} wurde ein Passkey entfernt. Mit ihm ist keine Anmeldung mehr möglich.`,
+    },
     time: 'Zeitpunkt',
     ip: 'IP-Adresse',
     unknownIp: 'unbekannt',
@@ -403,6 +431,14 @@ const cs: Wording = {
     recovery_codes_regenerated: {
       subject: (brand) => `Nové záložní kódy k účtu ${brand}`,
       intro: (brand) => `k vašemu účtu ${brand} byly vygenerovány nové záložní kódy. Dosavadní záložní kódy už neplatí.`,
+    },
+    passkey_added: {
+      subject: (brand) => `K účtu ${brand} byl přidán přístupový klíč`,
+      intro: (brand) => `k vašemu účtu ${brand} byl přidán nový přístupový klíč (passkey). Lze se jím nyní přihlásit bez hesla.`,
+    },
+    passkey_removed: {
+      subject: (brand) => `Z účtu ${brand} byl odebrán přístupový klíč`,
+      intro: (brand) => `z vašeho účtu ${brand} byl odebrán přístupový klíč (passkey). Už se jím nelze přihlásit.`,
     },
     time: 'Čas',
     ip: 'IP adresa',
@@ -510,6 +546,8 @@ const composers: { [K in MailKind]: Composer<K> } = {
   two_factor_disabled: securityNotice('two_factor_disabled'),
   email_changed: securityNotice('email_changed'),
   recovery_codes_regenerated: securityNotice('recovery_codes_regenerated'),
+  passkey_added: securityNotice('passkey_added'),
+  passkey_removed: securityNotice('passkey_removed'),
   domain_expiry: (w, p, brand) => {
     const date = formatDate(p.expireAt, w.locale);
     const days = w.domainExpiry.days(p.days);

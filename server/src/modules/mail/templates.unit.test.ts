@@ -33,6 +33,8 @@ const samples: { [K in MailKind]: MailParams[K] } = {
   },
   recovery_codes_regenerated: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '198.51.100.20' },
   email_changed: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '198.51.100.21' },
+  passkey_added: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '198.51.100.22' },
+  passkey_removed: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '198.51.100.23' },
 };
 
 const render = <K extends MailKind>(kind: K, language: (typeof LANGUAGES)[number], brand = 'Acme Hosting') =>

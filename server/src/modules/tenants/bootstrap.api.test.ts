@@ -34,6 +34,7 @@ describe('first start', () => {
       '0012_dns_lookup_index',
       '0013_two_factor_policy',
       '0014_api_tokens',
+      '0015_passkeys',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
