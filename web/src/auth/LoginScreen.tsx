@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { Alert, Anchor, Button, Checkbox, Divider, Group, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconMail } from '@tabler/icons-react';
+import { IconAlertCircle, IconFingerprint, IconMail } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { loginPayloadSchema, offersOtpLogin, type LoginPayload } from '@berth/contracts';
 import { ApiError } from '../api/client.ts';
 import { useLogin, useTenant } from '../api/queries.ts';
+import { usePasskeyLogin } from '../api/passkeys.ts';
 import { readRouteState, RouteStateMessage } from '../components/RouteStateMessage.tsx';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { IdentifierField } from '../forms/IdentifierField.tsx';
@@ -67,6 +68,19 @@ export function LoginScreen() {
   });
 
   const showOtp = tenant.data ? offersOtpLogin(tenant.data.id) : false;
+  const passkeyLogin = usePasskeyLogin();
+  const passkeysWork = typeof window.PublicKeyCredential === 'function';
+  const withPasskey = () => {
+    setFormError(null);
+    passkeyLogin.mutate(undefined, {
+      onSuccess: () => void navigate(returnTarget(from), { replace: true }),
+      onError: (error) => {
+        // Closing the browser's passkey dialog is no failure to report.
+        if (error.name === 'NotAllowedError' || error.name === 'AbortError') return;
+        setFormError(error instanceof ApiError ? describeError(error, t) : t('passkeys.loginFailed'));
+      },
+    });
+  };
 
   // Someone already signed in who opens /login is sent on by the server (server/src/http/web-app.ts).
   return (
@@ -121,6 +135,20 @@ export function LoginScreen() {
           </Button>
         </Stack>
       </form>
+
+      {passkeysWork ? (
+        <Button
+          variant="default"
+          size="md"
+          fz="sm"
+          fullWidth
+          loading={passkeyLogin.isPending}
+          onClick={withPasskey}
+          leftSection={<IconFingerprint size={18} aria-hidden />}
+        >
+          {t('passkeys.login')}
+        </Button>
+      ) : null}
 
       {showOtp ? (
         <>

@@ -16,6 +16,7 @@ import { FormAlert } from '../../forms/FormAlert.tsx';
 import { describeError } from '../../forms/validation.ts';
 import { translateServerText } from '../../i18n/i18n.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
+import { PasskeysSection } from './PasskeysSection.tsx';
 import { PasswordPrompt } from './PasswordPrompt.tsx';
 import { RecoveryCodes } from './RecoveryCodes.tsx';
 import { TwoFactorSetup } from './TwoFactorSetup.tsx';
@@ -134,6 +135,7 @@ export function TwoFactorPage({ onCodesSaved }: { onCodesSaved?: () => void } = 
         </FormAlert>
       ) : null}
       {content}
+      {step.kind === 'status' ? <PasskeysSection /> : null}
     </div>
   );
 }

@@ -1,0 +1,90 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { startAuthentication, startRegistration } from '@simplewebauthn/browser';
+import type { z } from 'zod';
+import {
+  messageAnswerSchema,
+  passkeyAnswerSchema,
+  passkeyListAnswerSchema,
+  sessionAnswerSchema,
+  webauthnOptionsAnswerSchema,
+  type Passkey,
+  type SessionAnswer,
+} from '@berth/contracts';
+import { type ApiError, apiRequest } from './client.ts';
+import { queryKeys, storeSession } from './queries.ts';
+
+const passkeysKey = ['account', 'passkeys'] as const;
+export type PasskeyAnswer = z.output<typeof passkeyAnswerSchema>;
+
+type RegistrationOptions = Parameters<typeof startRegistration>[0]['optionsJSON'];
+type AuthenticationOptions = Parameters<typeof startAuthentication>[0]['optionsJSON'];
+
+/** GET /api/account/passkeys */
+export function usePasskeys() {
+  return useQuery<Passkey[], ApiError>({
+    queryKey: passkeysKey,
+    queryFn: async ({ signal }) => (await apiRequest('/account/passkeys', { schema: passkeyListAnswerSchema, signal })).data,
+  });
+}
+
+/** Asks the browser (and its authenticator) for a new passkey, then POST /api/account/passkeys. */
+export function usePasskeyAdd() {
+  const queryClient = useQueryClient();
+  return useMutation<PasskeyAnswer, ApiError | Error, string>({
+    mutationFn: async (name) => {
+      const { data } = await apiRequest('/account/passkeys/options', { method: 'POST', schema: webauthnOptionsAnswerSchema });
+      const { startRegistration: register } = await import('@simplewebauthn/browser');
+      const response = await register({ optionsJSON: data.options as unknown as RegistrationOptions });
+      return apiRequest('/account/passkeys', {
+        method: 'POST',
+        body: { challenge_id: data.challenge_id, name, response },
+        schema: passkeyAnswerSchema,
+      });
+    },
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: passkeysKey }),
+        // A passkey is a second factor: a user held for one is free now.
+        queryClient.invalidateQueries({ queryKey: queryKeys.currentUser }),
+      ]),
+  });
+}
+
+/** PATCH /api/account/passkeys/{id} */
+export function usePasskeyRename() {
+  const queryClient = useQueryClient();
+  return useMutation<PasskeyAnswer, ApiError, { passkey: Passkey; name: string }>({
+    mutationFn: ({ passkey, name }) =>
+      apiRequest(`/account/passkeys/${passkey.id}`, { method: 'PATCH', body: { name }, schema: passkeyAnswerSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
+  });
+}
+
+/** DELETE /api/account/passkeys/{id} with the current password. */
+export function usePasskeyRemove() {
+  const queryClient = useQueryClient();
+  return useMutation<z.output<typeof messageAnswerSchema>, ApiError, { passkey: Passkey; password: string }>({
+    mutationFn: ({ passkey, password }) =>
+      apiRequest(`/account/passkeys/${passkey.id}`, { method: 'DELETE', body: { password }, schema: messageAnswerSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysKey }),
+  });
+}
+
+/** "Log in with a passkey": the browser picks one of this site's passkeys; the answer is a session. */
+export function usePasskeyLogin() {
+  const queryClient = useQueryClient();
+  return useMutation<SessionAnswer, ApiError | Error, void>({
+    mutationFn: async () => {
+      const { data } = await apiRequest('/login/passkey/options', { method: 'POST', schema: webauthnOptionsAnswerSchema });
+      // Loaded on use: the login screen's first load stays small (issue 11).
+      const { startAuthentication: authenticate } = await import('@simplewebauthn/browser');
+      const response = await authenticate({ optionsJSON: data.options as unknown as AuthenticationOptions });
+      return apiRequest('/login/passkey', {
+        method: 'POST',
+        body: { challenge_id: data.challenge_id, response },
+        schema: sessionAnswerSchema,
+      });
+    },
+    onSuccess: (answer) => storeSession(queryClient, answer.data),
+  });
+}
