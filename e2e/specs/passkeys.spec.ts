@@ -11,7 +11,7 @@ import { reviewScreen } from '../support/review.ts';
 
 const SHELL_PAGE = { include: 'main' };
 
-test('a customer adds a passkey, logs in with it without a TOTP code, and removes it', async ({
+test('a customer adds a passkey, logs in with it without a TOTP code or uses it as the second step, and removes it', async ({
   page,
   accounts,
   berth,
@@ -69,6 +69,16 @@ test('a customer adds a passkey, logs in with it without a TOTP code, and remove
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page).toHaveURL(onPath('/dashboard'));
   await expect(shellUserName(page)).toContainText(user.givenName);
+
+  // ---- or as the second step after the password, instead of the code ----
+  expect((await page.request.post(`${origin}/api/logout`)).status()).toBe(200);
+  await page.goto(`${origin}/login`);
+  await form.email.fill(user.email);
+  await form.password.fill(user.password);
+  await form.submit.click();
+  await expect(page).toHaveURL(onPath('/login2fa'));
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(page).toHaveURL(onPath('/dashboard'));
 
   // ---- remove it, with the password ----
   await page.goto(`${origin}/account/2fa`);

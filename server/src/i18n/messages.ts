@@ -1,6 +1,7 @@
 import type { LanguageCode } from '@berth/contracts';
 
 const en = {
+  'passkeys.none': 'This account has no passkey.',
   'passkeys.expired': 'This passkey request has expired. Please try again.',
   'passkeys.invalid': 'The passkey could not be verified. Please try again.',
   'passkeys.too_many': 'You have {max} passkeys already. Remove one first.',
@@ -252,6 +253,7 @@ export type MessageKey = keyof typeof en;
 type Dictionary = Record<MessageKey, string>;
 
 const de: Dictionary = {
+  'passkeys.none': 'Dieses Konto hat keinen Passkey.',
   'passkeys.expired': 'Diese Passkey-Anfrage ist abgelaufen. Bitte versuchen Sie es erneut.',
   'passkeys.invalid': 'Der Passkey konnte nicht geprüft werden. Bitte versuchen Sie es erneut.',
   'passkeys.too_many': 'Sie haben bereits {max} Passkeys. Entfernen Sie zuerst einen.',
@@ -502,6 +504,7 @@ const de: Dictionary = {
 };
 
 const cs: Dictionary = {
+  'passkeys.none': 'Tento účet nemá žádný přístupový klíč.',
   'passkeys.expired': 'Platnost požadavku na přístupový klíč vypršela. Zkuste to prosím znovu.',
   'passkeys.invalid': 'Přístupový klíč se nepodařilo ověřit. Zkuste to prosím znovu.',
   'passkeys.too_many': 'Už máte {max} přístupových klíčů. Nejdřív jeden odeberte.',

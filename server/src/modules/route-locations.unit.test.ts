@@ -21,6 +21,7 @@ const AREAS: Record<string, string[]> = {
   '/logout': ['auth'],
   '/login2fa': ['twofactor'],
   '/login/passkey': ['passkeys'],
+  '/login2fa/passkey': ['passkeys'],
   '/password/otp': ['otp'],
   '/password/otplogin': ['otp'],
   '/register': ['registration'],

@@ -70,12 +70,15 @@ export function usePasskeyRemove() {
   });
 }
 
-/** "Log in with a passkey": the browser picks one of this site's passkeys; the answer is a session. */
-export function usePasskeyLogin() {
+/**
+ * "Use a passkey": on /login the browser picks one of this site's passkeys (both factors); on
+ * /login2fa one of the pending user's (the second step). The answer is a session.
+ */
+export function usePasskeyLogin(step: 'login' | 'login2fa' = 'login') {
   const queryClient = useQueryClient();
   return useMutation<SessionAnswer, ApiError | Error, void>({
     mutationFn: async () => {
-      const { data } = await apiRequest('/login/passkey/options', { method: 'POST', schema: webauthnOptionsAnswerSchema });
+      const { data } = await apiRequest(`/${step}/passkey/options`, { method: 'POST', schema: webauthnOptionsAnswerSchema });
       // Loaded on use: the login screen's first load stays small (issue 11).
       const { startAuthentication: authenticate } = await import('@simplewebauthn/browser');
       const response = await authenticate({ optionsJSON: data.options as unknown as AuthenticationOptions });

@@ -1,8 +1,14 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { IconFingerprint } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { login2faPayloadSchema } from '@berth/contracts';
 import { useLogin2fa } from '../api/authFlows.ts';
+import { ApiError } from '../api/client.ts';
+import { usePasskeyLogin } from '../api/passkeys.ts';
+import { FormAlert } from '../forms/FormAlert.tsx';
+import { describeError } from '../forms/validation.ts';
 import { RouteStateMessage } from '../components/RouteStateMessage.tsx';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { SingleFieldForm } from '../forms/SingleFieldForm.tsx';
@@ -16,6 +22,10 @@ export function TwoFactorScreen() {
   const { t } = useTranslation();
   const login2fa = useLogin2fa();
   const submit = useSecondStep(login2fa.mutateAsync);
+  const passkey = usePasskeyLogin('login2fa');
+  const withPasskey = useSecondStep(() => passkey.mutateAsync());
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const passkeysWork = typeof window.PublicKeyCredential === 'function';
   usePageTitle(t('screens.twoFactor.title'));
 
   return (
@@ -37,6 +47,28 @@ export function TwoFactorScreen() {
           classNames: { input: classes.codeInput },
         }}
       />
+
+      {passkeysWork ? (
+        <Stack gap="xs">
+          {passkeyError ? <FormAlert kind="error">{passkeyError}</FormAlert> : null}
+          <Button
+            variant="default"
+            fullWidth
+            loading={passkey.isPending}
+            leftSection={<IconFingerprint size={18} aria-hidden />}
+            onClick={() => {
+              setPasskeyError(null);
+              withPasskey(undefined).catch((error: unknown) => {
+                // Closing the browser's passkey dialog is no failure to report.
+                if (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')) return;
+                setPasskeyError(error instanceof ApiError ? describeError(error, t) : t('passkeys.loginFailed'));
+              });
+            }}
+          >
+            {t('passkeys.login')}
+          </Button>
+        </Stack>
+      ) : null}
 
       <Text ta="center" fz="sm" c="dimmed">
         {t('twoFactor.noApp')}{' '}

@@ -147,4 +147,44 @@ describe('passkeys', () => {
     await t.db.updateTable('users').set({ locked_at: new Date() }).where('id', '=', carol.user.id).execute();
     expect((await passkeyLogin('alpha.test', key)).statusCode).toBe(422);
   });
+
+  it("can be the second step after the password, for the pending user's own passkeys only", async () => {
+    const dave = await addUser(t, tenantA, 'dave@alpha.test');
+    const key = new SoftAuthenticator('http://alpha.test');
+    await addPasskey(dave, key);
+    const stranger = new SoftAuthenticator('http://alpha.test');
+    await addPasskey(alice, stranger, 'Not dave');
+    await t.db.updateTable('users').set({ google2fa_enabled: true }).where('id', '=', dave.user.id).execute();
+    const pendingCookie = async () => {
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: { host: 'alpha.test' },
+        payload: { email: 'dave@alpha.test', password: PASSWORD, remember: false },
+      });
+      expect(login.json().data.status).toBe('two_factor_required');
+      return sessionCookieFrom(login.headers['set-cookie']);
+    };
+    const step = async (cookie: string, authenticator: SoftAuthenticator) => {
+      const options = await t.app.inject({ method: 'POST', url: '/api/login2fa/passkey/options', headers: { host: 'alpha.test', cookie } });
+      expect(options.statusCode, options.body).toBe(200);
+      const { challenge_id, options: request } = options.json().data;
+      expect(request.allowCredentials).toHaveLength(1);
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/login2fa/passkey',
+        headers: { host: 'alpha.test', cookie },
+        payload: { challenge_id, response: authenticator.login(request) },
+      });
+    };
+    // Alice's passkey cannot answer for Dave.
+    expect((await step(await pendingCookie(), stranger)).statusCode).toBe(401);
+    const done = await step(await pendingCookie(), key);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().data).toMatchObject({ status: 'authenticated', user: { email: 'dave@alpha.test' } });
+    // Without a pending login there is no second step to take.
+    expect((await t.app.inject({ method: 'POST', url: '/api/login2fa/passkey/options', headers: { host: 'alpha.test' } })).statusCode).toBe(
+      401,
+    );
+  });
 });

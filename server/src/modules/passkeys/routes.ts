@@ -14,6 +14,7 @@ import {
   webauthnOptionsAnswerSchema,
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
+import { HttpError } from '../../http/errors.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -29,6 +30,12 @@ const relyingParty = (request: FastifyRequest): RelyingParty => ({
   origin: `${request.protocol}://${request.host}`,
   name: request.tenant.title,
 });
+
+/** The session waiting for its second factor; anything else is told to log in again. */
+function pendingLogin(request: FastifyRequest) {
+  if (!request.auth?.session.twoFactorPending) throw new HttpError(401, 'twofactor.pending_expired');
+  return request.auth;
+}
 
 const actorOf = (request: FastifyRequest): PasskeyActor => ({
   user: authedUser(request).user,
@@ -151,6 +158,48 @@ export function passkeyRoutes(passkeys: PasskeyService, sessions: SessionService
         const user = await passkeys.login(request.body, request.tenant.id, relyingParty(request));
         await audit.record({ action: 'auth.login.passkey', tenantId: request.tenant.id, userId: user.id, ip: request.ip });
         return { data: await issueSession(sessions, request, reply, user, { remember: false, twoFactorPending: false }) };
+      },
+    );
+
+    api.post(
+      '/login2fa/passkey/options',
+      {
+        config: { rateLimit: RATE_LIMITS.auth },
+        schema: {
+          tags,
+          summary: "Second login step with a passkey instead of a TOTP code: options naming the user's passkeys",
+          response: { 200: webauthnOptionsAnswerSchema, ...errors, 429: errorAnswerSchema },
+        },
+      },
+      async (request) => ({
+        data: await passkeys.secondFactorOptions(pendingLogin(request).user, request.tenant.id, relyingParty(request)),
+      }),
+    );
+
+    api.post(
+      '/login2fa/passkey',
+      {
+        config: { rateLimit: RATE_LIMITS.auth },
+        schema: {
+          tags,
+          summary: "Second login step with one of the pending user's passkeys",
+          body: passkeyLoginPayloadSchema,
+          response: { 200: sessionAnswerSchema, ...errors, 429: errorAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const pending = pendingLogin(request);
+        const user = await passkeys.login(request.body, request.tenant.id, relyingParty(request));
+        if (user.id !== pending.user.id) throw new HttpError(401, 'passkeys.login_failed');
+        await audit.record({
+          action: 'auth.login.passkey',
+          tenantId: request.tenant.id,
+          userId: user.id,
+          ip: request.ip,
+          data: { second_factor: true },
+        });
+        const remember = pending.session.remember;
+        return { data: await issueSession(sessions, request, reply, user, { remember, twoFactorPending: false }) };
       },
     );
   };

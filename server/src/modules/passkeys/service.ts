@@ -182,6 +182,18 @@ export class PasskeyService {
     return { challenge_id: await this.newChallenge(tenantId, null, 'login', options.challenge), options: asJson(options) };
   }
 
+  /** Options for the second login step with one of the user's own passkeys, after the password. */
+  async secondFactorOptions(user: UserRow, tenantId: number, rp: RelyingParty) {
+    const keys = await listPasskeys(this.deps.db, user.id);
+    if (keys.length === 0) throw new HttpError(404, 'passkeys.none');
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      userVerification: 'preferred',
+      allowCredentials: keys.map((key) => ({ id: key.credential_id, transports: key.transports as AuthenticatorTransport[] })),
+    });
+    return { challenge_id: await this.newChallenge(tenantId, user.id, 'login', options.challenge), options: asJson(options) };
+  }
+
   /**
    * The user a browser's passkey answer signs in, or a 401: unknown or foreign passkey, wrong or
    * used challenge, bad signature, a counter that did not move forward (a cloned authenticator),
@@ -195,6 +207,8 @@ export class PasskeyService {
     const user = passkey ? await findUserById(db, passkey.user_id) : undefined;
     const refused = () => new HttpError(401, 'passkeys.login_failed');
     if (!challenge || challenge.tenant_id !== tenantId || !passkey || !user) throw refused();
+    // A challenge made for one user's second step is answered by that user's passkeys only.
+    if (challenge.user_id !== null && challenge.user_id !== passkey.user_id) throw refused();
     // A passkey belongs to its tenant's hosts, like a session; a super admin's spans them all.
     if (passkey.tenant_id !== tenantId && user.role !== 'super_admin') throw refused();
     if (user.locked_at) throw fieldError('response', 'auth.locked');
