@@ -62,9 +62,20 @@ test('a customer adds a passkey, logs in with it without a TOTP code or uses it 
     .poll(() => mailbox.all().some((mail) => mail.to.includes(user.email) && /A passkey was added/.test(mail.subject)))
     .toBe(true);
 
-  // ---- log out, and in with the passkey: no password, no TOTP ----
+  // ---- log out, and in from the autofill: the browser offers the passkey as the screen opens ----
+  // (Chromium's virtual authenticator answers the waiting autofill request at once.)
   expect((await page.request.post(`${origin}/api/logout`)).status()).toBe(200);
   await page.goto(`${origin}/login`);
+  await expect(page).toHaveURL(onPath('/dashboard'));
+  await expect(shellUserName(page)).toContainText(user.givenName);
+
+  // ---- a browser without passkey autofill: the button, with no password and no TOTP ----
+  await page.addInitScript(() => {
+    PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
+  });
+  expect((await page.request.post(`${origin}/api/logout`)).status()).toBe(200);
+  await page.goto(`${origin}/login`);
+  await expect(form.email).toHaveAttribute('autocomplete', 'username webauthn');
   await reviewScreen(page, testInfo, 'login-with-passkey');
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page).toHaveURL(onPath('/dashboard'));

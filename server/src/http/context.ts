@@ -75,3 +75,9 @@ export const authedUser = (request: FastifyRequest): ActiveSession => {
   if (!request.auth || request.auth.session.twoFactorPending) throw new HttpError(401, 'auth.unauthenticated');
   return request.auth;
 };
+
+/** The session waiting for its second factor; anything else is told to log in again. */
+export function pendingLogin(request: FastifyRequest): ActiveSession {
+  if (!request.auth?.session.twoFactorPending) throw new HttpError(401, 'twofactor.pending_expired');
+  return request.auth;
+}

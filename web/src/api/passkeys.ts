@@ -1,3 +1,4 @@
+import { useEffect, useEffectEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type { z } from 'zod';
@@ -72,17 +73,22 @@ export function usePasskeyRemove() {
 
 /**
  * "Use a passkey": on /login the browser picks one of this site's passkeys (both factors); on
- * /login2fa one of the pending user's (the second step). The answer is a session.
+ * /login2fa one of the pending user's (the second step). With `autofill`, the browser offers the
+ * passkeys in the e-mail field's autofill instead of a dialog (conditional mediation) and the call
+ * waits until one is picked. The answer is a session.
  */
 export function usePasskeyLogin(step: 'login' | 'login2fa' = 'login') {
   const queryClient = useQueryClient();
-  return useMutation<SessionAnswer, ApiError | Error, void>({
-    mutationFn: async () => {
-      const { data } = await apiRequest(`/${step}/passkey/options`, { method: 'POST', schema: webauthnOptionsAnswerSchema });
+  return useMutation<SessionAnswer, ApiError | Error, { autofill?: boolean } | void>({
+    mutationFn: async (variables) => {
       // Loaded on use: the login screen's first load stays small (issue 11).
       const { startAuthentication: authenticate } = await import('@simplewebauthn/browser');
-      const response = await authenticate({ optionsJSON: data.options as unknown as AuthenticationOptions });
-      return apiRequest('/login/passkey', {
+      const { data } = await apiRequest(`/${step}/passkey/options`, { method: 'POST', schema: webauthnOptionsAnswerSchema });
+      const response = await authenticate({
+        optionsJSON: data.options as unknown as AuthenticationOptions,
+        useBrowserAutofill: variables?.autofill ?? false,
+      });
+      return apiRequest(`/${step}/passkey`, {
         method: 'POST',
         body: { challenge_id: data.challenge_id, response },
         schema: sessionAnswerSchema,
@@ -90,4 +96,39 @@ export function usePasskeyLogin(step: 'login' | 'login2fa' = 'login') {
     },
     onSuccess: (answer) => storeSession(queryClient, answer.data),
   });
+}
+
+/** Whether an error is the person closing the browser's passkey dialog (or another ceremony replacing it). */
+export const passkeyCancelled = (error: unknown): boolean =>
+  error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
+
+/**
+ * Offers the site's passkeys in the autofill of the field marked `autocomplete="username webauthn"`
+ * while the screen is open, where the browser supports it; `onSignedIn` runs when one was picked.
+ */
+export function usePasskeyAutofill(onSignedIn: (answer: SessionAnswer) => void, onError: (error: Error) => void) {
+  const autofill = usePasskeyLogin();
+  const signedIn = useEffectEvent(onSignedIn);
+  const failed = useEffectEvent(onError);
+  const { mutate } = autofill;
+  useEffect(() => {
+    let open = true;
+    void import('@simplewebauthn/browser').then(async ({ browserSupportsWebAuthnAutofill }) => {
+      if (!open || !(await browserSupportsWebAuthnAutofill())) return;
+      mutate(
+        { autofill: true },
+        {
+          onSuccess: (answer) => signedIn(answer),
+          onError: (error) => {
+            if (!passkeyCancelled(error)) failed(error);
+          },
+        },
+      );
+    });
+    return () => {
+      open = false;
+      // Leaving the screen ends the waiting request, so the next ceremony may start.
+      void import('@simplewebauthn/browser').then(({ WebAuthnAbortService }) => WebAuthnAbortService.cancelCeremony());
+    };
+  }, [mutate]);
 }

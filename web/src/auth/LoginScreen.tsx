@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { loginPayloadSchema, offersOtpLogin, type LoginPayload } from '@berth/contracts';
 import { ApiError } from '../api/client.ts';
 import { useLogin, useTenant } from '../api/queries.ts';
-import { usePasskeyLogin } from '../api/passkeys.ts';
+import { passkeyCancelled, usePasskeyAutofill, usePasskeyLogin } from '../api/passkeys.ts';
 import { readRouteState, RouteStateMessage } from '../components/RouteStateMessage.tsx';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { IdentifierField } from '../forms/IdentifierField.tsx';
@@ -70,14 +70,16 @@ export function LoginScreen() {
   const showOtp = tenant.data ? offersOtpLogin(tenant.data.id) : false;
   const passkeyLogin = usePasskeyLogin();
   const passkeysWork = typeof window.PublicKeyCredential === 'function';
+  const passkeyFailed = (error: Error) => setFormError(error instanceof ApiError ? describeError(error, t) : t('passkeys.loginFailed'));
+  const signedIn = () => void navigate(returnTarget(from), { replace: true });
+  usePasskeyAutofill(signedIn, passkeyFailed);
   const withPasskey = () => {
     setFormError(null);
     passkeyLogin.mutate(undefined, {
-      onSuccess: () => void navigate(returnTarget(from), { replace: true }),
+      onSuccess: signedIn,
       onError: (error) => {
         // Closing the browser's passkey dialog is no failure to report.
-        if (error.name === 'NotAllowedError' || error.name === 'AbortError') return;
-        setFormError(error instanceof ApiError ? describeError(error, t) : t('passkeys.loginFailed'));
+        if (!passkeyCancelled(error)) passkeyFailed(error);
       },
     });
   };
@@ -98,7 +100,7 @@ export function LoginScreen() {
           <IdentifierField
             label={t('login.email')}
             placeholder={t('login.emailPlaceholder')}
-            autoComplete="username"
+            autoComplete="username webauthn"
             error={errors.email?.message}
             {...register('email')}
           />

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { login2faPayloadSchema } from '@berth/contracts';
 import { useLogin2fa } from '../api/authFlows.ts';
 import { ApiError } from '../api/client.ts';
-import { usePasskeyLogin } from '../api/passkeys.ts';
+import { passkeyCancelled, usePasskeyLogin } from '../api/passkeys.ts';
 import { FormAlert } from '../forms/FormAlert.tsx';
 import { describeError } from '../forms/validation.ts';
 import { RouteStateMessage } from '../components/RouteStateMessage.tsx';
@@ -60,7 +60,7 @@ export function TwoFactorScreen() {
               setPasskeyError(null);
               withPasskey(undefined).catch((error: unknown) => {
                 // Closing the browser's passkey dialog is no failure to report.
-                if (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')) return;
+                if (passkeyCancelled(error)) return;
                 setPasskeyError(error instanceof ApiError ? describeError(error, t) : t('passkeys.loginFailed'));
               });
             }}

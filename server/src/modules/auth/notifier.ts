@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../users/queries.ts';
-import type { MailKind } from '../mail/templates.ts';
+import type { SecurityKind } from '../mail/templates.ts';
 import { publicBaseUrl } from '../tenants/links.ts';
 import { displayName, userLanguage, type MailSender } from './mail-port.ts';
 
@@ -28,20 +28,7 @@ export class SecurityNotifier {
     this.fallbackUrl = fallbackUrl;
   }
 
-  async notify(
-    user: UserRow,
-    kind: Extract<
-      MailKind,
-      | 'password_changed'
-      | 'two_factor_enabled'
-      | 'two_factor_disabled'
-      | 'recovery_codes_regenerated'
-      | 'email_changed'
-      | 'passkey_added'
-      | 'passkey_removed'
-    >,
-    context: { ip: string; tenant: TenantRef },
-  ): Promise<void> {
+  async notify(user: UserRow, kind: SecurityKind, context: { ip: string; tenant: TenantRef }): Promise<void> {
     try {
       await this.mail.send({
         to: user.email,

@@ -51,7 +51,8 @@ export interface RenderedMail {
   html: string;
 }
 
-type SecurityKind =
+/** The notices that tell a user a credential of theirs changed (auth/notifier.ts). */
+export type SecurityKind =
   | 'password_changed'
   | 'two_factor_enabled'
   | 'two_factor_disabled'

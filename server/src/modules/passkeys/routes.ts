@@ -13,7 +13,7 @@ import {
   sessionAnswerSchema,
   webauthnOptionsAnswerSchema,
 } from '@berth/contracts';
-import { authedUser, requireUser } from '../../http/context.ts';
+import { authedUser, pendingLogin, requireUser } from '../../http/context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 import { translate } from '../../i18n/messages.ts';
@@ -30,12 +30,6 @@ const relyingParty = (request: FastifyRequest): RelyingParty => ({
   origin: `${request.protocol}://${request.host}`,
   name: request.tenant.title,
 });
-
-/** The session waiting for its second factor; anything else is told to log in again. */
-function pendingLogin(request: FastifyRequest) {
-  if (!request.auth?.session.twoFactorPending) throw new HttpError(401, 'twofactor.pending_expired');
-  return request.auth;
-}
 
 const actorOf = (request: FastifyRequest): PasskeyActor => ({
   user: authedUser(request).user,

@@ -12,8 +12,7 @@ import {
   twoFactorSetupAnswerSchema,
   twoFactorStatusAnswerSchema,
 } from '@berth/contracts';
-import { authedUser, requireUser } from '../../http/context.ts';
-import { HttpError } from '../../http/errors.ts';
+import { authedUser, pendingLogin, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import { issueSession } from '../auth/issue-session.ts';
 import type { SessionService } from '../sessions/service.ts';
@@ -21,12 +20,6 @@ import type { Actor, TwoFactorService } from './service.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 422: errorAnswerSchema, 429: errorAnswerSchema };
-
-/** The session waiting for its second factor; anything else is told to log in again. */
-function pendingLogin(request: FastifyRequest) {
-  if (!request.auth?.session.twoFactorPending) throw new HttpError(401, 'twofactor.pending_expired');
-  return request.auth;
-}
 
 const actorOf = (request: FastifyRequest): Actor => {
   const { user, session } = authedUser(request);

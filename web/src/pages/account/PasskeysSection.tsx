@@ -4,7 +4,7 @@ import { IconFingerprint, IconPencil, IconPlus, IconTrash } from '@tabler/icons-
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useTranslation } from 'react-i18next';
 import type { Passkey } from '@berth/contracts';
-import { usePasskeyAdd, usePasskeyRemove, usePasskeyRename, usePasskeys } from '../../api/passkeys.ts';
+import { passkeyCancelled, usePasskeyAdd, usePasskeyRemove, usePasskeyRename, usePasskeys } from '../../api/passkeys.ts';
 import { AppModal } from '../../components/AppModal.tsx';
 import { cx } from '../../components/cx.ts';
 import { formatDateTime } from '../../components/formatDate.ts';
@@ -16,9 +16,6 @@ import { describeError } from '../../forms/validation.ts';
 import { Section } from '../PageHeader.tsx';
 import { PasswordPrompt } from './PasswordPrompt.tsx';
 import classes from '../host/domain-users/DomainPages.module.css';
-
-/** What the browser says when the person closes its passkey dialog: not an error worth a red box. */
-const cancelled = (error: unknown) => error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
 
 /**
  * Passkeys on /account/2fa: log in without a password (a passkey is both factors), several per
@@ -110,7 +107,7 @@ export function PasskeysSection() {
             }}
           >
             <Stack gap="xs">
-              {add.isError && !cancelled(add.error) ? <FormAlert kind="error">{describeError(add.error, t)}</FormAlert> : null}
+              {add.isError && !passkeyCancelled(add.error) ? <FormAlert kind="error">{describeError(add.error, t)}</FormAlert> : null}
               <Group align="flex-end" gap="sm">
                 <TextInput
                   label={t('passkeys.name')}
