@@ -77,7 +77,7 @@ export const revokeToken = async (db: Db, id: number, now: Date): Promise<boolea
   return Number(result.numUpdatedRows) > 0;
 };
 
-/** Last use, written at most once a minute per token (a read must not become a write each time). */
+/** Last use, written at most once a minute per token, also when requests race (a read must not become a write each time). */
 export const touchToken = (db: Db, id: number, now: Date, ip: string) =>
   db
     .updateTable('api_tokens')

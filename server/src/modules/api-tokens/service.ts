@@ -24,6 +24,8 @@ import {
 /** Every token starts so, which lets secret scanners and people recognise one. */
 export const TOKEN_PREFIX = 'berth_';
 const SHOWN_PREFIX_LENGTH = TOKEN_PREFIX.length + 6;
+/** How often a token's last use is written (touchToken checks it again under concurrency). */
+const TOUCH_EVERY_MS = 60_000;
 
 const present = (row: ApiTokenRow): ApiToken => ({
   id: row.id,
@@ -199,12 +201,15 @@ export class ApiTokenService {
       token_allowed_ips: _ips,
       token_expires_at,
       token_revoked_at: _revoked,
-      token_last_used_at: _lastUsed,
+      token_last_used_at,
       credit_balance,
       credit_currency,
       ...user
     } = row;
-    await touchToken(this.deps.db, token_id, now, ip);
+    // Last use is kept to the minute: most requests of a busy script write nothing.
+    if (!token_last_used_at || now.getTime() - new Date(token_last_used_at).getTime() >= TOUCH_EVERY_MS) {
+      await touchToken(this.deps.db, token_id, now, ip);
+    }
     return {
       // A token is no session: nothing session-bound (logout, the sessions list) is open to it.
       session: {

@@ -20,7 +20,6 @@ import { findUserById, type UserRow } from '../users/queries.ts';
 import {
   advancePasskey,
   countPasskeys,
-  deleteExpiredChallenges,
   deletePasskey,
   findPasskeyByCredential,
   insertChallenge,
@@ -177,7 +176,6 @@ export class PasskeyService {
 
   /** Options for "Log in with a passkey": discoverable credentials, so no user is named first. */
   async loginOptions(tenantId: number, rp: RelyingParty) {
-    await deleteExpiredChallenges(this.deps.db, this.deps.clock.now());
     const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'preferred' });
     return { challenge_id: await this.newChallenge(tenantId, null, 'login', options.challenge), options: asJson(options) };
   }
