@@ -10,6 +10,21 @@ const chromiumFlags = [
   '--disable-quic',
 ];
 
+/** The specs whose assertions depend on the viewport. */
+const PHONE_SPECS = [
+  'shell-layout',
+  'shell-menu',
+  'shell-domains',
+  'shell-a11y',
+  'shell-header',
+  'shell-language',
+  'demo',
+  'domains',
+  'services',
+  'shop-catalogue',
+  'login',
+].map((name) => `${name}.spec.ts`);
+
 /**
  * Debian's Chromium, never a downloaded browser. Each worker starts its own Berth server on a
  * fresh database (support/fixtures.ts), so there is no webServer entry here; the web app must be
@@ -40,6 +55,10 @@ export default defineConfig({
     },
     {
       name: 'phone',
+      // CI runs on phones only the specs that test layout (the shell, the selector, the brand, the
+      // pages with a phone-only arrangement); `E2E_PHONE=all` runs every spec there, for the
+      // screenshots of a screen one has changed.
+      testMatch: process.env.E2E_PHONE === 'all' ? undefined : PHONE_SPECS,
       use: {
         userAgent: devices['Pixel 7'].userAgent,
         viewport: { width: 375, height: 812 },

@@ -177,3 +177,4 @@ export const emailChangePayloadSchema = z.object({
   current_password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
   email: emailAddressSchema,
 });
+export type EmailChangePayload = z.infer<typeof emailChangePayloadSchema>;

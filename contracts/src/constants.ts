@@ -1,14 +1,15 @@
 /** Business constants of docs/product.md §9 and the session rules. */
 export const OTP_LENGTH = 6;
 export const ROUTE_STATE_MESSAGE_MS = 10_000;
-export const MESSAGE_SLIDE_MS = 400;
-export const SCROLL_MS = 400;
+/** docs/product.md §9 animation speeds; the web's motion takes its durations from these. */
+export const ANIMATION_MS = { slow: 600, fast: 200, default: 400 } as const;
+/** Short (hover, menus), medium (menu groups opening), long (the phone drawer). */
+export const TRANSITION_MS = [150, 300, 350] as const;
+export const MESSAGE_SLIDE_MS = ANIMATION_MS.default;
+export const SCROLL_MS = ANIMATION_MS.default;
 export const DOMAIN_DROPDOWN_VIRTUAL_THRESHOLD = 100;
 export const DOMAIN_DROPDOWN_ROW_PX = 37;
 export const THUMBNAIL_SIZE = 30;
-export const ANIMATION_MS = { slow: 600, fast: 200, default: 400 } as const;
-export const TRANSITION_MS = [150, 300, 350] as const;
-
 export const OPERATOR_TENANT_ID = 1;
 
 /** Logging in with a code sent by e-mail is offered on the operator's tenant only (docs/product.md §6). */

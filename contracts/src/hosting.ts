@@ -69,6 +69,8 @@ export const domainListQuerySchema = pageQuerySchema.extend({
   tenant_id: idSchema.optional(),
 });
 export type DomainListQuery = z.infer<typeof domainListQuerySchema>;
+/** GET /api/host/domain/export.csv: the list's filters and order, every page. */
+export const domainExportQuerySchema = domainListQuerySchema.omit({ cursor: true, limit: true });
 
 export const domainListItemSchema = z.object({
   id: z.number().int(),
@@ -81,6 +83,8 @@ export const domainListItemSchema = z.object({
   tenant_id: z.number().int(),
   owner: userRefSchema,
   created_at: z.string(),
+  /** A name a customer added as theirs that they have not proven yet: not served (no DNS, no mail). */
+  awaiting_proof: z.boolean(),
 });
 export type DomainListItem = z.infer<typeof domainListItemSchema>;
 export const domainListAnswerSchema = pageOf(domainListItemSchema);
@@ -90,6 +94,8 @@ export const domainSchema = domainListItemSchema.extend({
   settings: domainSettingsSchema,
   updated_at: z.string(),
   counts: z.object({ users: z.number().int(), dns_records: z.number().int() }),
+  /** The TXT record that proves the name is the customer's (POST /api/host/domain/{id}/verify checks it); null when proven. */
+  proof: z.object({ record: z.string(), value: z.string() }).nullable(),
 });
 export type Domain = z.infer<typeof domainSchema>;
 export const domainAnswerSchema = z.object({ data: domainSchema, message: z.string().optional() });
@@ -115,12 +121,18 @@ export const domainUpdatePayloadSchema = z.object({
 });
 export type DomainUpdatePayload = z.infer<typeof domainUpdatePayloadSchema>;
 
+/** The label below the domain where its proof TXT record goes (`_domain-verification.example.com`). */
+export const DOMAIN_PROOF_LABEL = '_domain-verification';
+
 /** DELETE confirmations repeat the object's name (domain name, customer e-mail), as GitHub does. */
 export const deleteConfirmQuerySchema = z.object({ confirm: z.string().trim().max(320).default('') });
 
 /* ---- domain users (/host/domain/{id}/users): mailbox/FTP accounts ---- */
 
 export const DOMAIN_USER_QUOTA_MAX_MB = 1_048_576;
+
+/** The standard ports a mail program uses with the mail host: IMAPS, POP3S, submission (STARTTLS). */
+export const MAIL_CLIENT_PORTS = { imap: 993, pop3: 995, smtp: 587 } as const;
 
 export const domainUserSchema = z.object({
   id: z.number().int(),
@@ -334,6 +346,18 @@ export const dnsRecordPayloadSchema = z.object({
 export type DnsRecordPayload = z.infer<typeof dnsRecordPayloadSchema>;
 export const dnsRecordUpdatePayloadSchema = z.object(dnsRecordFields).partial();
 
+/** A BIND master file (the export's format) is at most this many characters. */
+export const DNS_ZONE_FILE_MAX = 200_000;
+/** POST /api/host/domain/{id}/dns/import: the records of a zone file added to the zone. */
+export const dnsImportPayloadSchema = z.object({ zone_file: z.string().min(1).max(DNS_ZONE_FILE_MAX) });
+export const dnsImportAnswerSchema = z.object({
+  /** Records added; records already in the zone (or the zone's own SOA and apex NS) left out. */
+  data: z.object({ added: z.number().int(), skipped: z.number().int() }),
+  soa: soaSchema,
+  message: z.string(),
+});
+export type DnsImportAnswer = z.infer<typeof dnsImportAnswerSchema>;
+
 /* ---- customers (/system/customers) ---- */
 
 export const customerSchema = z.object({
@@ -359,6 +383,8 @@ export const customerListQuerySchema = pageQuerySchema.extend({
   tenant_id: idSchema.optional(),
   locked: z.enum(['true', 'false']).optional(),
 });
+/** GET /api/system/customers/export.csv: the list's filters, every page. */
+export const customerExportQuerySchema = customerListQuerySchema.omit({ cursor: true, limit: true });
 
 const phoneListSchema = z
   .array(
@@ -379,7 +405,8 @@ const contactFields = {
 export const customerCreatePayloadSchema = z.object({
   email: emailAddressSchema,
   contact: z.object(contactFields),
-  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  /** Without a password the customer is mailed a link to choose their own (valid 7 days). */
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH).optional(),
   language: z.enum(LANGUAGES).default('en'),
   /** Super admins only; a host admin's customers are in their tenant. */
   tenant_id: idSchema.optional(),
@@ -413,6 +440,9 @@ export const tenantDetailSchema = z.object({
   hosts: z.array(z.string()),
   config: z.object({ admin_logo: z.string().nullable(), admin_logo_footer: z.string().nullable(), host_purchases: z.string().nullable() }),
   name_servers: z.array(z.string()),
+  /** Where the tenant's web and mail server answers: every new zone's A/AAAA records point there. */
+  hosting_ipv4: z.string().nullable(),
+  hosting_ipv6: z.string().nullable(),
   default_language: z.string(),
   public_url: z.string().nullable(),
   admins: z.array(userRefSchema),
@@ -445,6 +475,8 @@ const tenantFields = {
   /** The external cart path (docs/product.md §2: `host_purchases`); null when the tenant sells through Berth. */
   host_purchases: cartAddressSchema.nullable(),
   name_servers: z.array(nameServerSchema).max(8),
+  hosting_ipv4: z.ipv4({ error: 'validation.ipv4' }).nullable(),
+  hosting_ipv6: z.ipv6({ error: 'validation.ipv6' }).nullable(),
   default_language: z.enum(LANGUAGES),
   public_url: z
     .url({ protocol: /^https?$/ })
@@ -455,6 +487,8 @@ export const tenantCreatePayloadSchema = z.object({
   ...tenantFields,
   host_purchases: tenantFields.host_purchases.default(null),
   name_servers: tenantFields.name_servers.default([]),
+  hosting_ipv4: tenantFields.hosting_ipv4.default(null),
+  hosting_ipv6: tenantFields.hosting_ipv6.default(null),
   default_language: tenantFields.default_language.default('en'),
   public_url: tenantFields.public_url.default(null),
 });
@@ -475,7 +509,8 @@ export const auditEntrySchema = z.object({
   user: userRefSchema.nullable(),
   /** Set when an admin did this while logged in as the user. */
   impersonator: userRefSchema.nullable(),
-  target: z.object({ type: z.string(), id: z.string() }).nullable(),
+  /** `label`: the object's current name (a person, a domain, a tenant, an invoice number), when it still exists. */
+  target: z.object({ type: z.string(), id: z.string(), label: z.string().nullable().optional() }).nullable(),
   data: z.record(z.string(), z.unknown()),
 });
 export type AuditEntryView = z.infer<typeof auditEntrySchema>;

@@ -100,6 +100,10 @@ export const hostingPlanSchema = z.object({
   monthly: priceSchema,
   yearly: priceSchema,
   active: z.boolean(),
+  /** What the plan includes; null is unlimited. Disk is the mailbox quotas together. */
+  max_domains: z.number().int().nullable(),
+  max_mailboxes: z.number().int().nullable(),
+  disk_gb: z.number().int().nullable(),
 });
 export type HostingPlan = z.infer<typeof hostingPlanSchema>;
 
@@ -174,6 +178,14 @@ export const adminCatalogueSchema = z.object({
 });
 export const adminCatalogueAnswerSchema = z.object({ data: adminCatalogueSchema, message: z.string().optional() });
 
+/** A plan's limit: a whole number from 1, or null for unlimited. */
+export const planLimitSchema = z
+  .number()
+  .int()
+  .min(1, { error: 'shop.plan_limit' })
+  .max(1_000_000, { error: 'shop.plan_limit' })
+  .nullable();
+
 /** POST /api/system/shop/plans; PATCH /api/system/shop/plans/{id} takes any subset. Prices net, minor units. */
 export const hostingPlanPayloadSchema = z.object({
   title: z.string().trim().min(1).max(100),
@@ -181,6 +193,9 @@ export const hostingPlanPayloadSchema = z.object({
   monthly_price: amountInputSchema,
   yearly_price: amountInputSchema,
   active: z.boolean().default(true),
+  max_domains: planLimitSchema.default(null),
+  max_mailboxes: planLimitSchema.default(null),
+  disk_gb: planLimitSchema.default(null),
 });
 export type HostingPlanPayload = z.infer<typeof hostingPlanPayloadSchema>;
 export const hostingPlanPatchSchema = z.object({
@@ -189,6 +204,9 @@ export const hostingPlanPatchSchema = z.object({
   monthly_price: amountInputSchema.optional(),
   yearly_price: amountInputSchema.optional(),
   active: z.boolean().optional(),
+  max_domains: planLimitSchema.optional(),
+  max_mailboxes: planLimitSchema.optional(),
+  disk_gb: planLimitSchema.optional(),
 });
 export const hostingPlanAnswerSchema = z.object({ data: hostingPlanSchema, message: z.string().optional() });
 
@@ -389,8 +407,30 @@ export const subscriptionSchema = z.object({
   title: z.string(),
   starts_at: z.string(),
   expires_at: z.string(),
+  /** Paid up to now: its expiry is still ahead. */
+  active: z.boolean().optional(),
+  /** The plan as the shop sells it now (prices), null when the plan has been deleted. */
+  plan: hostingPlanSchema.nullable().optional(),
 });
-export const subscriptionsAnswerSchema = z.object({ data: z.array(subscriptionSchema) });
+export type Subscription = z.infer<typeof subscriptionSchema>;
+const planAmountsSchema = z.object({
+  domains: z.number().int().nullable(),
+  mailboxes: z.number().int().nullable(),
+  disk_mb: z.number().int().nullable(),
+});
+/** What the active plans include together (null: unlimited) beside what the customer uses of it. */
+export const planUsageSchema = z.object({
+  /** Null when the customer never bought a plan: nothing limits them. */
+  allowance: planAmountsSchema.extend({ active: z.boolean() }).nullable(),
+  used: z.object({ domains: z.number().int(), mailboxes: z.number().int(), disk_mb: z.number().int() }),
+});
+export type PlanUsage = z.infer<typeof planUsageSchema>;
+/** POST /api/shop/subscriptions/{id}/cancel: the plan ends now; the unused time goes to credit. */
+export const subscriptionCancelAnswerSchema = z.object({
+  data: z.object({ refunded: z.number().int(), formatted: z.string() }),
+  message: z.string(),
+});
+export const subscriptionsAnswerSchema = z.object({ data: z.array(subscriptionSchema), usage: planUsageSchema.optional() });
 
 /* ---- credit (/api/credit, /api/system/credit) ---- */
 

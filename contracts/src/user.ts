@@ -12,11 +12,56 @@ export const contactSchema = z.object({
 });
 export type Contact = z.infer<typeof contactSchema>;
 
+/** Billing details on the profile, printed on invoices (empty strings when not given). */
+export const billingSchema = z.object({
+  company: z.string(),
+  vat_id: z.string(),
+  street: z.string(),
+  city: z.string(),
+  postal_code: z.string(),
+  country: z.string(),
+});
+export type Billing = z.infer<typeof billingSchema>;
+
+/** Two letters of ISO 3166-1 (the browser's list of regions names them). */
+export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
+/** An EU VAT number as VIES takes it: the country prefix and 2 to 13 letters or digits. */
+export const VAT_ID_PATTERN = /^[A-Z]{2}[0-9A-Z+*.]{2,13}$/;
+
+const optionalText = (max: number) => z.string().trim().max(max);
+
+/** PATCH /api/user/profile: the own name, phone and billing details. */
+export const profileUpdatePayloadSchema = z.object({
+  given_name: z.string().trim().min(1).max(100),
+  sn: z.string().trim().min(1).max(100),
+  phone: z
+    .string()
+    .trim()
+    .max(32)
+    .regex(/^$|^\+?[0-9 ()./-]{6,31}$/, { error: 'validation.phone' }),
+  company: optionalText(200),
+  vat_id: z
+    .string()
+    .trim()
+    .transform((value) => value.replace(/[\s-]/g, '').toUpperCase())
+    .pipe(z.string().refine((value) => value === '' || VAT_ID_PATTERN.test(value), { error: 'validation.vat_id' })),
+  street: optionalText(200),
+  city: optionalText(100),
+  postal_code: optionalText(20),
+  country: z
+    .string()
+    .trim()
+    .transform((value) => value.toUpperCase())
+    .pipe(z.string().refine((value) => value === '' || COUNTRY_CODE_PATTERN.test(value), { error: 'validation.country' })),
+});
+export type ProfileUpdatePayload = z.infer<typeof profileUpdatePayloadSchema>;
+
 /** The user fields docs/product.md §3 lists, plus role, language and verification state. */
 export const userSchema = z.object({
   id: z.number().int(),
   email: z.string(),
   contact: contactSchema,
+  billing: billingSchema.optional(),
   image: z.object({ url: z.string() }),
   google2fa_enabled: z.boolean(),
   notifications_viewed: z.array(z.string()),

@@ -120,8 +120,20 @@ test.describe('as a host admin', () => {
     const domain = `audit-${uniqueToken()}.test`;
     expect((await asAdmin.post('/api/host/domain', { data: { name: domain } })).status()).toBe(201);
 
+    expect((await asAdmin.post('/api/impersonation/stop')).status()).toBeLessThan(300);
+    const credited = await asAdmin.post('/api/system/credit/adjustments', {
+      data: { user_id: customer.id, amount: 150_00, description: 'Goodwill' },
+    });
+    expect(credited.status(), await credited.text()).toBe(201);
+
     await openAs(page, baseURL ?? '', hostAdmin, '/system/audit');
     await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
+    // Money in words, the person by name with a link to them.
+    const person = `${customer.givenName} ${customer.surname}`;
+    const credit = entry(page, 'credit.adjusted', person);
+    await expect(credit.getByTestId('audit-sentence')).toHaveText(`€150.00 credited to ${person} (balance €150.00)`);
+    await expect(credit).toContainText('Reason: Goodwill');
+    await expect(credit.getByRole('link', { name: person })).toHaveAttribute('href', `/system/customers/${customer.id}`);
     const domainCreated = entry(page, 'domain.created', domain);
     await expect(domainCreated).toContainText('Domain created');
     await expect(domainCreated).toContainText(`${customer.givenName} ${customer.surname}`);
@@ -133,6 +145,14 @@ test.describe('as a host admin', () => {
     await expect(page.getByText(elsewhere.title)).toHaveCount(0);
     await expect(page.getByRole('textbox', { name: 'Tenant', exact: true })).toHaveCount(0);
     await reviewScreen(page, testInfo, 'audit-host-admin', MAIN);
+
+    // In the reader's language.
+    expect((await page.request.patch('/api/user/language', { data: { language: 'cs' } })).status()).toBe(200);
+    await page.reload();
+    await expect(credit.getByTestId('audit-sentence')).toHaveText(`150,00\u00a0€ připsáno: ${person} (zůstatek 150,00\u00a0€)`);
+    await expect(credit).toContainText('Důvod: Goodwill');
+    expect((await page.request.patch('/api/user/language', { data: { language: 'en' } })).status()).toBe(200);
+    await page.reload();
 
     // Not even when asked for by address.
     await page.goto(`/system/audit?action=tenant.created`);

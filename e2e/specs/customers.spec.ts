@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures.ts';
 import { newPassword, uniqueEmail, uniqueToken, type Customer } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
+import { linkWithPath } from '../support/mailbox.ts';
 import { signIn } from '../support/shell-session.ts';
 
 // /system/customers (host admins): the list with its search, /create (field errors
@@ -32,6 +34,16 @@ test('a host admin finds customers and creates one, with field errors first', as
   await search.fill(listed.email);
   await expect(page).toHaveURL((url) => url.searchParams.get('q') === listed.email);
   await expect(page.getByRole('table').getByRole('link')).toHaveText([`${listed.givenName} ${listed.surname}`]);
+  // The reseller's export holds what the list shows (its search too).
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('customers.csv');
+  const csv = await readFile((await file.path()) ?? '', 'utf8');
+  expect(csv.trimEnd().split('\r\n')).toEqual([
+    'id,email,given_name,surname,phone,language,domains,two_factor,locked,email_verified,created_at',
+    expect.stringContaining(`"${listed.email}","${listed.givenName}","${listed.surname}"`),
+  ]);
   await search.fill(admin.email);
   await expect(page.getByText('No customer found')).toBeVisible();
   await search.fill('');
@@ -39,6 +51,11 @@ test('a host admin finds customers and creates one, with field errors first', as
   await page.getByRole('link', { name: 'New customer' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'New customer' })).toBeVisible();
   await reviewScreen(page, testInfo, 'customers-create', SHELL_PAGE);
+  // Setting a first password is the exception: the invitation is ticked.
+  const invite = page.getByRole('checkbox', { name: 'Send an invitation to choose their own password' });
+  await expect(invite).toBeChecked();
+  await expect(page.getByRole('textbox', { name: 'Password', exact: true })).toHaveCount(0);
+  await invite.uncheck();
 
   const email = page.getByRole('textbox', { name: 'E-mail' });
   const password = page.getByRole('textbox', { name: 'Password', exact: true });
@@ -175,4 +192,34 @@ test('a customer opening /system/customers is told it is for administrators', as
   await page.goto('/system/customers');
   await expect(page.getByText('Only host administrators and super administrators manage customers.')).toBeVisible();
   await reviewScreen(page, testInfo, 'customers-not-allowed', SHELL_PAGE);
+});
+
+test('a host admin invites a customer, who chooses their own password from the mail', async ({
+  page,
+  accounts,
+  baseURL,
+  mailbox,
+}, testInfo) => {
+  const admin = await accounts.hostAdmin('inviting-admin');
+  await openAsHostAdmin(page, baseURL as string, admin, '/system/customers/create');
+  const address = uniqueEmail('invited');
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(address);
+  await page.getByRole('textbox', { name: 'Given name' }).fill('Ivana');
+  await page.getByRole('textbox', { name: 'Surname' }).fill(`Invited ${uniqueToken(2)}`);
+  await page.getByRole('button', { name: 'Create customer' }).click();
+  await expect(page).toHaveURL((url) => detailPath.test(url.pathname));
+
+  const mail = await mailbox.waitFor({ to: address, subject: /your account at .* is ready/i });
+  expect(mail.text).toContain(`${admin.givenName} ${admin.surname} has created an account for you`);
+  expect(mail.text).toContain('valid for 7 days');
+  const link = linkWithPath(mail, '/password/reset/');
+  await page.context().clearCookies();
+  await page.goto(link);
+  const chosen = newPassword();
+  await page.getByLabel('New password', { exact: true }).fill(chosen);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(chosen);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/dashboard');
+  await reviewScreen(page, testInfo, 'customers-invited-first-login', SHELL_PAGE);
+  expect(await accounts.loginOutcome(address, chosen)).toBe('authenticated');
 });

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page, TestInfo } from '@playwright/test';
 import { test, expect } from '../support/fixtures.ts';
 import { signInPage } from '../support/accounts.ts';
@@ -39,8 +40,8 @@ async function manageZone(page: Page, testInfo: TestInfo, domain: { id: number; 
   expect(serial, 'a YYYYMMDDnn serial').toBeGreaterThan(2_000_000_000);
   const servers = soa.getByRole('list', { name: 'Name servers' });
   for (const host of nameServers) await expect(servers).toContainText(host);
-  // The tenant's name servers and the domain's DKIM key, published with the domain.
-  await expect(records(page)).toHaveCount(nameServers.length + 1);
+  // The tenant's name servers, the mail records (MX, SPF, DMARC) and the domain's DKIM key.
+  await expect(records(page)).toHaveCount(nameServers.length + 4);
   await expect(records(page).filter({ has: page.locator('td').filter({ hasText: /^NS$/ }) })).toHaveCount(nameServers.length);
   await expect(records(page).filter({ hasText: '._domainkey' })).toContainText('v=DKIM1; k=rsa; p=MII');
   await reviewScreen(page, testInfo, `dns-zone-${who}`, MAIN);
@@ -58,18 +59,18 @@ async function manageZone(page: Page, testInfo: TestInfo, domain: { id: number; 
   await expect(www).toContainText('1 hour');
   serial = await serialAfter(page, serial);
 
-  // ---- an MX record: the type brings its priority field ----
+  // ---- a backup MX record: the type brings its priority field ----
   dialog = await openAddDialog(page);
   await dialog.getByLabel('Type').selectOption('MX');
-  await dialog.getByLabel('Priority').fill('10');
-  await dialog.getByLabel('Mail server').fill(`mail.${domain.name}`);
+  await dialog.getByLabel('Priority').fill('20');
+  await dialog.getByLabel('Mail server').fill(`backup.${domain.name}`);
   await expect(dialog.getByLabel('IPv4 address')).toHaveCount(0);
   await reviewScreen(page, testInfo, `dns-add-mx-${who}`, DIALOG);
   await dialog.getByRole('button', { name: 'Add record' }).click();
   await expect(dialog).toBeHidden();
-  const mx = records(page).filter({ hasText: `mail.${domain.name}` });
+  const mx = records(page).filter({ hasText: `backup.${domain.name}` });
   await expect(mx).toContainText('MX');
-  await expect(mx).toContainText('10');
+  await expect(mx).toContainText('20');
   serial = await serialAfter(page, serial);
 
   // ---- the server's checks, on their fields ----
@@ -97,7 +98,7 @@ async function manageZone(page: Page, testInfo: TestInfo, domain: { id: number; 
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   expect(await serialOf(page), 'refused changes leave the serial').toBe(serial);
-  await expect(records(page)).toHaveCount(nameServers.length + 3);
+  await expect(records(page)).toHaveCount(nameServers.length + 6);
 
   // ---- edit the TTL ----
   await page.getByRole('button', { name: `Edit A www.${domain.name}` }).click();
@@ -110,6 +111,15 @@ async function manageZone(page: Page, testInfo: TestInfo, domain: { id: number; 
   await expect(www).toContainText('5 minutes');
   serial = await serialAfter(page, serial);
   await reviewScreen(page, testInfo, `dns-records-${who}`, MAIN);
+
+  // ---- the zone as a BIND file, for another DNS host or a backup ----
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export zone file' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`${domain.name}.zone`);
+  const zoneFile = await readFile((await file.path()) ?? '', 'utf8');
+  expect(zoneFile).toContain(`$ORIGIN ${domain.name}.`);
+  expect(zoneFile).toContain('www\t300\tIN\tA\t192.0.2.10');
 
   // ---- delete, after confirming ----
   await page.getByRole('button', { name: `Delete A www.${domain.name}` }).click();
@@ -200,7 +210,23 @@ test('the mail records are checked, and the proposed ones are added with a click
   await page.goto(`/host/domain/${domain.id}/dns`);
   const section = page.getByRole('region', { name: 'Mail records' });
   const check = (kind: string) => section.getByTestId(`mail-check-${kind}`);
-  // A new domain comes with its DKIM key published; MX, SPF and DMARC are proposed.
+  // A new domain comes with its mail records; only mail.<domain> waits for an address (the
+  // tenant has no hosting server address set).
+  await expect(check('dkim')).toContainText('Correct', { timeout: 30_000 });
+  for (const kind of ['spf', 'dkim', 'dmarc']) await expect(check(kind)).toHaveAttribute('data-state', 'ok');
+  await expect(check('mx')).toHaveAttribute('data-state', 'warning');
+  await expect(section).toContainText('3 of 4 in order');
+  await reviewScreen(page, testInfo, 'dns-mail-records-default', MAIN);
+
+  // A zone made before the mail records came with it: the owner removed MX, SPF and DMARC.
+  const zone = (await (await page.request.get(`/api/host/domain/${domain.id}/dns`)).json()) as {
+    data: { records: { id: number; type: string; name: string }[] };
+  };
+  for (const record of zone.data.records.filter((r) => r.type === 'MX' || (r.type === 'TXT' && !r.name.endsWith('._domainkey')))) {
+    const removed = await page.request.delete(`/api/host/domain/${domain.id}/dns/${record.id}`);
+    expect(removed.status(), await removed.text()).toBe(200);
+  }
+  await page.reload();
   await expect(check('dkim')).toContainText('Correct', { timeout: 30_000 });
   await expect(check('dkim')).toContainText(/The key of selector berth\d{6} is published\./);
   for (const kind of ['mx', 'spf', 'dmarc']) await expect(check(kind)).toHaveAttribute('data-state', 'missing');
@@ -232,6 +258,55 @@ test('the mail records are checked, and the proposed ones are added with a click
   await expect(section).toContainText('4 of 4 in order', { timeout: 30_000 });
   await section.scrollIntoViewIfNeeded();
   await reviewScreen(page, testInfo, 'dns-mail-records-done', MAIN);
+});
+
+test('a customer moves a zone in: a BIND file is pasted, its bad lines named, then its records added', async ({
+  page,
+  accounts,
+}, testInfo) => {
+  const owner = await accounts.customer('dns-import');
+  const domain = await accounts.domain(owner);
+  await signInPage(page, owner);
+  await page.goto(`/host/domain/${domain.id}/dns`);
+  await expect(page.getByRole('heading', { level: 1, name: `DNS zone of ${domain.name}` })).toBeVisible({ timeout: 30_000 });
+  const before = await records(page).count();
+  const serial = await serialOf(page);
+
+  await page.getByRole('button', { name: 'Import zone file' }).click();
+  const dialog = page.getByRole('dialog', { name: `Import a zone file into ${domain.name}` });
+  await expect(dialog).toBeVisible();
+  const file = dialog.getByRole('textbox', { name: 'Zone file' });
+  const zoneFile = [
+    `$ORIGIN ${domain.name}.`,
+    '$TTL 7200',
+    `@ IN SOA ns1.oldhost.net. hostmaster.oldhost.net. ( 2024010101 7200 3600 1209600 300 )`,
+    '  IN NS ns1.oldhost.net.',
+    'shop 300 IN A 192.0.2.81',
+    'www IN CNAME @',
+    'old IN A 300.1.1.1',
+    'ptr IN PTR host.example.',
+  ].join('\n');
+  await file.fill(zoneFile);
+  await dialog.getByRole('button', { name: 'Import records' }).click();
+  const problems = dialog.getByTestId('zone-file-errors');
+  await expect(problems).toContainText('Line 7: Enter an IPv4 address, e.g. 192.0.2.10.');
+  await expect(problems).toContainText('Line 8: Records of type PTR cannot be kept here');
+  await expect(file).toHaveAttribute('aria-invalid', 'true');
+  await reviewScreen(page, testInfo, 'dns-import-errors', DIALOG);
+  // Nothing was written.
+  await expect(records(page)).toHaveCount(before);
+
+  await file.fill(zoneFile.split('\n').slice(0, 6).join('\n'));
+  await dialog.getByRole('button', { name: 'Import records' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(
+    notice(page, 'Imported 2 records; 2 were already in the zone or are kept by the zone itself (SOA, name servers).'),
+  ).toBeVisible();
+  await expect(records(page)).toHaveCount(before + 2);
+  await expect(records(page).filter({ hasText: '192.0.2.81' })).toContainText('5 minutes');
+  await expect(records(page).filter({ has: page.locator('td').filter({ hasText: /^CNAME$/ }) })).toContainText(domain.name);
+  await serialAfter(page, serial);
+  await reviewScreen(page, testInfo, 'dns-import-done', MAIN);
 });
 
 test.describe("a domain that is not the viewer's", () => {

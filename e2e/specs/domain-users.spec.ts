@@ -92,6 +92,17 @@ async function manageAccounts(page: Page, testInfo: TestInfo, baseURL: string, d
   await expect(create).toBeHidden();
   await expect(page.getByTestId('domain-user-row')).toHaveCount(1);
 
+  // ---- what a mail program needs for this mailbox ----
+  await openRowAction(page, uid, 'Mail client settings');
+  const settings = dialog(page, `Mail client settings for ${uid}`);
+  const table = settings.getByTestId('mail-client-settings');
+  await expect(table.getByRole('row', { name: /User name/ })).toContainText(uid);
+  await expect(table.getByRole('row', { name: /Incoming \(IMAP\)/ })).toContainText(`mail.${domain.name} · 993 · SSL/TLS`);
+  await expect(table.getByRole('row', { name: /Outgoing \(SMTP\)/ })).toContainText(`mail.${domain.name} · 587 · STARTTLS`);
+  await reviewScreen(page, testInfo, `domain-users-client-settings-${who}`, DIALOG);
+  await page.keyboard.press('Escape');
+  await expect(settings).toBeHidden();
+
   // ---- reset the password; the new one is the account's password now ----
   await openRowAction(page, uid, 'Reset password');
   const reset = dialog(page, 'Reset password');

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { domainToASCII } from 'node:url';
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures.ts';
@@ -45,10 +46,16 @@ async function closeSelector(page: Page): Promise<void> {
 }
 
 // A foreign or deleted domain's id answers 404, which the browser logs.
-test.use({ allowedConsoleErrors: [/the server responded with a status of 404/] });
+// One pattern (test.use reads a two-element array as a value and its options): 404 for another
+// customer's domain, 409 for a proof checked before its TXT record is there.
+test.use({ allowedConsoleErrors: [/the server responded with a status of (404|409) /] });
 
 test.describe('as a customer', () => {
-  test('sees only their own domains and adds one with a name and notes only', async ({ page, accounts, baseURL }, testInfo) => {
+  test('sees only their own domains and adds one with a name and notes only; it awaits proof', async ({
+    page,
+    accounts,
+    baseURL,
+  }, testInfo) => {
     const [customer, neighbour] = await Promise.all([accounts.customer('domains'), accounts.customer('neighbour')]);
     const [own, foreign] = await Promise.all([accounts.domain(customer), accounts.domain(neighbour)]);
     await openAs(page, baseURL ?? '', customer, '/host/domain');
@@ -59,6 +66,14 @@ test.describe('as a customer', () => {
     await expect(page.getByText(foreign.name)).toHaveCount(0);
     await expect(domainLinks(page).first()).toHaveAttribute('href', `/host/domain/${own.id}/edit`);
     await reviewScreen(page, testInfo, 'domains-list-customer', { include: 'main' });
+    // The export holds the customer's own domains only.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const csv = await readFile((await (await download).path()) ?? '', 'utf8');
+    expect(csv.trimEnd().split('\r\n')).toEqual([
+      'id,name,name_unicode,owner_email,owner_name,expire_at,expired,created_at',
+      expect.stringMatching(new RegExp(`^${own.id},"${own.name.replace(/\./g, '\\.')}",`)),
+    ]);
 
     // A search that matches nothing says so.
     await search(page, `nothing-${uniqueToken()}`);
@@ -78,11 +93,56 @@ test.describe('as a customer', () => {
     await page.getByLabel('Notes').fill('Registered at the registrar of my choice');
     await page.getByRole('button', { name: 'Add domain' }).click();
     await expect(page).toHaveURL((url) => editPath.test(url.pathname));
-    await expect(page.getByText(`The domain ${name} has been added.`)).toBeVisible();
+    await expect(page.getByText(`The domain ${name} has been added. Add the TXT record shown on its page`)).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-    // Back through the breadcrumb, within the app: the list shows the new domain.
+
+    // Back through the breadcrumb, within the app: the list shows the new domain, awaiting proof.
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'All domains' }).click();
     await expect(domainLinks(page)).toHaveText([own.name, name]);
+    await expect(page.getByTestId('domain-awaiting-proof')).toHaveCount(1);
+    await expect(page.getByTestId('domain-row').filter({ hasText: name }).getByTestId('domain-awaiting-proof')).toHaveText(
+      'Awaiting proof',
+    );
+  });
+
+  test('proves a domain they hold elsewhere with a TXT record; a new name is registered in the shop', async ({
+    page,
+    accounts,
+    baseURL,
+    dnsWorld,
+  }, testInfo) => {
+    const customer = await accounts.customer('proof');
+    await openAs(page, baseURL ?? '', customer, '/host/domain/create');
+    const name = `own-${uniqueToken()}.test`;
+    await page.getByLabel('Domain name').fill(name);
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await expect(page).toHaveURL((url) => editPath.test(url.pathname));
+
+    // The record to publish at the DNS provider that serves the name today.
+    const proof = page.getByRole('region', { name: 'Prove the domain is yours' });
+    await expect(proof.getByTestId('proof-type')).toHaveText('TXT');
+    await expect(proof.getByTestId('proof-record')).toHaveText(`_domain-verification.${name}`);
+    const value = (await proof.getByTestId('proof-value').textContent()) ?? '';
+    expect(value).toMatch(/^domain-verification=[0-9a-f]{32}$/);
+    await reviewScreen(page, testInfo, 'domain-proof-customer', { include: 'main' });
+    await proof.getByRole('button', { name: 'Check now' }).click();
+    await expect(proof.getByRole('alert')).toHaveText(
+      `No TXT record _domain-verification.${name} with the value ${value} was found yet. Changes at your DNS provider can take up to an hour to show.`,
+    );
+
+    dnsWorld.setTxt(`_domain-verification.${name}`, [value]);
+    await proof.getByRole('button', { name: 'Check now' }).click();
+    await expect(page.getByText(`The domain ${name} is proven to be yours: its DNS and mail are served now.`)).toBeVisible();
+    await expect(proof).toHaveCount(0);
+    await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'All domains' }).click();
+    await expect(domainLinks(page)).toHaveText([name]);
+    await expect(page.getByTestId('domain-awaiting-proof')).toHaveCount(0);
+
+    // A new name is registered through the shop.
+    await page.goto('/host/domain/create');
+    await page.getByRole('link', { name: 'Register a domain' }).click();
+    await expect(page).toHaveURL((url) => url.pathname === '/shop');
+    await expect(page.getByRole('heading', { level: 2, name: 'Find a domain' })).toBeVisible();
   });
 
   test("edits the notes of a domain, not its owner or expiry; another customer's domain is not found", async ({

@@ -160,3 +160,17 @@ test('5,000 live domains: fewer than 60 option rows in the DOM wherever the list
   await expect(page).toHaveURL((url) => /^\/host\/domain\/\d+\/edit$/.test(url.pathname));
   await expect(breadcrumb(page).getByRole('listitem').last()).toHaveText('vessel-4321.fleet-example.com');
 });
+
+test("an expired domain's pages name it in the breadcrumb, not by its number", async ({ page, openAs }) => {
+  const origin = await openAs(seedUsers.harborAdmin, '/dashboard', HARBOR_HOST);
+  // harbor-studio.com is the demo's first expired domain: left out of the selector, yet renewable.
+  const id = await page.evaluate(async () => {
+    const answer = (await (await fetch('/api/host/domain?q=harbor-studio.com')).json()) as { data: { id: number; name: string }[] };
+    return answer.data.find((domain) => domain.name === 'harbor-studio.com')?.id;
+  });
+  expect(id).toBeGreaterThan(0);
+  await page.goto(`${origin}/host/domain/${id}/renew`);
+  const crumbs = breadcrumb(page).getByRole('listitem');
+  await expect(crumbs.filter({ hasText: 'harbor-studio.com' })).toHaveCount(1);
+  await expect(breadcrumb(page)).not.toContainText('#');
+});

@@ -126,4 +126,6 @@ test('the language selector switches every string at once and the choice is kept
 
   await switchTo(page, 'en');
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toBeVisible();
+  // The Czech notice went with the switch: no message is left in an earlier language.
+  await expect(page.getByTestId('shell-message')).toHaveText(['The language has been changed.']);
 });

@@ -114,11 +114,20 @@ test('the shell works by keyboard: skip link, header controls in order, menus', 
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
   const order: string[] = [];
-  for (let i = 0; i < (phone ? 7 : 10); i++) {
+  for (let i = 0; i < (phone ? 8 : 11); i++) {
     await page.keyboard.press('Tab');
     order.push(await focused());
   }
-  const header = ['menu-toggle', 'Berth', 'partner-credit', 'cart-link', 'language-menu', 'profile-menu', 'header-logout'];
+  const header = [
+    'menu-toggle',
+    'Berth',
+    'partner-credit',
+    'cart-link',
+    'notification-bell',
+    'language-menu',
+    'profile-menu',
+    'header-logout',
+  ];
   expect(order.slice(0, header.length)).toEqual(header);
   if (!phone) expect(order.slice(header.length)).toEqual(['nav-home', 'domain-selector', 'nav-dashboard']);
 
@@ -158,4 +167,31 @@ test('the shell works by keyboard: skip link, header controls in order, menus', 
   await expect(catalogue).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL((url) => url.pathname === '/shop');
+});
+
+test('motion follows the speeds of docs/product.md §9', async ({ page, openAs }, testInfo) => {
+  test.skip(isPhone(testInfo.project.name), 'the speeds do not depend on the viewport');
+  await openAs(seedUsers.superAdmin, '/dashboard');
+  const variables = await page.evaluate(() => {
+    const style = getComputedStyle(document.documentElement);
+    return [
+      '--berth-speed-fast',
+      '--berth-speed',
+      '--berth-speed-slow',
+      '--berth-transition-short',
+      '--berth-transition',
+      '--berth-transition-long',
+    ].map((name) => style.getPropertyValue(name).trim());
+  });
+  // In milliseconds, whichever way the stylesheet writes them ("200ms", ".2s").
+  const ms = (value: string) => (value.endsWith('ms') ? Number(value.slice(0, -2)) : Math.round(Number(value.slice(0, -1)) * 1000));
+  expect(variables.map(ms)).toEqual([200, 400, 600, 150, 300, 350]);
+  // Hover feedback uses the short transition.
+  const cart = page.getByTestId('cart-link');
+  expect(await cart.evaluate((element) => getComputedStyle(element).transitionDuration)).toMatch(/^0\.15s/);
+  // A dialog opens at the fast speed.
+  await page.getByTestId('partner-credit').click();
+  const dialog = page.locator('.mantine-Modal-content');
+  await expect(dialog).toBeVisible();
+  expect(await dialog.evaluate((element) => (element as HTMLElement).style.transitionDuration)).toBe('200ms');
 });

@@ -76,6 +76,13 @@ test('a host admin changes VAT and prices, customers see them in the shop', asyn
   await create.getByRole('textbox', { name: 'Price per month (without VAT)' }).fill('12.50');
   await create.getByRole('textbox', { name: 'Price per year (without VAT)' }).fill('125');
   await expect(create).toContainText('With VAT: €13.75');
+  // What the plan includes: a whole number from 1, empty for unlimited.
+  const domainsIncluded = create.getByRole('textbox', { name: 'Domains included' });
+  await domainsIncluded.fill('0');
+  await create.getByRole('textbox', { name: 'Mailboxes included' }).fill('25');
+  await create.getByRole('button', { name: 'Add plan' }).click();
+  await expect(domainsIncluded).toHaveAccessibleDescription(/Enter a whole number from 1, or leave it empty for unlimited\./);
+  await domainsIncluded.fill('5');
   await reviewScreen(page, testInfo, 'catalogue-plan-dialog', DIALOG);
   await create.getByRole('button', { name: 'Add plan' }).click();
   await expect(create).toBeHidden();
@@ -102,6 +109,7 @@ test('a host admin changes VAT and prices, customers see them in the shop', asyn
     await signInAt(customerContext, partner.origin, customer);
     await shop.goto(`${partner.origin}/shop`);
     const card = shop.getByRole('region', { name: 'Hosting plans' }).getByRole('article', { name: title });
+    await expect(card.getByTestId('plan-limits')).toHaveText('5 domains · 25 mailboxes · Unlimited mailbox space');
     // The shop opens on yearly prices.
     await expect(card).toContainText('€165.00 per year');
     await expect(card).toContainText('€150.00 net + €15.00 VAT');

@@ -75,6 +75,13 @@ test('a super admin creates a tenant, edits it, uploads and removes a logo, assi
   await hostInput(page, 2).fill(`WWW-${token}.test`);
   await page.getByRole('button', { name: 'Add a name server' }).click();
   await page.getByRole('textbox', { name: 'Name server 1', exact: true }).fill(`ns1.${token}.test`);
+  // The hosting server's address: checked on its own field before anything is sent.
+  const ipv4 = page.getByRole('textbox', { name: 'IPv4 address' });
+  await ipv4.fill('203.0.113.300');
+  await page.getByRole('button', { name: 'Create tenant' }).click();
+  await expect(ipv4).toHaveAttribute('aria-invalid', 'true');
+  await expect(ipv4).toHaveAccessibleDescription(/Enter an IPv4 address, for example 203\.0\.113\.10\./);
+  await ipv4.fill('203.0.113.10');
   await page.getByLabel('Default language').selectOption('de');
   await page.getByRole('button', { name: 'Create tenant' }).click();
 
@@ -99,11 +106,18 @@ test('a super admin creates a tenant, edits it, uploads and removes a logo, assi
   await expect(page.getByText(`The tenant ${title} Hosting has been saved.`)).toBeVisible();
   const admin = await accounts.signedIn(berth.admin);
   const stored = (await (await admin.get(`/api/system/tenants/${id}`)).json()) as {
-    data: { hosts: string[]; name_servers: string[]; default_language: string; config: { host_purchases: string | null } };
+    data: {
+      hosts: string[];
+      name_servers: string[];
+      hosting_ipv4: string | null;
+      default_language: string;
+      config: { host_purchases: string | null };
+    };
   };
   expect(stored.data).toMatchObject({
     hosts: [`panel-${token}.test`],
     name_servers: [`ns1.${token}.test`],
+    hosting_ipv4: '203.0.113.10',
     default_language: 'de',
     config: { host_purchases: 'https://shop.example.com/cart' },
   });

@@ -2,6 +2,7 @@ import { test as base, expect, type ConsoleMessage } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Accounts } from './accounts.ts';
+import { startDnsWorld, type DnsWorld } from '../../server/test/dns-world.ts';
 import { Mailbox } from './mailbox.ts';
 import { repoRoot, startBerthServer, type BerthServer } from './server.ts';
 
@@ -29,6 +30,8 @@ interface BerthWorkerOptions {
 interface BerthWorkerFixtures extends BerthWorkerOptions {
   /** The SMTP receiver this worker's server sends every mail to (unless mailDelivery is 'outbox'). */
   mailbox: Mailbox;
+  /** The public DNS this worker's server looks customers' domain proofs up in (DNS_RESOLVERS). */
+  dnsWorld: DnsWorld;
   /** A server of this worker's own, on a fresh database, sending mail as mailDelivery says. */
   berth: BerthServer;
 }
@@ -60,14 +63,29 @@ export const test = base.extend<BerthTestFixtures, BerthWorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  dnsWorld: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const world = await startDnsWorld();
+      try {
+        await use(world);
+      } finally {
+        await world.close();
+      }
+    },
+    { scope: 'worker' },
+  ],
+
   berth: [
-    async ({ mailbox, mailDelivery }, use) => {
+    async ({ mailbox, mailDelivery, dnsWorld }, use) => {
       // The server reads index.html once at start: without a build every page would be a 503.
       if (!existsSync(path.join(repoRoot, 'web/dist/index.html'))) {
         throw new Error('web/dist/index.html is missing: run `npm run build` before the e2e tests.');
       }
       // By default mail goes over real SMTP to the worker's receiver, not to the outbox table.
-      const server = await startBerthServer({ env: mailDelivery === 'smtp' ? { SMTP_URL: mailbox.url } : {} });
+      const server = await startBerthServer({
+        env: { DNS_RESOLVERS: dnsWorld.address, ...(mailDelivery === 'smtp' ? { SMTP_URL: mailbox.url } : {}) },
+      });
       try {
         await use(server);
       } finally {

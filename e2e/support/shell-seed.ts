@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     await ensureOperator(db, hasher, clock, { adminEmail: 'admin@localhost', adminPassword: password, publicUrl: undefined });
-    const demo = await loadDemoData(db, hasher, clock, { password });
+    const demo = await loadDemoData(db, hasher, clock, { password, port: Number(process.env.SEED_PORT ?? 3000) });
     if (!demo) throw new Error('the data directory was not empty');
     const now = clock.now();
 
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
         .values({
           tenant_id: demo.tenantId,
           kind,
-          image: logoSvg('Harbor Hosting', color, 200),
+          image: logoSvg('Harbor Hosting', color, 240),
           content_type: 'image/svg+xml',
           updated_at: now,
         })

@@ -17,6 +17,11 @@ export const seedUsers = {
   fleetAdmin: 'admin@fleet.localhost',
   /** Owns 5,000 live domains. */
   captain: 'captain@fleet.localhost',
+  /** The demo's reseller tenant (`cli demo`): partner credit, a promo code, its cart on the panel. */
+  resellerAdmin: 'admin@reseller.localhost',
+  marta: 'marta@reseller.localhost',
+  /** A demo customer no other spec uses (the demo spec's password-reset mail). */
+  emma: 'emma@harbor.localhost',
 } as const;
 
 /** A seeded customer of the demo tenant that only one spec of one project changes. */
@@ -24,6 +29,7 @@ export const ownUser = (purpose: 'badge' | 'lang' | 'notice', project: string): 
 
 export const HARBOR_HOST = 'harbor.localhost';
 export const FLEET_HOST = 'fleet.localhost';
+export const RESELLER_HOST = 'reseller.localhost';
 export const FLEET_CART_URL = 'https://shop.fleet.example/cart';
 
 /** A Berth server on a seeded data directory (support/shell-seed.ts). */
@@ -67,17 +73,29 @@ function run(script: string, env: NodeJS.ProcessEnv): Promise<string> {
   });
 }
 
+async function waitForOutput(output: () => string, pattern: RegExp, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!pattern.test(output())) {
+    if (Date.now() > until) throw new Error(`the seeded server did not log ${pattern} within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Seeds a fresh data directory, then starts `server/src/main.ts` on it. */
 export async function startSeededServer(): Promise<SeededServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-shell-'));
+  // Known before seeding: the demo tenants' public addresses (mail links) carry the port.
+  const port = await freePort();
   try {
-    await run(path.join(repoRoot, 'e2e/support/shell-seed.ts'), environment({ BERTH_DATA_DIR: dataDir, SEED_PASSWORD }));
+    await run(
+      path.join(repoRoot, 'e2e/support/shell-seed.ts'),
+      environment({ BERTH_DATA_DIR: dataDir, SEED_PASSWORD, SEED_PORT: String(port) }),
+    );
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
 
-  const port = await freePort();
   const child = spawn(process.execPath, [path.join(repoRoot, 'server/src/main.ts')], {
     cwd: repoRoot,
     env: environment({ PORT: String(port), HOST: '127.0.0.1', BERTH_DATA_DIR: dataDir, LOG_LEVEL: 'info' }),
@@ -115,6 +133,16 @@ export async function startSeededServer(): Promise<SeededServer> {
         reject(new Error(`the seeded server exited with ${code}`));
       });
     });
+  } catch (error) {
+    await stop();
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- server output ---\n${output}`, { cause: error });
+  }
+
+  // The expiry job's first run (5 s after start) reminds the seeded customers of their demo domains
+  // that expire within 30 days, as realtime messages. Waiting for it keeps those out of the specs'
+  // pages: they arrive as unread notifications instead of sliding in while a spec looks at a message.
+  try {
+    await waitForOutput(() => output, /"msg":"expiry reminders(?: sent|: none due| failed)"/, 30_000);
   } catch (error) {
     await stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- server output ---\n${output}`, { cause: error });

@@ -60,7 +60,7 @@ export async function runAdminCommand(
     lines.push(`Password of ${user.email} reset; all their sessions ended.`);
     if (!values.password) lines.push(`New password (shown once): ${password}`);
   } else if (command === 'demo') {
-    const summary = await loadDemoData(db, hasher, clock, { password: values.password });
+    const summary = await loadDemoData(db, hasher, clock, { password: values.password, port: config.PORT });
     if (!summary) {
       lines.push('Demo data is already loaded (tenant harbor.localhost exists).');
     } else {
@@ -70,6 +70,9 @@ export async function runAdminCommand(
         `  customers:  ${summary.customers.join(', ')}`,
         `  password of all demo users: ${values.password ? '(as given)' : summary.password}`,
         `  domains:    ${summary.domains} (${summary.expired} expired)`,
+        `Reseller tenant #${summary.reseller.tenantId} "Anchor Web Reseller" at http://${summary.reseller.host}:${config.PORT} (buys through Berth: partner credit, promo codes)`,
+        `  host admin: ${summary.reseller.hostAdmin}`,
+        `  customers:  ${summary.reseller.customers.join(', ')}`,
       );
     }
   } else if (command === 'backup') {

@@ -67,6 +67,7 @@ import { DomainEditor } from './modules/domains/editor.ts';
 import { DomainListing } from './modules/domains/listing.ts';
 import { domainRoutes } from './modules/domains/routes.ts';
 import { ExpiryReminders } from './modules/expiry/service.ts';
+import { DomainProof } from './modules/domains/proof.ts';
 import { impersonationRoutes } from './modules/impersonation/routes.ts';
 import { ImpersonationService } from './modules/impersonation/service.ts';
 import { notificationRoutes } from './modules/notifications/routes.ts';
@@ -268,13 +269,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   const impersonation = new ImpersonationService({ db, clock, sessions, audit, realtime });
   const expiry = new ExpiryReminders({ db, mailer, realtime, tenants, audit, log: app.log, fallbackUrl });
+  const domainEditor = new DomainEditor({ db, clock, audit, directory: domains, secrets });
+  const dnsResolvers = config.DNS_RESOLVERS?.split(',') ?? [];
   const hosting = {
     domainListing: new DomainListing(db, clock),
-    domainEditor: new DomainEditor({ db, clock, audit, directory: domains, secrets }),
+    domainEditor,
+    domainProof: new DomainProof({ db, audit, directory: domains, editor: domainEditor, resolvers: dnsResolvers }),
     domainUsers: new DomainUserAccounts({ db, clock, hasher, audit, domains }),
     mailAliases: new MailAliases({ db, clock, audit, domains }),
     dns: new DnsService({ db, clock, audit, domains, secrets }),
-    customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier }),
+    customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier, invitations: passwords }),
     tenantAdmin: new TenantAdministration({ db, clock, audit, sessions, realtime }),
   };
   const invoiceSettlement = new InvoiceSettlementService({ db, clock, audit, realtime });
@@ -313,7 +317,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(captchaRoutes(captcha));
       await api.register(domainUserPasswordRoutes(domainUserPasswords));
       await api.register(sessionRoutes(sessions, audit));
-      await api.register(userRoutes(new UserProfiles(db, clock), avatars));
+      await api.register(userRoutes(new UserProfiles(db, clock, audit), avatars, impersonation));
       await api.register(languageRoutes);
       await api.register(menuRoutes());
       await api.register(cartRoutes(shop.cart, impersonation));
@@ -322,7 +326,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(invoiceRoutes({ invoices, pdfs: payments.pdfs, confirmation: payments.confirmation, actors: impersonation }));
       await api.register(promoRoutes(shop.promos, impersonation));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
-      await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, domains, impersonation));
+      await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, hosting.domainProof, domains, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, impersonation));
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
       await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL)));

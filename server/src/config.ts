@@ -46,6 +46,17 @@ export const configSchema = z.object({
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
   STRIPE_API_BASE: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).default('https://api.stripe.com')),
+  /**
+   * The resolvers that look up a customer's proof TXT record (modules/domains/proof.ts),
+   * comma-separated `address` or `address:port`; empty: the system's (/etc/resolv.conf).
+   */
+  DNS_RESOLVERS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[\w.:[\]-]+(,[\w.:[\]-]+)*$/)
+      .optional(),
+  ),
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -1,3 +1,4 @@
+import { ANIMATION_MS, TRANSITION_MS } from '@berth/contracts';
 import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /**
@@ -37,6 +38,16 @@ export const theme = createTheme({
     md: '0 1px 2px rgb(16 24 40 / 6%), 0 4px 12px rgb(16 24 40 / 8%)',
     xl: '0 1px 3px rgb(16 24 40 / 6%), 0 12px 32px rgb(16 24 40 / 10%)',
   },
+  // docs/product.md §9: dialogs open at the fast speed, menus and tooltips with the short
+  // transition, the phone drawer with the long one. Plain objects: naming the components here
+  // would pull their code into the login screen's bundle.
+  components: {
+    Modal: { defaultProps: { transitionProps: { duration: ANIMATION_MS.fast } } },
+    Drawer: { defaultProps: { transitionProps: { duration: TRANSITION_MS[2] } } },
+    Menu: { defaultProps: { transitionProps: { duration: TRANSITION_MS[0] } } },
+    Popover: { defaultProps: { transitionProps: { duration: TRANSITION_MS[0] } } },
+    Tooltip: { defaultProps: { transitionProps: { duration: TRANSITION_MS[0] } } },
+  },
 });
 
 /**
@@ -45,7 +56,15 @@ export const theme = createTheme({
  * the text of light green/grey/orange/yellow badges and alerts 1.7-3:1 (ours 4.9:1 or more).
  */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
-  variables: {},
+  // docs/product.md §9: the CSS modules' transitions use these, not numbers of their own.
+  variables: {
+    '--berth-speed-fast': `${ANIMATION_MS.fast}ms`,
+    '--berth-speed': `${ANIMATION_MS.default}ms`,
+    '--berth-speed-slow': `${ANIMATION_MS.slow}ms`,
+    '--berth-transition-short': `${TRANSITION_MS[0]}ms`,
+    '--berth-transition': `${TRANSITION_MS[1]}ms`,
+    '--berth-transition-long': `${TRANSITION_MS[2]}ms`,
+  },
   light: {
     '--mantine-color-dimmed': '#5f6670',
     '--mantine-color-error': t.colors.red[9],

@@ -15,6 +15,10 @@ import * as m0012 from './migrations/0012_dns_lookup_index.ts';
 import * as m0013 from './migrations/0013_two_factor_policy.ts';
 import * as m0014 from './migrations/0014_api_tokens.ts';
 import * as m0015 from './migrations/0015_passkeys.ts';
+import * as m0016 from './migrations/0016_billing_details.ts';
+import * as m0017 from './migrations/0017_hosting_addresses.ts';
+import * as m0018 from './migrations/0018_plan_limits.ts';
+import * as m0019 from './migrations/0019_domain_proof.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +37,10 @@ const migrations: Record<string, Migration> = {
   '0013_two_factor_policy': m0013,
   '0014_api_tokens': m0014,
   '0015_passkeys': m0015,
+  '0016_billing_details': m0016,
+  '0017_hosting_addresses': m0017,
+  '0018_plan_limits': m0018,
+  '0019_domain_proof': m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -14,6 +14,9 @@ export interface TenantsTable {
   created_at: CreatedAt;
   /** Host names of the tenant's name servers: the NS records of every new zone. */
   name_servers: ColumnType<string[], string[] | undefined, string[]>;
+  /** Where the tenant's web and mail server answers: the A/AAAA records of every new zone (migration 0017). */
+  hosting_ipv4: ColumnType<string | null, string | null | undefined, string | null>;
+  hosting_ipv6: ColumnType<string | null, string | null | undefined, string | null>;
   /** A second factor required of the tenant's customers (migration 0013). */
   require_2fa_customers: Generated<boolean>;
   /** On the operator tenant: a second factor required of every host and super admin. */
@@ -47,6 +50,14 @@ export interface UsersTable {
   google2fa_pending_secret: string | null;
   /** The last TOTP time step accepted: a code works once. */
   google2fa_last_step: Generated<number>;
+  /** Billing details (migration 0016), copied onto each invoice when it is issued. */
+  company: Generated<string>;
+  vat_id: Generated<string>;
+  street: Generated<string>;
+  city: Generated<string>;
+  postal_code: Generated<string>;
+  /** ISO 3166-1 alpha-2, or '' when not given. */
+  country: Generated<string>;
 }
 
 export interface SessionsTable {
@@ -90,6 +101,8 @@ export interface DomainsTable {
   notes: Generated<string>;
   settings: ColumnType<Record<string, unknown>, Record<string, unknown> | undefined, Record<string, unknown>>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** What the TXT record that proves a customer holds the name must carry; null once proven (or never asked). */
+  verification_token: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DnsZonesTable {
@@ -364,6 +377,10 @@ export interface HostingPlansTable {
   active: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** What the plan includes; null is unlimited (migration 0018). */
+  max_domains: ColumnType<number | null, number | null | undefined, number | null>;
+  max_mailboxes: ColumnType<number | null, number | null | undefined, number | null>;
+  disk_gb: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TldPricesTable {
@@ -472,6 +489,19 @@ export interface InvoicesTable {
   instructions: ColumnType<Record<string, unknown> | null, Record<string, unknown> | null | undefined, Record<string, unknown> | null>;
   issued_at: Timestamp;
   paid_at: Timestamp | null;
+  /** The buyer's name and billing details when the invoice was issued (migration 0016). */
+  buyer_details: ColumnType<BuyerDetails | null, BuyerDetails | null | undefined, BuyerDetails | null>;
+}
+
+export interface BuyerDetails {
+  name: string;
+  email: string;
+  company: string;
+  vat_id: string;
+  street: string;
+  city: string;
+  postal_code: string;
+  country: string;
 }
 
 export interface InvoiceLinesTable {

@@ -56,6 +56,12 @@ function humanWait(lang: string, seconds: number): string {
 const withWait = (lang: string, params: Params): Params =>
   typeof params.seconds === 'number' ? { ...params, wait: humanWait(lang, params.seconds) } : params;
 
+/** A message made of another (`Line 12: {problem}`): `problemKey` names it, translated with the same params. */
+const withProblem = (lang: Parameters<typeof translate>[0], params: Params | undefined): Params | undefined =>
+  params && typeof params.problemKey === 'string' && isMessageKey(params.problemKey)
+    ? { ...params, problem: translate(lang, params.problemKey, params) }
+    : params;
+
 /** 422 with one translated error on one field. */
 export const fieldError = (field: string, key: MessageKey, params?: Params): HttpError =>
   new HttpError(422, key, { params, fields: { [field]: [{ key, params }] } });
@@ -92,7 +98,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof HttpError) {
       const errors: FieldErrors | undefined = error.fieldErrors
         ? Object.fromEntries(
-            Object.entries(error.fieldErrors).map(([field, list]) => [field, list.map((item) => translate(lang, item.key, item.params))]),
+            Object.entries(error.fieldErrors).map(([field, list]) => [
+              field,
+              list.map((item) => translate(lang, item.key, withProblem(lang, item.params))),
+            ]),
           )
         : undefined;
       return reply

@@ -28,7 +28,8 @@ beforeAll(async () => {
   t = await createTestApp();
   if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
   tenantId = await addTenant(t, 'Alpha', 'alpha.test');
-  owner = await addUser(t, tenantId, 'owner@alpha.test');
+  // The tenant's admin: admins vouch for the names they add (a customer's own domain is served once proven).
+  owner = await addUser(t, tenantId, 'owner@alpha.test', 'host_admin');
   domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'post.example' } })).json().data.id;
   const created = await owner.call({
     method: 'POST',

@@ -9,6 +9,7 @@ import { DNS_ROLE, preparePowerDns, resolverFor, startPowerDns, type PowerDnsSet
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
+import { startDnsWorld, type DnsWorld } from '../dns-world.ts';
 
 // PowerDNS from Debian's package, reading this test's PostgreSQL database through the `pdns`
 // views: what the DNS page holds is what `dig @127.0.0.1 -p <port>` answers, at once.
@@ -20,12 +21,19 @@ let pdns: ChildProcess;
 let settings: PowerDnsSettings;
 let runDir: string;
 let domainId: number;
+let world: DnsWorld;
+let customer: { call: Caller };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The public DNS where customers publish the proof of their own domains (test/dns-world.ts).
+  world = await startDnsWorld();
+  t = await createTestApp({ env: { DNS_RESOLVERS: world.address } });
   if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
   const tenant = await addTenant(t, 'Alpha', 'alpha.test', ['ns1.alpha.test', 'ns2.alpha.test']);
-  owner = await addUser(t, tenant, 'owner@alpha.test');
+  // The tenant's admin adds the zones (admins vouch for their names; a customer's own domain waits
+  // for its proof, below).
+  owner = await addUser(t, tenant, 'owner@alpha.test', 'host_admin');
+  customer = await addUser(t, tenant, 'customer@alpha.test');
   domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'served.example' } })).json().data.id;
   runDir = mkdtempSync(path.join(tmpdir(), 'berth-pdns-'));
   settings = { databaseUrl: t.databaseUrl, address: '127.0.0.1', port: await freePort(), runDir };
@@ -35,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   pdns?.kill('SIGKILL');
   await t?.close();
+  await world?.close();
   if (runDir) rmSync(runDir, { recursive: true, force: true });
 });
 
@@ -68,9 +77,17 @@ describe('PowerDNS serves the zones of the DNS page', () => {
     await add({ name: 'www', type: 'A', content: '192.0.2.10' });
     await add({ name: 'www', type: 'AAAA', content: '2001:db8::10' });
     await add({ name: 'blog', type: 'CNAME', content: 'www.served.example' });
-    await add({ name: '@', type: 'MX', content: 'mail.served.example', priority: 10 });
+    // The zone starts with MX 10 mail.served.example and the SPF "v=spf1 mx ~all": a backup MX
+    // is added and the SPF made strict.
     await add({ name: '@', type: 'MX', content: 'backup.served.example', priority: 20 });
-    await add({ name: '@', type: 'TXT', content: 'v=spf1 mx -all' });
+    const start = (await owner.call({ method: 'GET', url: `/api/host/domain/${domainId}/dns` })).json().data;
+    const spf = start.records.find((r: { type: string; content: string }) => r.type === 'TXT' && r.content.startsWith('v=spf1'));
+    const strict = await owner.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${domainId}/dns/${spf.id}`,
+      payload: { content: 'v=spf1 mx -all' },
+    });
+    expect(strict.statusCode, strict.body).toBe(200);
     await add({ name: '_sip._tcp', type: 'SRV', content: '5 5060 sip.served.example', priority: 30 });
     await add({ name: '@', type: 'CAA', content: '0 issue "letsencrypt.org"' });
     const long = `k=rsa; p=${'A'.repeat(600)}`;
@@ -144,6 +161,24 @@ describe('PowerDNS serves the zones of the DNS page', () => {
     await toggle(false);
     await within(1_000, async () => {
       expect(await dns().resolve4('paused.served.example')).toEqual(['192.0.2.50']);
+    });
+  });
+
+  it("answers nothing for a customer's own domain until its TXT record proves it theirs, then at once", async () => {
+    const claimed = (await customer.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'claimed.example' } })).json().data;
+    const record = await customer.call({
+      method: 'POST',
+      url: `/api/host/domain/${claimed.id}/dns`,
+      payload: { name: '@', type: 'A', content: '192.0.2.60' },
+    });
+    expect(record.statusCode, record.body).toBe(201);
+    expect(await errorCode(dns().resolve4('claimed.example'))).toBe('EREFUSED');
+
+    world.setTxt(claimed.proof.record, [claimed.proof.value]);
+    const proven = await customer.call({ method: 'POST', url: `/api/host/domain/${claimed.id}/verify` });
+    expect(proven.statusCode, proven.body).toBe(200);
+    await within(1_000, async () => {
+      expect(await dns().resolve4('claimed.example')).toEqual(['192.0.2.60']);
     });
   });
 

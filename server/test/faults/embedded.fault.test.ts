@@ -165,8 +165,13 @@ describe('PostgreSQL backup and restore', () => {
   it('pg_dump while the server runs, pg_restore into an empty database: the same rows', async () => {
     const pgEnv = { DATABASE_URL: postgres.url };
     const server = await startBerth({ ...env, ...pgEnv });
+    const started = Date.now();
     try {
       await cli(['demo', `--password=${randomBytes(18).toString('base64url')}`], pgEnv);
+      // The server's expiry job makes its first pass 5 s after start (modules/expiry/service.ts)
+      // and writes reminders for the demo's soon-expiring domains; the dump is taken after it,
+      // so that the running server and the copy hold the same rows.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 7_000 - Date.now())));
       const file = path.join(dir, 'backup.pgdump');
       expect((await cli(['backup', file], pgEnv)).stdout).toContain('pg_dump');
       const admin = new pg.Client({ connectionString: postgres.url });

@@ -11,9 +11,14 @@ import {
   type OutboxMail,
   type SessionListItem,
   type passwordChangePayloadSchema,
+  userAnswerSchema,
+  type EmailChangePayload,
+  type ProfileUpdatePayload,
+  type User,
 } from '@berth/contracts';
 import { type ApiError, apiRequest } from './client.ts';
 import { queryKeys } from './queries.ts';
+import { useStoreUser } from './shell.ts';
 
 /* The calls of the signed-in account pages: /account, /account/2fa, /password, /system/outbox. */
 
@@ -145,5 +150,41 @@ export function useOutbox(enabled: boolean) {
     queryFn: async ({ signal }) => (await apiRequest('/system/outbox', { schema: outboxAnswerSchema, signal })).data,
     enabled,
     staleTime: 0,
+  });
+}
+
+/** PATCH /api/user/profile */
+export function useProfileUpdate() {
+  const setUser = useStoreUser();
+  return useMutation<User, ApiError, ProfileUpdatePayload>({
+    mutationFn: async (payload) => (await apiRequest('/user/profile', { method: 'PATCH', body: payload, schema: userAnswerSchema })).data,
+    onSuccess: (user) => setUser(user),
+  });
+}
+
+/** POST /api/user/avatar (multipart) and DELETE /api/user/avatar */
+export function useAvatar() {
+  const setUser = useStoreUser();
+  const upload = useMutation<User, ApiError, File>({
+    mutationFn: async (file) => {
+      const body = new FormData();
+      body.append('image', file);
+      return (await apiRequest('/user/avatar', { method: 'POST', body, schema: userAnswerSchema })).data;
+    },
+    onSuccess: (user) => setUser(user),
+  });
+  const remove = useMutation<User, ApiError, void>({
+    mutationFn: async () => (await apiRequest('/user/avatar', { method: 'DELETE', schema: userAnswerSchema })).data,
+    onSuccess: (user) => setUser(user),
+  });
+  return { upload, remove };
+}
+
+/** PATCH /api/account/email: the new address must be verified from the mail sent to it. */
+export function useEmailChange() {
+  const queryClient = useQueryClient();
+  return useMutation<MessageAnswer, ApiError, EmailChangePayload>({
+    mutationFn: (payload) => apiRequest('/account/email', { method: 'PATCH', body: payload, schema: messageAnswerSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.currentUser }),
   });
 }

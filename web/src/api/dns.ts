@@ -4,6 +4,8 @@ import {
   dnsRecordAnswerSchema,
   dnssecAnswerSchema,
   dkimAnswerSchema,
+  dnsImportAnswerSchema,
+  type DnsImportAnswer,
   type dnsRecordPayloadSchema,
   dnsZoneAnswerSchema,
   messageAnswerSchema,
@@ -47,6 +49,16 @@ export function useDnsRecordCreate(domainId: number) {
   const changed = useZoneChanged(domainId);
   return useMutation<DnsRecordAnswer, ApiError, DnsRecordInput>({
     mutationFn: (payload) => apiRequest(`/host/domain/${domainId}/dns`, { method: 'POST', body: payload, schema: dnsRecordAnswerSchema }),
+    onSuccess: changed,
+  });
+}
+
+/** POST /api/host/domain/{id}/dns/import: a BIND zone file's records added, all or none. */
+export function useDnsImport(domainId: number) {
+  const changed = useZoneChanged(domainId);
+  return useMutation<DnsImportAnswer, ApiError, string>({
+    mutationFn: (zoneFile) =>
+      apiRequest(`/host/domain/${domainId}/dns/import`, { method: 'POST', body: { zone_file: zoneFile }, schema: dnsImportAnswerSchema }),
     onSuccess: changed,
   });
 }

@@ -111,6 +111,19 @@ export function useDomainCreate() {
   });
 }
 
+/** POST /api/host/domain/{id}/verify: checks the proof TXT record; the answer replaces the cached domain. */
+export function useDomainVerify(id: number) {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshDomainLists();
+  return useMutation<DomainAnswer, ApiError, void>({
+    mutationFn: () => apiRequest(`/host/domain/${id}/verify`, { method: 'POST', schema: domainAnswerSchema }),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(domainKeys.detail(id), answer.data);
+      void refresh();
+    },
+  });
+}
+
 /** PATCH /api/host/domain/{id}: the answer replaces the cached domain. */
 export function useDomainUpdate(id: number) {
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   notificationListAnswerSchema,
   notificationReadAnswerSchema,
@@ -23,6 +23,15 @@ export function useNotifications() {
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     staleTime: 0,
+  });
+}
+
+/** The unread count alone (the header's bell): the first page of one row carries it. */
+export function useUnreadNotifications() {
+  return useQuery<number, ApiError>({
+    queryKey: [...notificationKeys.all, 'unread'],
+    queryFn: async ({ signal }) => (await apiRequest('/notifications?limit=1', { schema: notificationListAnswerSchema, signal })).unread,
+    staleTime: 30_000,
   });
 }
 

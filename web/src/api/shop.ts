@@ -5,6 +5,8 @@ import {
   domainCheckAnswerSchema,
   paymentOptionsAnswerSchema,
   shopCartAnswerSchema,
+  subscriptionCancelAnswerSchema,
+  subscriptionsAnswerSchema,
   type CartAddPayload,
   type Catalogue,
   type CheckoutPayload,
@@ -14,6 +16,7 @@ import {
 import type { z } from 'zod';
 import { type ApiError, apiRequest } from './client.ts';
 import { shellKeys } from './shell.ts';
+import { creditKeys } from './credit.ts';
 
 /* The shop's calls: catalogue, domain check, the server-side cart and checkout. */
 
@@ -28,6 +31,28 @@ export const shopKeys = {
 export type CartAnswer = z.output<typeof shopCartAnswerSchema>;
 export type CheckoutAnswer = z.output<typeof checkoutAnswerSchema>;
 export type PaymentOption = z.output<typeof paymentOptionsAnswerSchema>['data'][number];
+
+/** GET /api/shop/subscriptions: the hosting plans the user bought and what they use of them (/account/services). */
+export function useSubscriptions() {
+  return useQuery<z.output<typeof subscriptionsAnswerSchema>, ApiError>({
+    queryKey: ['shop', 'subscriptions'],
+    queryFn: ({ signal }) => apiRequest('/shop/subscriptions', { schema: subscriptionsAnswerSchema, signal }),
+    staleTime: 0,
+  });
+}
+
+/** POST /api/shop/subscriptions/{id}/cancel: the plan ends now, its unused time goes to credit. */
+export function useSubscriptionCancel() {
+  const queryClient = useQueryClient();
+  return useMutation<z.output<typeof subscriptionCancelAnswerSchema>, ApiError, number>({
+    mutationFn: (id) => apiRequest(`/shop/subscriptions/${id}/cancel`, { method: 'POST', schema: subscriptionCancelAnswerSchema }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['shop', 'subscriptions'] }),
+        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
+      ]),
+  });
+}
 
 /** GET /api/shop/products: the tenant's plans and TLD prices. */
 export function useCatalogue() {

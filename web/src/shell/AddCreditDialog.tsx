@@ -11,6 +11,8 @@ import { FormAlert } from '../forms/FormAlert.tsx';
 import { describeError } from '../forms/validation.ts';
 import { translateServerText } from '../i18n/i18n.ts';
 import { PaymentInstructions } from '../pages/shop/BankTransferInstructions.tsx';
+import { creditText } from './PartnerCredit.tsx';
+import { useSignedInUser } from './useSignedInUser.ts';
 import { currencySymbol, formatWhole, minorPerUnit } from '../pages/shop/money.ts';
 
 /** Suggested amounts, in whole currency units, shown when the tenant's limits allow them. */
@@ -32,6 +34,7 @@ interface AddCreditDialogProps {
  */
 export function AddCreditDialog({ opened, onClose, currency }: AddCreditDialogProps) {
   const { t } = useTranslation();
+  const { user } = useSignedInUser();
   const [invoice, setInvoice] = useState<Invoice | null>(null);
   const close = () => {
     onClose();
@@ -41,7 +44,7 @@ export function AddCreditDialog({ opened, onClose, currency }: AddCreditDialogPr
     <AppModal
       opened={opened}
       onClose={close}
-      title={invoice ? t('partner.addCredit.payTitle') : t('credit.addTitle')}
+      title={invoice ? t('partner.addCredit.payTitle') : t(creditText(user, 'addTitle'))}
       size={invoice ? 'lg' : 'md'}
     >
       {invoice ? (
@@ -62,6 +65,7 @@ interface TopUpFormProps {
 
 function TopUpForm({ onCancel, onInvoice, fallbackCurrency, enabled }: TopUpFormProps) {
   const { t } = useTranslation();
+  const { user } = useSignedInUser();
   const summary = useCreditSummary(enabled);
   const options = usePaymentOptions();
   const topUp = useTopUp();
@@ -128,7 +132,7 @@ function TopUpForm({ onCancel, onInvoice, fallbackCurrency, enabled }: TopUpForm
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <Text fz="sm" c="dimmed">
-          {t('credit.addIntro')}
+          {t(creditText(user, 'addIntro'))}
         </Text>
         <NumberInput
           ref={amountInput}

@@ -7,6 +7,7 @@ import { CartLink } from './CartLink.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { LogoutButton } from './LogoutButton.tsx';
 import { MenuToggle } from './MenuToggle.tsx';
+import { NotificationBell } from './NotificationBell.tsx';
 import { PartnerCredit } from './PartnerCredit.tsx';
 import { UserMenu } from './UserMenu.tsx';
 import classes from './Header.module.css';
@@ -50,6 +51,7 @@ export function Header({
       <div className={classes.actions}>
         <PartnerCredit user={user} tenant={tenant} />
         <CartLink tenant={tenant} />
+        <NotificationBell />
         <LanguageMenu user={user} />
         <UserMenu user={user} tenant={tenant} />
         <LogoutButton onLogout={onLogout} pending={logoutPending} />

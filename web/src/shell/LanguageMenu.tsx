@@ -3,7 +3,7 @@ import { IconCheck, IconChevronDown, IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { LanguageCode, User } from '@berth/contracts';
 import { useLanguageChange, useLanguages } from '../api/shell.ts';
-import { NOTICE_TIMEOUT_MS, pushMessage } from '../components/messageStore.ts';
+import { clearMessages, NOTICE_TIMEOUT_MS, pushMessage } from '../components/messageStore.ts';
 import { describeError } from '../forms/validation.ts';
 import { chooseLanguage, currentLanguage } from '../i18n/i18n.ts';
 import classes from './Header.module.css';
@@ -29,6 +29,8 @@ export function LanguageMenu({ user }: LanguageMenuProps) {
       onSuccess: (answer) => {
         // The device remembers it too, so the login screen speaks it after logging out.
         chooseLanguage(code);
+        // Messages already shown were written in the old language: they go, the notice stays.
+        clearMessages();
         pushMessage({
           type: 'notice',
           data: answer.message ?? 'language.changed',

@@ -12,6 +12,14 @@ export function showsPartnerCredit(user: User, tenant: Tenant): boolean {
   return user.is_super_admin || tenant.config.host_purchases !== null;
 }
 
+/** A customer's own prepaid credit is "credit"; only resellers and operators hold partner credit. */
+export function creditText<K extends 'tooltip' | 'open' | 'add' | 'addTitle' | 'addIntro'>(
+  user: Pick<User, 'role'>,
+  key: K,
+): `credit.customer.${K}` | `credit.${K}` {
+  return user.role === 'customer' ? `credit.customer.${key}` : `credit.${key}`;
+}
+
 /** The currency of a formatted amount ("€0.00" → "€"), for the add-credit field. */
 function currencyOf(formatted: string): string {
   return formatted.replace(/[\d\s.,\u00a0\u202f-]/g, '') || 'EUR';
@@ -31,8 +39,13 @@ export function PartnerCredit({ user, tenant }: PartnerCreditProps) {
 
   if (user.commission.value !== 0) {
     return (
-      <Tooltip label={t('credit.tooltip')} openDelay={400}>
-        <Link to="/system/partner/credit" className={classes.credit} aria-label={t('credit.open', { amount })} data-testid="partner-credit">
+      <Tooltip label={t(creditText(user, 'tooltip'))} openDelay={400}>
+        <Link
+          to="/system/partner/credit"
+          className={classes.credit}
+          aria-label={t(creditText(user, 'open'), { amount })}
+          data-testid="partner-credit"
+        >
           <IconWallet size={18} stroke={1.7} aria-hidden />
           <span className={classes.creditAmount}>{amount}</span>
         </Link>
@@ -42,10 +55,10 @@ export function PartnerCredit({ user, tenant }: PartnerCreditProps) {
 
   return (
     <>
-      <Tooltip label={t('credit.tooltip')} openDelay={400}>
+      <Tooltip label={t(creditText(user, 'tooltip'))} openDelay={400}>
         <UnstyledButton
           className={classes.credit}
-          aria-label={t('credit.add', { amount })}
+          aria-label={t(creditText(user, 'add'), { amount })}
           aria-haspopup="dialog"
           data-testid="partner-credit"
           onClick={() => {

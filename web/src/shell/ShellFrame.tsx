@@ -5,6 +5,7 @@ import { Drawer } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { TRANSITION_MS, type Tenant, type User } from '@berth/contracts';
+import { useDomain } from '../api/domains.ts';
 import { useRealtime } from '../api/realtime.ts';
 import { useDomainMenu, useLiveDomains, useMenu } from '../api/shell.ts';
 import { useMarkAppLoading } from '../components/appLoading.ts';
@@ -58,8 +59,11 @@ export function ShellFrame({ user, tenant }: ShellFrameProps) {
   const selectedDomainId = pathDomainId ?? lastDomainId;
   const domainMenu = useDomainMenu(selectedDomainId);
   const liveDomains = useLiveDomains(pathDomainId !== null);
-  const pathDomain =
-    pathDomainId === null ? null : { id: pathDomainId, text: liveDomains.data?.find((domain) => domain.id === pathDomainId)?.text };
+  const liveText = pathDomainId === null ? undefined : liveDomains.data?.find((domain) => domain.id === pathDomainId)?.text;
+  // An expired domain is not in the selector's list (docs/product.md §6) but its pages still open
+  // (renewal): its name comes from the domain itself, the same query its page reads.
+  const pathDomainDetail = useDomain(pathDomainId ?? 0, pathDomainId !== null && liveDomains.isSuccess && liveText === undefined);
+  const pathDomain = pathDomainId === null ? null : { id: pathDomainId, text: liveText ?? pathDomainDetail.data?.text };
   const domainTrail = pathDomainId === null ? [] : activeTrail(domainMenu.data ?? [], location.pathname);
 
   // docs/product.md §2: every route change shows the menu again (and closes the phone drawer).

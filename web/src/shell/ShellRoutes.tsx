@@ -27,6 +27,7 @@ const PaymentMethodsPage = lazyPage(async () => (await import('../pages/shop/Pay
 const PartnerRoutes = lazyPage(async () => (await import('../pages/partner/PartnerRoutes.tsx')).PartnerRoutes);
 const CustomerRoutes = lazyPage(async () => (await import('../pages/system/customers/CustomerRoutes.tsx')).CustomerRoutes);
 const TenantRoutes = lazyPage(async () => (await import('../pages/system/tenants/TenantRoutes.tsx')).TenantRoutes);
+const ServicesPage = lazyPage(async () => (await import('../pages/account/ServicesPage.tsx')).ServicesPage);
 const ApiTokensPage = lazyPage(async () => (await import('../pages/account/api-tokens/ApiTokensPage.tsx')).ApiTokensPage);
 const SecurityPage = lazyPage(async () => (await import('../pages/system/security/SecurityPage.tsx')).SecurityPage);
 const AuditPage = lazyPage(async () => (await import('../pages/system/audit/AuditPage.tsx')).AuditPage);
@@ -60,6 +61,7 @@ const innerRoutes: RouteObject[] = [
   { path: 'system/audit', element: <AuditPage /> },
   { path: 'system/security', element: <SecurityPage /> },
   { path: 'account/api-tokens', element: <ApiTokensPage /> },
+  { path: 'account/services', element: <ServicesPage /> },
   { path: 'system/outbox', element: <OutboxPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];

@@ -32,7 +32,8 @@ export function UserMenu({ user, tenant }: UserMenuProps) {
   const name = displayName(user);
   const badge = showsTwoFactorBadge(user);
   const sells = user.is_super_admin || tenant.config.host_purchases !== null;
-  const promo = tenant.config.host_purchases !== null;
+  // Promo codes are the reseller's (host admins of a selling tenant, super admins), never a customer's.
+  const promo = tenant.config.host_purchases !== null && user.role !== 'customer';
 
   return (
     <Menu

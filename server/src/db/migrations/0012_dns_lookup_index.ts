@@ -1,6 +1,25 @@
 import { sql, type Kysely } from 'kysely';
 import { DOMAINS_VIEW, RECORDS_VIEW } from './0009_dns_serving.ts';
 
+/** The views as this migration makes them (0019 replaces them; its down puts these back). */
+export const DOMAINS_VIEW_0012 = `create view pdns.domains as
+    select z.domain_id as id, z.name, null::varchar(128) as master, null::int as last_check,
+      'NATIVE'::text as type, null::bigint as notified_serial, null::varchar(40) as account,
+      null::text as options, null::text as catalog
+    from public.dns_zones z`;
+export const RECORDS_VIEW_0012 = `create view pdns.records as
+    select -z.domain_id::bigint as id, z.domain_id, z.name, 'SOA'::text as type, z.soa_content as content,
+      3600 as ttl, 0 as prio, false as disabled, ''::text as ordername, true as auth
+    from public.dns_zones z
+    union all
+    select r.id::bigint, r.domain_id, r.fqdn, r.type, r.served_content, r.ttl, coalesce(r.priority, 0), r.disabled, r.ordername,
+      not exists (
+        select 1 from public.dns_records n
+        where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
+          and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
+      )
+    from public.dns_records r`;
+
 /**
  * PowerDNS asks by absolute name (`www.example.com`), and with its caches off (0009: a change is
  * served at once) it asks for every question, several times. Computing that name in the view
@@ -81,25 +100,10 @@ const statements = [
   'create index dns_zones_name on public.dns_zones (name)',
   'drop view pdns.records',
   'drop view pdns.domains',
-  `create view pdns.domains as
-    select z.domain_id as id, z.name, null::varchar(128) as master, null::int as last_check,
-      'NATIVE'::text as type, null::bigint as notified_serial, null::varchar(40) as account,
-      null::text as options, null::text as catalog
-    from public.dns_zones z`,
+  DOMAINS_VIEW_0012,
   // As in 0009, the stored columns in place of the computed ones. Only `auth` still looks at other
   // records (false at and below a delegation), through the index of the zone's records.
-  `create view pdns.records as
-    select -z.domain_id::bigint as id, z.domain_id, z.name, 'SOA'::text as type, z.soa_content as content,
-      3600 as ttl, 0 as prio, false as disabled, ''::text as ordername, true as auth
-    from public.dns_zones z
-    union all
-    select r.id::bigint, r.domain_id, r.fqdn, r.type, r.served_content, r.ttl, coalesce(r.priority, 0), r.disabled, r.ordername,
-      not exists (
-        select 1 from public.dns_records n
-        where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
-          and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
-      )
-    from public.dns_records r`,
+  RECORDS_VIEW_0012,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

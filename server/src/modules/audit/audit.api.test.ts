@@ -90,3 +90,28 @@ describe('GET /api/system/audit', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/system/audit' })).statusCode).toBe(401);
   });
 });
+
+describe('GET /api/system/audit, in words', () => {
+  it('names each object as it is now (a person, a domain), and says nothing once it is gone', async () => {
+    const adjusted = await adminA.call({
+      method: 'POST',
+      url: '/api/system/credit/adjustments',
+      payload: { user_id: customerA.user.id, amount: 15_000, description: 'Goodwill' },
+    });
+    expect(adjusted.statusCode, adjusted.body).toBe(201);
+    const [credit] = (await read(adminA.call, { action: 'credit.adjusted' })).data;
+    expect(credit?.target).toEqual({ type: 'user', id: String(customerA.user.id), label: 'Test User' });
+    expect(credit?.data).toMatchObject({ amount: 15_000, currency: 'EUR', balance: 15_000 });
+
+    const made = await customerA.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'gone.example' } });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json<{ data: { id: number } }>().data.id;
+    const [created] = (await read(adminA.call, { action: 'domain.created', target_type: 'domain', target_id: String(id) })).data;
+    expect(created?.target).toEqual({ type: 'domain', id: String(id), label: 'gone.example' });
+    expect((await customerA.call({ method: 'DELETE', url: `/api/host/domain/${id}`, query: { confirm: 'gone.example' } })).statusCode).toBe(
+      200,
+    );
+    const [after] = (await read(adminA.call, { action: 'domain.created', target_type: 'domain', target_id: String(id) })).data;
+    expect(after?.target).toEqual({ type: 'domain', id: String(id), label: null });
+  });
+});

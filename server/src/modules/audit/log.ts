@@ -4,7 +4,8 @@ import type { Db } from '../../db/connection.ts';
 import { decodeCursor, encodeCursor, pageOfRows } from '../../db/keyset.ts';
 import { assertAdministeredUser, assertAdmin, displayNameOf, iso, listTenantScope } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
-import { listAuditEntries } from './queries.ts';
+import { displayDomainName } from '../domains/names.ts';
+import { listAuditEntries, targetLabelRows } from './queries.ts';
 
 export interface AuditQuery {
   cursor?: string | undefined;
@@ -45,6 +46,7 @@ export class AuditLogReader {
       limit: query.limit + 1,
     });
     const page = pageOfRows(rows, query.limit, (row) => encodeCursor(SORT, [Number(row.id)]));
+    const labels = await this.targetLabels(page.rows);
     return {
       data: page.rows.map((row) => ({
         id: String(row.id),
@@ -72,10 +74,30 @@ export class AuditLogReader {
                   sn: row.impersonator_sn,
                 }),
               },
-        target: row.target_type && row.target_id ? { type: row.target_type, id: row.target_id } : null,
+        target:
+          row.target_type && row.target_id
+            ? { type: row.target_type, id: row.target_id, label: labels.get(`${row.target_type}:${row.target_id}`) ?? null }
+            : null,
         data: row.data,
       })),
       next_cursor: page.nextCursor,
     };
+  }
+
+  /** The objects' current names ("Hana Nováková", "example.com"), so the log reads in words. */
+  private async targetLabels(rows: { target_type: string | null; target_id: string | null }[]): Promise<Map<string, string>> {
+    const ids = { user: [] as number[], domain: [] as number[], tenant: [] as number[], invoice: [] as number[] };
+    for (const row of rows) {
+      const id = Number(row.target_id);
+      if (row.target_type && row.target_type in ids && Number.isSafeInteger(id) && id > 0)
+        ids[row.target_type as keyof typeof ids].push(id);
+    }
+    const found = await targetLabelRows(this.db, ids);
+    const labels = new Map<string, string>();
+    for (const user of found.users) labels.set(`user:${user.id}`, displayNameOf(user));
+    for (const domain of found.domains) labels.set(`domain:${domain.id}`, displayDomainName(domain.name));
+    for (const tenant of found.tenants) labels.set(`tenant:${tenant.id}`, tenant.title);
+    for (const invoice of found.invoices) labels.set(`invoice:${invoice.id}`, invoice.number);
+    return labels;
   }
 }

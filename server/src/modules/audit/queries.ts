@@ -75,3 +75,18 @@ export const listAuditEntries = (db: Db, filter: AuditFilter) => {
   if (filter.beforeId !== undefined) query = query.where('a.id', '<', String(filter.beforeId));
   return query.execute();
 };
+
+/**
+ * The current names of the objects a page of entries points at, by type and id: people by their
+ * name, domains by name, tenants by title, invoices by number (four small queries per page).
+ */
+export async function targetLabelRows(db: Db, ids: { user: number[]; domain: number[]; tenant: number[]; invoice: number[] }) {
+  const none = Promise.resolve([]);
+  const [users, domains, tenants, invoices] = await Promise.all([
+    ids.user.length ? db.selectFrom('users').select(['id', 'email', 'given_name', 'sn']).where('id', 'in', ids.user).execute() : none,
+    ids.domain.length ? db.selectFrom('domains').select(['id', 'name']).where('id', 'in', ids.domain).execute() : none,
+    ids.tenant.length ? db.selectFrom('tenants').select(['id', 'title']).where('id', 'in', ids.tenant).execute() : none,
+    ids.invoice.length ? db.selectFrom('invoices').select(['id', 'number']).where('id', 'in', ids.invoice).execute() : none,
+  ]);
+  return { users, domains, tenants, invoices };
+}

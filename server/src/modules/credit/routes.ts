@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -17,11 +17,9 @@ import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { CreditService } from './service.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
+import { sendCsv } from '../../http/csv.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
-
-const sendCsv = (reply: FastifyReply, csv: string, filename: string) =>
-  reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
 
 export function creditRoutes(credit: CreditService, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {

@@ -26,6 +26,7 @@ import { administers, assertAdmin, iso } from '../tenants/scope.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
 import { post } from './ledger.ts';
 import { balanceOf, listEntries, type CreditEntryRow } from './queries.ts';
+import { csvCell } from '../../lib/csv.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** The CSV export's ceiling: years of a busy partner's ledger. */
@@ -48,7 +49,6 @@ const presentEntry = (row: CreditEntryRow, language: string): CreditEntry => ({
 });
 
 /** A CSV cell: quoted, and text that a spreadsheet would run as a formula is defused. */
-const csvCell = (value: string): string => `"${(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"`;
 
 /** The credit balance: history, export, top-up by a payment provider, admins' manual entries. */
 export class CreditService {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
+  customerExportQuerySchema,
   customerAnswerSchema,
   customerCreatePayloadSchema,
   customerListAnswerSchema,
@@ -19,6 +21,7 @@ import type { ImpersonationService } from '../impersonation/service.ts';
 import { assertAdmin } from '../tenants/scope.ts';
 import type { CustomerService } from './service.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
+import { sendCsv } from '../../http/csv.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
@@ -41,6 +44,21 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
         },
       },
       async (request) => customers.list(authedUser(request).user, request.query),
+    );
+
+    api.get(
+      '/system/customers/export.csv',
+      {
+        config: { rateLimit: RATE_LIMITS.search },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'The customers as CSV (at most 10,000), with the same filters as the list',
+          querystring: customerExportQuerySchema,
+          response: { 200: z.string(), ...errors },
+        },
+      },
+      async (request, reply) => sendCsv(reply, await customers.exportCsv(authedUser(request).user, request.query), 'customers.csv'),
     );
 
     api.post(

@@ -12,7 +12,7 @@ import type { SecurityNotifier } from '../auth/notifier.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { administers, listTenantScope, assertAdmin, displayNameOf, iso, isoOrNull } from '../tenants/scope.ts';
-import type { TenantResolver } from '../tenants/service.ts';
+import type { TenantResolver, ResolvedTenant } from '../tenants/service.ts';
 import { findUserById, insertUser, type UserRow } from '../users/queries.ts';
 import {
   deleteCustomerWithDomains,
@@ -25,6 +25,9 @@ import {
   type CustomerRow,
 } from './queries.ts';
 import { signOutEverywhere } from './sign-out.ts';
+import { PAGE_SIZE_MAX } from '@berth/contracts';
+import { allPages, csvCell, csvDocument } from '../../lib/csv.ts';
+import { generatePassword } from '../../lib/password.ts';
 
 const SORT = 'email';
 
@@ -47,7 +50,8 @@ export function presentCustomer(row: CustomerRow): Customer {
 export interface CustomerCreateInput {
   email: string;
   contact: { given_name: string; sn: string; phone?: string[] | undefined };
-  password: string;
+  /** Without one, the customer gets an invitation to choose their own. */
+  password?: string | undefined;
   language: 'en' | 'de' | 'cs';
   tenant_id?: number | undefined;
 }
@@ -69,6 +73,8 @@ export class CustomerService {
     realtime: Pick<RealtimeHub, 'endSession'>;
     tenants: TenantResolver;
     notifier: SecurityNotifier;
+    /** The welcome mail with a link to choose a password (password/service.ts). */
+    invitations: { invite(user: UserRow, tenant: ResolvedTenant, inviter: UserRow): Promise<void> };
   };
 
   constructor(deps: CustomerService['deps']) {
@@ -98,6 +104,30 @@ export class CustomerService {
     return { data: page.rows.map(presentCustomer), next_cursor: page.nextCursor };
   }
 
+  /** The list as CSV (GET /api/system/customers/export.csv): same scope and filters, every page. */
+  async exportCsv(
+    viewer: UserRow,
+    query: { q?: string | undefined; tenant_id?: number | undefined; locked?: 'true' | 'false' | undefined },
+  ) {
+    const rows = await allPages((cursor) => this.list(viewer, { ...query, cursor, limit: PAGE_SIZE_MAX }));
+    return csvDocument(
+      ['id', 'email', 'given_name', 'surname', 'phone', 'language', 'domains', 'two_factor', 'locked', 'email_verified', 'created_at'],
+      rows.map((customer) => [
+        String(customer.id),
+        csvCell(customer.email),
+        csvCell(customer.contact.given_name),
+        csvCell(customer.contact.sn),
+        csvCell(customer.contact.phone.join('; ')),
+        customer.language,
+        String(customer.domains),
+        customer.google2fa_enabled ? 'yes' : 'no',
+        customer.locked ? 'yes' : 'no',
+        customer.email_verified ? 'yes' : 'no',
+        customer.created_at,
+      ]),
+    );
+  }
+
   async get(viewer: UserRow, id: number): Promise<Customer> {
     return presentCustomer(await this.visible(viewer, id));
   }
@@ -106,14 +136,16 @@ export class CustomerService {
     const { db, clock, hasher } = this.deps;
     assertAdmin(actor.user);
     const tenantId = await this.tenantForNewCustomer(actor.user, input.tenant_id);
-    assertNewPassword(input.password, input.password, [input.email]);
+    if (input.password !== undefined) assertNewPassword(input.password, input.password, [input.email]);
     if (await emailTakenInTenant(db, tenantId, input.email, null)) throw fieldError('email', 'registration.email_taken');
+    // An invited customer's password is a random one nobody knows until they choose their own.
+    const password = input.password ?? generatePassword();
     let user: UserRow;
     try {
       user = await insertUser(db, {
         tenant_id: tenantId,
         email: input.email,
-        password_hash: await hasher.hash(input.password),
+        password_hash: await hasher.hash(password),
         role: 'customer',
         given_name: input.contact.given_name,
         sn: input.contact.sn,
@@ -125,7 +157,17 @@ export class CustomerService {
       if (isUniqueViolation(error, 'users_tenant_email')) throw fieldError('email', 'registration.email_taken');
       throw error;
     }
-    await this.deps.audit.recordAction(actor, 'customer.created', tenantId, { type: 'user', id: user.id }, { email: user.email });
+    await this.deps.audit.recordAction(
+      actor,
+      'customer.created',
+      tenantId,
+      { type: 'user', id: user.id },
+      { email: user.email, invited: input.password === undefined },
+    );
+    if (input.password === undefined) {
+      const tenant = await this.deps.tenants.byId(tenantId);
+      if (tenant) await this.deps.invitations.invite(user, tenant, actor.user);
+    }
     return this.get(actor.user, user.id);
   }
 

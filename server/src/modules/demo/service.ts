@@ -41,7 +41,12 @@ export interface DemoSummary {
   password: string;
   domains: number;
   expired: number;
+  /** A reseller tenant that buys through Berth for its customers (host_purchases). */
+  reseller: { tenantId: number; host: string; hostAdmin: string; customers: string[] };
 }
+
+/** The reseller tenant's cart: the panel's own cart on that tenant's host, so it works on any port. */
+export const DEMO_RESELLER_CART = '/shop/cart';
 
 /** Domain names that look like real customers' sites, deterministic so reruns and tests agree. */
 export function demoDomainNames(count: number): string[] {
@@ -64,13 +69,16 @@ export async function loadDemoData(
   db: Db,
   hasher: PasswordHasher,
   clock: Clock,
-  options: { password?: string | undefined; host?: string } = {},
+  options: { password?: string | undefined; host?: string; resellerHost?: string; port?: number } = {},
 ): Promise<DemoSummary | undefined> {
   const host = options.host ?? 'harbor.localhost';
+  const resellerHost = options.resellerHost ?? 'reseller.localhost';
   if (await findTenantByHost(db, host)) return undefined;
   const password = options.password ?? generatePassword();
+  // Links in mails (reset, verification, expiry) must reach the panel on the port it runs on.
+  const publicUrl = (name: string) => `http://${name}:${options.port ?? 3000}`;
   return db.transaction().execute(async (trx) => {
-    const tenant = await insertTenant(trx, { title: 'Harbor Hosting', public_url: `http://${host}:3000` });
+    const tenant = await insertTenant(trx, { title: 'Harbor Hosting', public_url: publicUrl(host) });
     await insertTenantHost(trx, tenant.id, host);
     const people = [
       ['Hana', 'Nováková'],
@@ -110,6 +118,42 @@ export async function loadDemoData(
     await seedDemoBankAccount(trx, OPERATOR_TENANT_ID, 'Berth Operator', clock.now());
     // Something to sell out of the box: catalogue, a welcome code, credit to try a purchase with.
     await seedDemoShop(trx, tenant.id, OPERATOR_TENANT_ID, customers[0]?.id, clock.now());
+
+    // A reseller: buys domains through Berth for its own customers, pays from partner credit, and
+    // has its own promo codes; its host admin starts with credit, and one customer with domains.
+    const reseller = await insertTenant(trx, {
+      title: 'Anchor Web Reseller',
+      public_url: publicUrl(resellerHost),
+      host_purchases: DEMO_RESELLER_CART,
+    });
+    await insertTenantHost(trx, reseller.id, resellerHost);
+    const resellerAdmin = await createUser(trx, hasher, clock, {
+      tenantId: reseller.id,
+      email: `admin@${resellerHost}`,
+      password,
+      role: 'host_admin',
+      given_name: 'Anchor',
+      sn: 'Admin',
+    });
+    const resellerCustomer = await createUser(trx, hasher, clock, {
+      tenantId: reseller.id,
+      email: `marta@${resellerHost}`,
+      password,
+      role: 'customer',
+      given_name: 'Marta',
+      sn: 'Dvořáková',
+    });
+    await insertDomains(
+      trx,
+      ['marta-atelier.cz', 'marta-photo.eu', 'dvorak-family.net'].map((name, i) => ({
+        tenant_id: reseller.id,
+        owner_id: resellerCustomer.id,
+        name,
+        expire_at: new Date(now + (i + 1) * 90 * DAY),
+      })),
+    );
+    await seedDemoBankAccount(trx, reseller.id, 'Anchor Web s.r.o.', clock.now());
+    await seedDemoShop(trx, reseller.id, OPERATOR_TENANT_ID, resellerAdmin.id, clock.now());
     return {
       tenantId: tenant.id,
       host,
@@ -118,6 +162,7 @@ export async function loadDemoData(
       password,
       domains: rows.length,
       expired: rows.filter((r) => r.expire_at !== null && r.expire_at.getTime() < now).length,
+      reseller: { tenantId: reseller.id, host: resellerHost, hostAdmin: resellerAdmin.email, customers: [resellerCustomer.email] },
     };
   });
 }

@@ -31,7 +31,7 @@ describe('/api/host/domain/:id/dns', () => {
       [{ name: '@', type: 'A', content: '192.0.2.10' }, '@ A 192.0.2.10'],
       [{ name: 'www.example.com.', type: 'AAAA', content: '2001:DB8::10', ttl: 300 }, 'www AAAA 2001:db8::10'],
       [{ name: 'blog', type: 'CNAME', content: 'Hosting.Example.net.' }, 'blog CNAME hosting.example.net'],
-      [{ name: '@', type: 'MX', content: 'mail.example.com', priority: 10 }, '@ MX mail.example.com'],
+      [{ name: '@', type: 'MX', content: 'mx2.example.com', priority: 20 }, '@ MX mx2.example.com'],
       [{ name: '_dmarc', type: 'TXT', content: '"v=DMARC1; p=reject"' }, '_dmarc TXT v=DMARC1; p=reject'],
       [{ name: '_sip._tcp', type: 'SRV', content: '5 5060 sip.example.com.', priority: 20 }, '_sip._tcp SRV 5 5060 sip.example.com'],
       [{ name: '@', type: 'CAA', content: '0 ISSUE letsencrypt.org' }, '@ CAA 0 issue "letsencrypt.org"'],
@@ -49,7 +49,12 @@ describe('/api/host/domain/:id/dns', () => {
     }
     const current = await zone();
     expect(current.soa.serial).toBe(serial);
-    expect(current.records.find((r: { type: string }) => r.type === 'MX')).toMatchObject({ priority: 10, fqdn: 'example.com', ttl: 3600 });
+    expect(current.records.find((r: { type: string }) => r.type === 'MX')).toMatchObject({
+      priority: 10,
+      content: 'mail.example.com',
+      fqdn: 'example.com',
+      ttl: 3600,
+    });
     expect(current.records.find((r: { type: string }) => r.type === 'AAAA')).toMatchObject({ fqdn: 'www.example.com', ttl: 300 });
   });
 
@@ -198,5 +203,20 @@ describe('/api/host/domain/:id/dns', () => {
     expect(off.json()).toMatchObject({ data: { signed: false, ds: [] }, message: 'The zone is no longer signed.' });
     const actions = await t.db.selectFrom('audit_log').select('action').where('action', 'like', 'dns.dnssec%').orderBy('id').execute();
     expect(actions.map((row) => row.action)).toEqual(['dns.dnssec_signed', 'dns.dnssec_unsigned']);
+  });
+});
+
+describe('GET /api/host/domain/{id}/dns/export', () => {
+  it('gives the owner the zone as a BIND master file, and no one else', async () => {
+    expect((await add({ name: 'export-check', type: 'A', content: '192.0.2.77', ttl: 600 })).statusCode).toBe(201);
+    const answer = await owner.call({ method: 'GET', url: `/api/host/domain/${domainId}/dns/export` });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toContain('text/dns');
+    expect(answer.headers['content-disposition']).toBe('attachment; filename="example.com.zone"');
+    const lines = answer.body.split('\n');
+    expect(lines[1]).toBe('$ORIGIN example.com.');
+    expect(lines).toContain('export-check\t600\tIN\tA\t192.0.2.77');
+    expect(lines.some((line) => /^@\t\d+\tIN\tSOA\t/.test(line))).toBe(true);
+    expect((await stranger.call({ method: 'GET', url: `/api/host/domain/${domainId}/dns/export` })).statusCode).toBe(404);
   });
 });

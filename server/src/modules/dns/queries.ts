@@ -1,3 +1,4 @@
+import type { ZoneDefaults } from './default-zone.ts';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { DkimKeysTable, DnsRecordsTable } from '../../db/schema.ts';
@@ -85,6 +86,16 @@ export const deleteRecord = async (db: Db, domainId: number, recordId: number): 
 export const tenantNameServers = async (db: Db, tenantId: number): Promise<string[]> => {
   const row = await db.selectFrom('tenants').select('name_servers').where('id', '=', tenantId).executeTakeFirst();
   return row?.name_servers ?? [];
+};
+
+/** What the tenant's new zones start from (modules/dns/default-zone.ts). */
+export const tenantZoneDefaults = async (db: Db, tenantId: number): Promise<ZoneDefaults> => {
+  const row = await db
+    .selectFrom('tenants')
+    .select(['name_servers', 'hosting_ipv4', 'hosting_ipv6'])
+    .where('id', '=', tenantId)
+    .executeTakeFirst();
+  return { nameServers: row?.name_servers ?? [], ipv4: row?.hosting_ipv4 ?? null, ipv6: row?.hosting_ipv6 ?? null };
 };
 
 /** The zone's DNSSEC keys, oldest first (PowerDNS signs with every active one). */

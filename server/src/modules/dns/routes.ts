@@ -8,6 +8,8 @@ import {
   dnsZoneAnswerSchema,
   dnssecAnswerSchema,
   dkimAnswerSchema,
+  dnsImportAnswerSchema,
+  dnsImportPayloadSchema,
   errorAnswerSchema,
   idParamsSchema,
   idSchema,
@@ -19,6 +21,7 @@ import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { DnsService } from './service.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
+import { toZoneFile } from './zone-file.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 const recordParams = z.object({ id: idSchema, recordId: idSchema });
@@ -42,6 +45,27 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
         },
       },
       async (request) => ({ data: await dns.zone(authedUser(request).user, request.params.id) }),
+    );
+
+    api.get(
+      '/host/domain/:id/dns/export',
+      {
+        config: { rateLimit: RATE_LIMITS.read },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "The domain's zone as a BIND master file (text/dns), records off the air as comments",
+          params: idParamsSchema,
+          response: { 200: z.string(), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const zone = await dns.zone(authedUser(request).user, request.params.id);
+        return reply
+          .header('content-type', 'text/dns; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${zone.zone}.zone"`)
+          .send(toZoneFile(zone));
+      },
     );
 
     api.post(
@@ -97,6 +121,26 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
       async (request) => {
         const { soa } = await dns.remove(await actors.actor(request), request.params.id, request.params.recordId);
         return { soa, message: translate(request.lang, 'dns.record_deleted') };
+      },
+    );
+
+    api.post(
+      '/host/domain/:id/dns/import',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary:
+            'Add the records of a BIND master file to the zone, all or none: unreadable lines are named per line; records already there, the SOA and apex NS are left out',
+          params: idParamsSchema,
+          body: dnsImportPayloadSchema,
+          response: { 200: dnsImportAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const answer = await dns.importZone(await actors.actor(request), request.params.id, request.body.zone_file);
+        return { ...answer, message: translate(request.lang, 'dns.imported', answer.data) };
       },
     );
 

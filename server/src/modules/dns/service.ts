@@ -1,5 +1,5 @@
 import type { Dnssec, DnsRecord, DnsRecordPayload, MailRecords, Soa } from '@berth/contracts';
-import { DNS_RECORDS_PER_ZONE_MAX, DNS_TTL_DEFAULT } from '@berth/contracts';
+import { DNS_RECORDS_PER_ZONE_MAX, DNS_TTL_DEFAULT, DNS_TTL_MAX, DNS_TTL_MIN } from '@berth/contracts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -35,6 +35,8 @@ import { mailChecks } from './mail-checks.ts';
 import { CSK_FLAGS, dsOf, newSigningKey } from './dnssec.ts';
 import { fqdnOf, validateRecord, type ValidRecord } from './records.ts';
 import { dailySerialBase, nextSerial, soaOf } from './zone.ts';
+import { defaultZoneRecords, type ZoneDefaults } from './default-zone.ts';
+import { parseZoneFile, type ImportProblem } from './zone-import.ts';
 
 type DomainRow = Selectable<DomainsTable>;
 type RecordRow = Selectable<DnsRecordsTable>;
@@ -76,26 +78,16 @@ const dkimRecord = (domain: DomainRow, key: DkimKeyPair, now: Date) => ({
 });
 
 /**
- * The zone a new domain starts with: its SOA (serial), the tenant's name servers as NS records and,
- * when a DKIM key is given, the key stored and its TXT record published (every Berth domain takes
- * mail: docs/decisions/0008-daemons-read-the-database.md).
+ * The zone a new domain starts with: its SOA (serial), the records of modules/dns/default-zone.ts
+ * and, when a DKIM key is given, the key stored and its TXT record published.
  */
-export async function createDefaultZone(
-  db: Db,
-  domain: DomainRow,
-  nameServers: readonly string[],
-  now: Date,
-  dkim?: NewDkimKey,
-): Promise<void> {
+export async function createDefaultZone(db: Db, domain: DomainRow, defaults: ZoneDefaults, now: Date, dkim?: NewDkimKey): Promise<void> {
   await insertZone(db, { domain_id: domain.id, tenant_id: domain.tenant_id, serial: dailySerialBase(now), updated_at: now });
-  const nsRecords = nameServers.map((host) => ({
+  const records = defaultZoneRecords(domain.name, defaults).map((record) => ({
     tenant_id: domain.tenant_id,
     domain_id: domain.id,
-    name: '@',
-    type: 'NS' as const,
-    content: host,
+    ...record,
     ttl: DNS_TTL_DEFAULT,
-    priority: null,
     created_at: now,
     updated_at: now,
   }));
@@ -108,7 +100,48 @@ export async function createDefaultZone(
       created_at: now,
     });
   }
-  await insertRecords(db, dkim ? [...nsRecords, dkimRecord(domain, dkim, now)] : nsRecords);
+  await insertRecords(db, dkim ? [...records, dkimRecord(domain, dkim, now)] : records);
+}
+
+/** Thrown inside an import's transaction to undo its serial bump when nothing is left to add. */
+class NothingNew extends Error {}
+
+/** At most this many lines are named in one answer; the rest are counted. */
+const IMPORT_PROBLEMS_SHOWN = 20;
+
+/** 422 on `zone_file`: one message per line ("Line 12: Enter an IPv4 address…"). */
+function importProblems(problems: ImportProblem[]): HttpError {
+  const sorted = [...problems].sort((a, b) => a.line - b.line);
+  const shown = sorted.slice(0, IMPORT_PROBLEMS_SHOWN).map(({ line, key, params }) => ({
+    key: 'dns.import.line' as const,
+    params: { ...params, line, problemKey: key },
+  }));
+  const more = sorted.length - shown.length;
+  return new HttpError(422, 'validation.failed', {
+    fields: { zone_file: more > 0 ? [...shown, { key: 'dns.import.more', params: { count: more } }] : shown },
+  });
+}
+
+/** The records of an import not yet in the zone, and the lines a CNAME rule refuses (RFC 1034 §3.6.2). */
+function planImport(existing: RecordRow[], valid: { line: number; record: ValidRecord }[]) {
+  const sameRecord = (r: { name: string; type: string; content: string }) => `${r.name} ${r.type} ${r.content}`;
+  const seen = new Set(existing.map(sameRecord));
+  const typesAt = new Map<string, string[]>();
+  for (const row of existing) typesAt.set(row.name, [...(typesAt.get(row.name) ?? []), row.type]);
+  const added: ValidRecord[] = [];
+  const conflicts: ImportProblem[] = [];
+  for (const { line, record } of valid) {
+    if (seen.has(sameRecord(record))) continue;
+    const types = typesAt.get(record.name) ?? [];
+    if (record.type === 'CNAME' ? types.length > 0 : types.includes('CNAME')) {
+      conflicts.push({ line, key: 'dns.cname_conflict' });
+      continue;
+    }
+    seen.add(sameRecord(record));
+    typesAt.set(record.name, [...types, record.type]);
+    added.push(record);
+  }
+  return { added, conflicts };
 }
 
 /** The DNS records of a domain the viewer sees; every change bumps the SOA serial in the same transaction. */
@@ -286,6 +319,79 @@ export class DnsService {
     });
     await this.audit(actor, 'dns.record_deleted', domain, existing);
     return { soa: await this.soa(domain, await listRecords(this.deps.db, domain.id), serial) };
+  }
+
+  /**
+   * Adds the records of a BIND master file (modules/dns/zone-import.ts) to the zone, all or none:
+   * every line that cannot be read or kept is named in the answer and nothing is written. Records
+   * already in the zone are left out, as are the file's SOA and apex NS (the zone keeps its own).
+   */
+  async importZone(actor: Actor, domainId: number, text: string): Promise<{ data: { added: number; skipped: number }; soa: Soa }> {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    const parsed = parseZoneFile(text, domain.name);
+    const problems = [...parsed.problems];
+    const valid: { line: number; record: ValidRecord }[] = [];
+    for (const { line, input } of parsed.records) {
+      if (input.ttl < DNS_TTL_MIN || input.ttl > DNS_TTL_MAX) {
+        problems.push({ line, key: 'dns.ttl_range' });
+        continue;
+      }
+      try {
+        valid.push({ line, record: validateRecord(input, domain.name) });
+      } catch (error) {
+        const first = error instanceof HttpError ? Object.values(error.fieldErrors ?? {})[0]?.[0] : undefined;
+        if (!first) throw error;
+        problems.push({ line, key: first.key, ...(first.params ? { params: first.params } : {}) });
+      }
+    }
+    if (problems.length) throw importProblems(problems);
+    if (valid.length === 0 && parsed.ignored === 0) throw fieldError('zone_file', 'dns.import.empty');
+
+    // What would be added, from the zone as it is now: with nothing new, the serial stays.
+    let plan = planImport(await listRecords(this.deps.db, domain.id), valid);
+    let serial: number | null = null;
+    if (plan.added.length > 0) {
+      serial = await this.deps.db
+        .transaction()
+        .execute(async (trx) => {
+          const bumped = await this.bump(trx, domain);
+          // Again under the zone's lock: a change made meanwhile counts.
+          const existing = await listRecords(trx, domain.id);
+          plan = planImport(existing, valid);
+          if (plan.conflicts.length) throw importProblems(plan.conflicts);
+          // Another import added them first: the serial bump is rolled back.
+          if (plan.added.length === 0) throw new NothingNew();
+          if (existing.length + plan.added.length > DNS_RECORDS_PER_ZONE_MAX)
+            throw fieldError('zone_file', 'dns.too_many', { max: DNS_RECORDS_PER_ZONE_MAX });
+          const now = this.deps.clock.now();
+          await insertRecords(
+            trx,
+            plan.added.map((record) => ({
+              ...record,
+              tenant_id: domain.tenant_id,
+              domain_id: domain.id,
+              created_at: now,
+              updated_at: now,
+            })),
+          );
+          return bumped;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof NothingNew) return null;
+          throw error;
+        });
+    } else if (plan.conflicts.length) throw importProblems(plan.conflicts);
+    const skipped = valid.length - plan.added.length + parsed.ignored;
+    await this.deps.audit.recordAction(
+      actor,
+      'dns.zone_imported',
+      domain.tenant_id,
+      { type: 'domain', id: domain.id },
+      { domain: domain.name, added: plan.added.length, skipped },
+    );
+    const records = await listRecords(this.deps.db, domain.id);
+    const zone = serial ?? Number((await findZone(this.deps.db, domain.id))?.serial ?? dailySerialBase(new Date(domain.created_at)));
+    return { data: { added: plan.added.length, skipped }, soa: await this.soa(domain, records, zone) };
   }
 
   /** Serial first: its row lock serialises changes to the zone, so the checks below see a settled zone. */

@@ -9,6 +9,7 @@ import type { PasswordHasher } from '../../lib/password.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { assertNewPassword } from '../auth/new-password.ts';
 import { displayDomainName } from '../domains/names.ts';
+import { assertWithinPlans, lockForPlanCheck } from '../shop/plan-limits.ts';
 import type { DomainDirectory } from '../domains/service.ts';
 import { iso } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
@@ -75,17 +76,21 @@ export class DomainUserAccounts {
     assertNewPassword(input.password, input.password_confirmation, [uid]);
     if (await findDomainUserByUid(db, uid)) throw fieldError('uid', 'domain_user.taken');
     const now = clock.now();
+    const passwordHash = await hasher.hash(input.password);
     let row;
     try {
-      row = await createDomainUser(db, {
-        tenant_id: domain.tenant_id,
-        domain_id: domain.id,
-        uid,
-        password_hash: await hasher.hash(input.password),
-        quota_mb: input.quota_mb,
-        enabled: input.enabled,
-        created_at: now,
-        updated_at: now,
+      row = await db.transaction().execute(async (trx) => {
+        await assertWithinPlans(trx, actor.user, domain.owner_id, { mailboxes: 1, disk_mb: input.quota_mb }, now, {});
+        return createDomainUser(trx, {
+          tenant_id: domain.tenant_id,
+          domain_id: domain.id,
+          uid,
+          password_hash: passwordHash,
+          quota_mb: input.quota_mb,
+          enabled: input.enabled,
+          created_at: now,
+          updated_at: now,
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error, 'domain_users_uid')) throw fieldError('uid', 'domain_user.taken');
@@ -102,11 +107,20 @@ export class DomainUserAccounts {
     input: { quota_mb?: number | undefined; enabled?: boolean | undefined },
   ): Promise<DomainUser> {
     const domain = await this.deps.domains.visible(actor.user, domainId);
-    await this.find(domain.id, id);
-    const row = await updateDomainUser(this.deps.db, domain.id, id, {
-      ...(input.quota_mb !== undefined ? { quota_mb: input.quota_mb } : {}),
-      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-      updated_at: this.deps.clock.now(),
+    const now = this.deps.clock.now();
+    const row = await this.deps.db.transaction().execute(async (trx) => {
+      // The quota it grows from is read under the plan lock: read before it, a change that won the
+      // lock meanwhile would be missed (and the growth miscounted).
+      if (input.quota_mb !== undefined) await lockForPlanCheck(trx, actor.user, domain.owner_id);
+      const current = await this.find(domain.id, id, trx);
+      // A larger quota takes more of the plans' disk; a smaller one always fits.
+      const growth = input.quota_mb !== undefined ? input.quota_mb - current.quota_mb : 0;
+      if (growth > 0) await assertWithinPlans(trx, actor.user, domain.owner_id, { disk_mb: growth }, now, {});
+      return updateDomainUser(trx, domain.id, id, {
+        ...(input.quota_mb !== undefined ? { quota_mb: input.quota_mb } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        updated_at: now,
+      });
     });
     if (!row) throw new HttpError(404, 'http.not_found');
     await this.audit(actor, 'domain_user.updated', domain.tenant_id, row, {
@@ -143,8 +157,8 @@ export class DomainUserAccounts {
     return account.uid;
   }
 
-  private async find(domainId: number, id: number): Promise<AccountRow> {
-    const row = await findDomainUser(this.deps.db, domainId, id);
+  private async find(domainId: number, id: number, db: Db = this.deps.db): Promise<AccountRow> {
+    const row = await findDomainUser(db, domainId, id);
     if (!row) throw new HttpError(404, 'http.not_found');
     return row;
   }

@@ -53,7 +53,7 @@ const walk = async (call: Caller, query: Record<string, string | number>) => {
 };
 
 describe('POST /api/host/domain', () => {
-  it('lets a customer add their own domain, with its default zone (SOA, NS of the tenant, DKIM key)', async () => {
+  it('lets a customer add their own domain, with its default zone (SOA, NS of the tenant, mail records, DKIM key)', async () => {
     const answer = await create(alice.call, { name: 'Alice-Shop.com', notes: 'main shop' });
     expect(answer.statusCode, answer.body).toBe(201);
     const domain = answer.json().data;
@@ -67,13 +67,27 @@ describe('POST /api/host/domain', () => {
       notes: 'main shop',
     });
     expect(domain.settings).toEqual({ document_root: 'public_html', php_version: '8.3', ssl_redirect: true, hsts: false });
-    expect(domain.counts).toEqual({ users: 0, dns_records: 3 });
+    expect(domain.counts).toEqual({ users: 0, dns_records: 6 });
 
     const zone = (await alice.call({ method: 'GET', url: `/api/host/domain/${domain.id}/dns` })).json().data;
     expect(zone.soa).toMatchObject({ mname: 'ns1.alpha.test', rname: 'hostmaster.alice-shop.com', serial: 2026110100 });
     expect(
       zone.records.map((r: { type: string; name: string; content: string }) => `${r.name} ${r.type} ${r.content.slice(0, 24)}`),
-    ).toEqual(['@ NS ns1.alpha.test', '@ NS ns2.alpha.test', 'berth202611._domainkey TXT v=DKIM1; k=rsa; p=MIIBIj']);
+    ).toEqual([
+      '@ MX mail.alice-shop.com',
+      '@ NS ns1.alpha.test',
+      '@ NS ns2.alpha.test',
+      '@ TXT v=spf1 mx ~all',
+      '_dmarc TXT v=DMARC1; p=quarantine; ',
+      'berth202611._domainkey TXT v=DKIM1; k=rsa; p=MIIBIj',
+    ]);
+    // Without the tenant's hosting address, mail.<domain> has nowhere to point: the check says so.
+    expect(zone.mail.checks.map((check: { kind: string; state: string; reason: string }) => `${check.kind} ${check.reason}`)).toEqual([
+      'mx mx_no_address',
+      'spf spf_ok',
+      'dkim dkim_ok',
+      'dmarc dmarc_ok',
+    ]);
     const audit = await t.db
       .selectFrom('audit_log')
       .selectAll()
@@ -81,6 +95,53 @@ describe('POST /api/host/domain', () => {
       .where('target_id', '=', String(domain.id))
       .executeTakeFirst();
     expect(audit).toMatchObject({ tenant_id: tenantA, user_id: alice.user.id, target_type: 'domain', ip: '127.0.0.1' });
+  });
+
+  it('points a new zone at the hosting server of the tenant once the operator sets its addresses: every mail check passes', async () => {
+    const invalid = await root.call({
+      method: 'PATCH',
+      url: `/api/system/tenants/${tenantA}`,
+      payload: { hosting_ipv4: '203.0.113.300', hosting_ipv6: '2001:db8::zz' },
+    });
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.json().errors).toEqual({
+      hosting_ipv4: ['Enter an IPv4 address, for example 203.0.113.10.'],
+      hosting_ipv6: ['Enter an IPv6 address, for example 2001:db8::10.'],
+    });
+    const set = await root.call({
+      method: 'PATCH',
+      url: `/api/system/tenants/${tenantA}`,
+      payload: { hosting_ipv4: '203.0.113.10', hosting_ipv6: '2001:db8::10' },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data).toMatchObject({ hosting_ipv4: '203.0.113.10', hosting_ipv6: '2001:db8::10' });
+
+    const answer = await create(alice.call, { name: 'alice-hosted.com' });
+    expect(answer.statusCode, answer.body).toBe(201);
+    const zone = (await alice.call({ method: 'GET', url: `/api/host/domain/${answer.json().data.id}/dns` })).json().data;
+    expect(
+      zone.records.map((r: { type: string; name: string; content: string }) => `${r.name} ${r.type} ${r.content.slice(0, 24)}`),
+    ).toEqual([
+      '@ A 203.0.113.10',
+      '@ AAAA 2001:db8::10',
+      '@ MX mail.alice-hosted.com',
+      '@ NS ns1.alpha.test',
+      '@ NS ns2.alpha.test',
+      '@ TXT v=spf1 mx ~all',
+      '_dmarc TXT v=DMARC1; p=quarantine; ',
+      'berth202611._domainkey TXT v=DKIM1; k=rsa; p=MIIBIj',
+      'mail A 203.0.113.10',
+      'mail AAAA 2001:db8::10',
+      'www CNAME alice-hosted.com',
+    ]);
+    expect(zone.mail.checks.map((check: { state: string }) => check.state)).toEqual(['ok', 'ok', 'ok', 'ok']);
+
+    const cleared = await root.call({
+      method: 'PATCH',
+      url: `/api/system/tenants/${tenantA}`,
+      payload: { hosting_ipv4: null, hosting_ipv6: null },
+    });
+    expect(cleared.json().data).toMatchObject({ hosting_ipv4: null, hosting_ipv6: null });
   });
 
   it('stores an IDN in punycode and refuses it again in either spelling', async () => {

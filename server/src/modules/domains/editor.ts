@@ -6,11 +6,13 @@ import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { createDefaultZone, sealedDkimKey } from '../dns/service.ts';
-import { tenantNameServers } from '../dns/queries.ts';
+import { tenantZoneDefaults } from '../dns/queries.ts';
+import { assertWithinPlans } from '../shop/plan-limits.ts';
 import { administers } from '../tenants/scope.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
 import { displayDomainName, toStoredDomainName } from './names.ts';
 import { presentDomain, settingsOf } from './present.ts';
+import { newVerificationToken } from './proof.ts';
 import { deleteDomainWithChildren, findDomainByName, findDomainDetail, insertDomain, moveDomainToTenant, updateDomain } from './queries.ts';
 import type { DomainDirectory } from './service.ts';
 
@@ -46,12 +48,13 @@ export class DomainEditor {
     if (!name) throw fieldError('name', 'domain.invalid_name');
     const owner = await this.owner(actor.user, input.owner_id);
     if (await findDomainByName(db, name)) throw fieldError('name', 'domain.taken');
-    const nameServers = await tenantNameServers(db, owner.tenant_id);
+    const zoneDefaults = await tenantZoneDefaults(db, owner.tenant_id);
     const now = clock.now();
     const dkim = await sealedDkimKey(this.deps.secrets, now);
     let domain;
     try {
       domain = await db.transaction().execute(async (trx) => {
+        await assertWithinPlans(trx, actor.user, owner.id, { domains: 1 }, now, { domains: 'name' });
         const created = await insertDomain(trx, {
           tenant_id: owner.tenant_id,
           owner_id: owner.id,
@@ -59,10 +62,13 @@ export class DomainEditor {
           expire_at: parseTimestamp(input.expire_at) ?? null,
           notes: input.notes ?? '',
           settings: { ...DEFAULT_DOMAIN_SETTINGS, ...input.settings },
+          // A customer's own name is one they hold elsewhere: served once proven (proof.ts).
+          // Admins vouch for the names they add; the shop registers its own (orders/provisioning.ts).
+          verification_token: actor.user.role === 'customer' ? newVerificationToken() : null,
           created_at: now,
           updated_at: now,
         });
-        await createDefaultZone(trx, created, nameServers, now, dkim);
+        await createDefaultZone(trx, created, zoneDefaults, now, dkim);
         return created;
       });
     } catch (error) {

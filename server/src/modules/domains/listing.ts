@@ -9,6 +9,8 @@ import type { UserRow } from '../users/queries.ts';
 import { toSearchTerm } from './names.ts';
 import { presentListItem } from './present.ts';
 import { listDomainPage, listMatchPage, type DomainListRow, type DomainPageQuery } from './queries.ts';
+import { PAGE_SIZE_MAX } from '@berth/contracts';
+import { allPages, csvCell, csvDocument } from '../../lib/csv.ts';
 
 export interface DomainListRequest {
   q?: string | undefined;
@@ -34,6 +36,24 @@ export class DomainListing {
   constructor(db: Db, clock: Clock) {
     this.db = db;
     this.clock = clock;
+  }
+
+  /** The list as CSV (GET /api/host/domain/export.csv): same scope, search and order, every page. */
+  async exportCsv(viewer: UserRow, request: Omit<DomainListRequest, 'cursor' | 'limit'>): Promise<string> {
+    const rows = await allPages((cursor) => this.list(viewer, { ...request, cursor, limit: PAGE_SIZE_MAX }));
+    return csvDocument(
+      ['id', 'name', 'name_unicode', 'owner_email', 'owner_name', 'expire_at', 'expired', 'created_at'],
+      rows.map((domain) => [
+        String(domain.id),
+        csvCell(domain.name),
+        csvCell(domain.text),
+        csvCell(domain.owner.email),
+        csvCell(domain.owner.display_name),
+        domain.expire_at ?? '',
+        domain.expired ? 'yes' : 'no',
+        domain.created_at,
+      ]),
+    );
   }
 
   async list(viewer: UserRow, request: DomainListRequest): Promise<{ data: DomainListItem[]; next_cursor: string | null }> {

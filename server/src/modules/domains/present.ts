@@ -1,4 +1,11 @@
-import { DEFAULT_DOMAIN_SETTINGS, domainSettingsSchema, type Domain, type DomainListItem, type DomainSettings } from '@berth/contracts';
+import {
+  DEFAULT_DOMAIN_SETTINGS,
+  DOMAIN_PROOF_LABEL,
+  domainSettingsSchema,
+  type Domain,
+  type DomainListItem,
+  type DomainSettings,
+} from '@berth/contracts';
 import { displayNameOf, iso, isoOrNull } from '../tenants/scope.ts';
 import { displayDomainName } from './names.ts';
 import type { DomainListRow } from './queries.ts';
@@ -20,6 +27,7 @@ export function presentListItem(row: DomainListRow, now: Date): DomainListItem {
       display_name: displayNameOf({ email: row.owner_email, given_name: row.owner_given_name, sn: row.owner_sn }),
     },
     created_at: iso(row.created_at),
+    awaiting_proof: row.verification_token !== null,
   };
 }
 
@@ -45,5 +53,6 @@ export function presentDomain(
     settings: settingsOf(row.settings),
     updated_at: iso(row.updated_at),
     counts: { users: Number(row.user_count ?? 0), dns_records: Number(row.record_count ?? 0) },
+    proof: row.verification_token === null ? null : { record: `${DOMAIN_PROOF_LABEL}.${row.name}`, value: row.verification_token },
   };
 }

@@ -52,6 +52,7 @@ const LISTED_COLUMNS = [
   'domains.expire_at',
   'domains.created_at',
   'domains.owner_id',
+  'domains.verification_token',
   'owner.email as owner_email',
   'owner.given_name as owner_given_name',
   'owner.sn as owner_sn',
@@ -236,3 +237,13 @@ export const lockDomainExpiry = (db: Db, id: number) =>
   db.selectFrom('domains').select(['id', 'expire_at']).where('id', '=', id).forUpdate().executeTakeFirst();
 
 export const insertDomains = (db: Db, rows: Insertable<DomainsTable>[]) => db.insertInto('domains').values(rows).execute();
+
+/** Marks the domain proven, once: the one request that finds the token still there gets the row. */
+export const clearVerificationToken = (db: Db, id: number, token: string) =>
+  db
+    .updateTable('domains')
+    .set({ verification_token: null })
+    .where('id', '=', id)
+    .where('verification_token', '=', token)
+    .returning(['id'])
+    .executeTakeFirst();

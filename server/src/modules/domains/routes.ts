@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
+  domainExportQuerySchema,
   deleteConfirmQuerySchema,
   domainAnswerSchema,
   domainCreatePayloadSchema,
@@ -18,14 +20,22 @@ import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { DomainEditor } from './editor.ts';
 import type { DomainListing } from './listing.ts';
+import type { DomainProof } from './proof.ts';
 import type { DomainDirectory } from './service.ts';
 import { domainMenu } from '../menu/service.ts';
 import { displayDomainName } from './names.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
+import { sendCsv } from '../../http/csv.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
-export function domainRoutes(listing: DomainListing, editor: DomainEditor, directory: DomainDirectory, actors: ActorSource) {
+export function domainRoutes(
+  listing: DomainListing,
+  editor: DomainEditor,
+  proof: DomainProof,
+  directory: DomainDirectory,
+  actors: ActorSource,
+) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -45,6 +55,21 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
       async (request) => listing.list(authedUser(request).user, request.query),
     );
 
+    api.get(
+      '/host/domain/export.csv',
+      {
+        config: { rateLimit: RATE_LIMITS.search },
+        preHandler: requireUser,
+        schema: {
+          tags: ['domains'],
+          summary: 'The domains the user sees as CSV (at most 10,000), with the same search and order as the list',
+          querystring: domainExportQuerySchema,
+          response: { 200: z.string(), ...errors },
+        },
+      },
+      async (request, reply) => sendCsv(reply, await listing.exportCsv(authedUser(request).user, request.query), 'domains.csv'),
+    );
+
     api.post(
       '/host/domain',
       {
@@ -59,7 +84,8 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
       },
       async (request, reply) => {
         const domain = await editor.create(await actors.actor(request), request.body);
-        return reply.code(201).send({ data: domain, message: translate(request.lang, 'domain.created', { name: domain.text }) });
+        const message = translate(request.lang, domain.proof ? 'domain.created_unproven' : 'domain.created', { name: domain.text });
+        return reply.code(201).send({ data: domain, message });
       },
     );
 
@@ -94,6 +120,24 @@ export function domainRoutes(listing: DomainListing, editor: DomainEditor, direc
       async (request) => {
         const domain = await editor.update(await actors.actor(request), request.params.id, request.body);
         return { data: domain, message: translate(request.lang, 'domain.updated', { name: domain.text }) };
+      },
+    );
+
+    api.post(
+      '/host/domain/:id/verify',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags: ['domains'],
+          summary: "Check the TXT record that proves a customer's own domain is theirs; once found, its DNS and mail are served",
+          params: idParamsSchema,
+          response: { 200: domainAnswerSchema, 409: errorAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { domain } = await proof.verify(await actors.actor(request), request.params.id);
+        return { data: domain, message: translate(request.lang, 'domain.verified', { name: domain.text }) };
       },
     );
 

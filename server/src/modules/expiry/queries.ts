@@ -51,8 +51,3 @@ export const claimReminder = async (
     .execute();
   return rows.length === 1;
 };
-
-export const insertNotification = (
-  db: Db,
-  values: { tenant_id: number | null; user_id: number; type: 'error' | 'notice' | 'warning' | 'info'; text: string; created_at: Date },
-) => db.insertInto('notifications').values(values).returning('id').executeTakeFirstOrThrow();

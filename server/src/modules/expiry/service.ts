@@ -9,7 +9,8 @@ import type { Mailer } from '../mail/mailer.ts';
 import { publicBaseUrl } from '../tenants/links.ts';
 import { displayNameOf } from '../tenants/scope.ts';
 import type { ResolvedTenant, TenantResolver } from '../tenants/service.ts';
-import { claimReminder, dueForReminder, insertNotification, type DueDomain } from './queries.ts';
+import { insertNotification } from '../notifications/queries.ts';
+import { claimReminder, dueForReminder, type DueDomain } from './queries.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Reminders go out 30, 7 and 1 days before a domain expires, once each per expiry date. */
@@ -127,7 +128,8 @@ export function startExpiryJob(
     running ??= reminders
       .runOnce(clock.now())
       .then(({ sent }) => {
-        if (sent) log.info({ sent }, 'expiry reminders sent');
+        // A line for every run, so whoever watches the log (e2e/support/shell-server.ts) knows it is over.
+        log.info({ sent }, sent ? 'expiry reminders sent' : 'expiry reminders: none due');
       })
       .catch((error: unknown) => log.error({ err: error }, 'expiry reminders failed'))
       .finally(() => {

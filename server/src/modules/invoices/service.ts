@@ -9,6 +9,7 @@ import type { InvoiceToPay } from '../payments/provider.ts';
 import { administers, assertAdmin, assertAdministeredUser } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
 import { presentInvoice, presentInvoiceListItem } from './present.ts';
+import { findUserById } from '../users/queries.ts';
 import {
   findInvoiceLines,
   findInvoiceWithBuyer,
@@ -45,7 +46,21 @@ export interface NewInvoice {
 /** Issues an invoice inside the caller's transaction: the next number of the tenant's year, its lines. */
 export async function createInvoice(trx: Db, input: NewInvoice): Promise<InvoiceRow> {
   const { number, reference } = await nextInvoiceNumber(trx, input.tenantId, input.now.getUTCFullYear());
+  // The buyer as they are now: a later profile change does not alter an issued invoice.
+  const buyer = await findUserById(trx, input.userId);
   const invoice = await insertInvoice(trx, {
+    buyer_details: buyer
+      ? {
+          name: [buyer.given_name, buyer.sn].filter(Boolean).join(' '),
+          email: buyer.email,
+          company: buyer.company,
+          vat_id: buyer.vat_id,
+          street: buyer.street,
+          city: buyer.city,
+          postal_code: buyer.postal_code,
+          country: buyer.country,
+        }
+      : null,
     tenant_id: input.tenantId,
     user_id: input.userId,
     number,

@@ -14,6 +14,7 @@ import { ensureShop } from '../shop/queries.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import { findUserById } from '../users/queries.ts';
 import { insertPayment, lockInvoice, markInvoicePaid, type InvoiceRow } from './queries.ts';
+import { insertNotification } from '../notifications/queries.ts';
 
 export interface SettlementInput {
   tenantId: number;
@@ -118,8 +119,23 @@ export class InvoiceSettlementService implements InvoiceSettlement {
 
   async settle(input: SettlementInput): Promise<{ settled: boolean; alreadyPaid: boolean }> {
     const now = this.deps.clock.now();
-    const outcome = await this.deps.db.transaction().execute((trx) => settleInTransaction(trx, input, now));
-    if (outcome.settled) {
+    // The payer's notice is stored with the payment (same transaction), so a payer who was offline
+    // finds it on /notifications; the realtime event only tells an open page at once.
+    const { outcome, notice } = await this.deps.db.transaction().execute(async (trx) => {
+      const settled = await settleInTransaction(trx, input, now);
+      if (!settled.settled) return { outcome: settled, notice: null };
+      const payer = await findUserById(trx, settled.invoice.user_id);
+      const text = translate(languageOf(payer), 'invoice.paid_notice', { number: settled.invoice.number });
+      await insertNotification(trx, {
+        tenant_id: settled.invoice.tenant_id,
+        user_id: settled.invoice.user_id,
+        type: 'info',
+        text,
+        created_at: now,
+      });
+      return { outcome: settled, notice: text };
+    });
+    if (outcome.settled && notice !== null) {
       await this.deps.audit.record({
         action: 'invoice.paid',
         tenantId: outcome.invoice.tenant_id,
@@ -129,11 +145,7 @@ export class InvoiceSettlementService implements InvoiceSettlement {
         data: { number: outcome.invoice.number, provider: input.provider, reference: input.reference, amount: input.amount },
       });
       // The payer's header (credit) and pages refresh on a notification event.
-      const payer = await findUserById(this.deps.db, outcome.invoice.user_id);
-      this.deps.realtime?.notify(outcome.invoice.user_id, {
-        type: 'info',
-        text: translate(languageOf(payer), 'invoice.paid_notice', { number: outcome.invoice.number }),
-      });
+      this.deps.realtime?.notify(outcome.invoice.user_id, { type: 'info', text: notice });
     }
     return { settled: outcome.settled, alreadyPaid: outcome.alreadyPaid };
   }

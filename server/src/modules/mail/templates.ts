@@ -13,6 +13,8 @@ export interface SecurityNoticeParams {
 /** The parameters of each kind of mail. Everything here may be user input: it is escaped for HTML. */
 export interface MailParams {
   password_reset: { name: string; link: string; minutes: number };
+  /** An admin made the account: the link sets the customer's own password (valid `days`). */
+  customer_invite: { name: string; inviter: string; link: string; days: number };
   otp_code: { name: string; code: string; link: string; minutes: number };
   verify_email: { name: string; code: string; link: string };
   /** Someone registered with an address that already has an account: its owner is told instead. */
@@ -32,6 +34,7 @@ export type MailKind = keyof MailParams;
 
 export const MAIL_KINDS = [
   'password_reset',
+  'customer_invite',
   'otp_code',
   'verify_email',
   'registration_attempt',
@@ -79,6 +82,15 @@ interface Wording {
     button: string;
     validity(minutes: string): string;
     ignore: string;
+    footer(brand: string): string;
+  };
+  customerInvite: {
+    subject(brand: string): string;
+    preheader: string;
+    intro(brand: string, inviter: string): string;
+    button: string;
+    validity(days: number): string;
+    after(brand: string): string;
     footer(brand: string): string;
   };
   otpCode: {
@@ -150,6 +162,16 @@ const en: Wording = {
     ignore: 'If you did not request a password reset, you can ignore this e-mail. Your password stays unchanged.',
     footer: (brand) =>
       `You receive this e-mail because a password reset was requested for your account at ${brand}. If it wasn't you, no action is needed.`,
+  },
+  customerInvite: {
+    subject: (brand) => `Your account at ${brand} is ready`,
+    preheader: 'Choose your password to start.',
+    intro: (brand, inviter) => `${inviter} has created an account for you at ${brand}. Choose your own password to sign in.`,
+    button: 'Choose my password',
+    validity: (days) =>
+      `This link is valid for ${days} days and can be used only once. Afterwards, "Forgot password" on the login page sends a new one.`,
+    after: (brand) => `Then you manage your domains, mailboxes and invoices at ${brand}.`,
+    footer: (brand) => `You receive this e-mail because an administrator of ${brand} created an account with this address.`,
   },
   otpCode: {
     subject: (brand) => `Your one-time login code for ${brand}`,
@@ -254,6 +276,17 @@ const de: Wording = {
     ignore: 'Falls Sie das Zurücksetzen nicht angefordert haben, können Sie diese E-Mail ignorieren. Ihr Passwort bleibt unverändert.',
     footer: (brand) =>
       `Sie erhalten diese E-Mail, weil für Ihr Konto bei ${brand} das Zurücksetzen des Passworts angefordert wurde. Falls Sie das nicht waren, ist nichts weiter zu tun.`,
+  },
+  customerInvite: {
+    subject: (brand) => `Ihr Konto bei ${brand} ist bereit`,
+    preheader: 'Wählen Sie Ihr Passwort, um zu beginnen.',
+    intro: (brand, inviter) =>
+      `${inviter} hat für Sie ein Konto bei ${brand} angelegt. Wählen Sie Ihr eigenes Passwort, um sich anzumelden.`,
+    button: 'Mein Passwort wählen',
+    validity: (days) =>
+      `Der Link ist ${days} Tage gültig und kann nur einmal verwendet werden. Danach sendet „Passwort vergessen“ auf der Anmeldeseite einen neuen.`,
+    after: (brand) => `Danach verwalten Sie Ihre Domains, Postfächer und Rechnungen bei ${brand}.`,
+    footer: (brand) => `Sie erhalten diese E-Mail, weil ein Administrator von ${brand} ein Konto mit dieser Adresse angelegt hat.`,
   },
   otpCode: {
     subject: (brand) => `Ihr Einmalcode für die Anmeldung bei ${brand}`,
@@ -365,6 +398,16 @@ const cs: Wording = {
     ignore: 'Pokud jste o obnovení hesla nežádali, tento e-mail ignorujte. Vaše heslo zůstane beze změny.',
     footer: (brand) =>
       `Tento e-mail dostáváte, protože bylo pro váš účet ${brand} vyžádáno obnovení hesla. Pokud jste to nebyli vy, nemusíte nic dělat.`,
+  },
+  customerInvite: {
+    subject: (brand) => `Váš účet u ${brand} je připraven`,
+    preheader: 'Zvolte si heslo a můžete začít.',
+    intro: (brand, inviter) => `${inviter} vám založil(a) účet u ${brand}. Pro přihlášení si zvolte vlastní heslo.`,
+    button: 'Zvolit heslo',
+    validity: (days) =>
+      `Odkaz platí ${days} dní a lze jej použít pouze jednou. Potom vám nový pošle „Zapomenuté heslo“ na přihlašovací stránce.`,
+    after: (brand) => `Pak u ${brand} spravujete své domény, schránky a faktury.`,
+    footer: (brand) => `Tento e-mail dostáváte, protože správce ${brand} založil účet s touto adresou.`,
   },
   otpCode: {
     subject: (brand) => `Váš jednorázový přihlašovací kód pro ${brand}`,
@@ -506,6 +549,17 @@ const composers: { [K in MailKind]: Composer<K> } = {
       { type: 'paragraph', text: w.passwordReset.ignore },
     ],
     footer: w.passwordReset.footer(brand),
+  }),
+  customer_invite: (w, p, brand) => ({
+    subject: w.customerInvite.subject(brand),
+    preheader: w.customerInvite.preheader,
+    blocks: [
+      { type: 'paragraph', text: w.customerInvite.intro(brand, p.inviter) },
+      { type: 'button', label: w.customerInvite.button, url: requireWebLink(p.link) },
+      { type: 'paragraph', text: w.customerInvite.validity(p.days) },
+      { type: 'paragraph', text: w.customerInvite.after(brand) },
+    ],
+    footer: w.customerInvite.footer(brand),
   }),
   otp_code: (w, p, brand) => ({
     subject: w.otpCode.subject(brand),

@@ -9,6 +9,7 @@ const SAFE_LINK = 'https://panel.example.com/password/otplogin?uniq_id=abc&otp=K
 
 const samples: { [K in MailKind]: MailParams[K] } = {
   password_reset: { name: EVIL_NAME, link: LINK, minutes: 60 },
+  customer_invite: { name: EVIL_NAME, inviter: EVIL_NAME, link: LINK, days: 7 },
   otp_code: { name: EVIL_NAME, code: 'K7Q2ZP', link: SAFE_LINK, minutes: 10 },
   verify_email: { name: EVIL_NAME, code: 'vfy-3c1d9e2a7b', link: 'https://panel.example.com/register/verify/vfy-3c1d9e2a7b' },
   registration_attempt: {

@@ -41,6 +41,7 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
       children: [
         { id: 'shop.catalogue', title: 'menu.shop_catalogue', route: '/shop' },
         { id: 'shop.cart', title: 'menu.shop_cart', route: '/shop/cart' },
+        { id: 'shop.services', title: 'menu.services', route: '/account/services' },
         { id: 'shop.invoices', title: 'menu.invoices', route: '/account/invoices' },
       ],
     },
@@ -64,7 +65,9 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
     }
     tree.push({ id: 'system', title: 'menu.system', icon: 'settings', children: system });
   }
-  if (sells) {
+  // Partner credit and promo codes are the reseller's tools; a customer of a selling tenant finds
+  // their own credit under Account instead (the same page shows only their own ledger).
+  if (sells && isAdmin) {
     const partner: Spec[] = [{ id: 'partner.credit', title: 'menu.partner_credit', route: '/system/partner/credit' }];
     if (tenant.config.host_purchases !== null)
       partner.push({ id: 'partner.promo', title: 'menu.partner_promo', route: '/system/partner/promo' });
@@ -76,6 +79,7 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
     icon: 'user',
     children: [
       { id: 'account.profile', title: 'menu.profile', route: '/account' },
+      { id: 'account.notifications', title: 'menu.notifications', route: '/notifications' },
       {
         id: 'account.2fa',
         title: 'menu.two_factor',
@@ -84,6 +88,7 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
       },
       { id: 'account.password', title: 'menu.password', route: '/password' },
       { id: 'account.api_tokens', title: 'menu.api_tokens', route: '/account/api-tokens' },
+      ...(sells && !isAdmin ? [{ id: 'account.credit', title: 'menu.credit', route: '/system/partner/credit' }] : []),
       ...(sells ? [{ id: 'account.payment_methods', title: 'menu.payment_methods', route: '/account/payment-methods' }] : []),
     ],
   });

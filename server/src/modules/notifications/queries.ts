@@ -41,3 +41,9 @@ export const markAllRead = async (db: Db, userId: number, now: Date): Promise<nu
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 };
+
+/** Every notification a user is sent is a row first (deliver.ts), so one who was offline still finds it. */
+export const insertNotification = (
+  db: Db,
+  values: { tenant_id: number | null; user_id: number; type: 'error' | 'notice' | 'warning' | 'info'; text: string; created_at: Date },
+) => db.insertInto('notifications').values(values).returning('id').executeTakeFirstOrThrow();

@@ -77,7 +77,28 @@ describe('POST /api/shop/checkout paid from credit', () => {
     const renewed = await t.db.selectFrom('domains').select('expire_at').where('id', '=', owned.data.id).executeTakeFirstOrThrow();
     expect(new Date(renewed.expire_at as Date).toISOString()).toBe('2028-01-15T00:00:00.000Z');
     const subscriptions = (await ok(call, { method: 'GET', url: '/api/shop/subscriptions' })).data;
-    expect(subscriptions).toMatchObject([{ title: 'Hosting Starter', expires_at: '2027-11-01T09:00:00.000Z' }]);
+    expect(subscriptions).toMatchObject([
+      {
+        title: 'Hosting Starter',
+        expires_at: '2027-11-01T09:00:00.000Z',
+        active: true,
+        plan: { title: 'Starter', monthly: { gross: { formatted: expect.any(String) } } },
+      },
+    ]);
+    // A plan whose period has run out is listed, no longer active (the row moved a year back).
+    const year = 365 * 24 * 60 * 60 * 1000;
+    const row = await t.db
+      .selectFrom('hosting_subscriptions')
+      .select(['id', 'expires_at'])
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable('hosting_subscriptions')
+      .set({ expires_at: new Date(new Date(row.expires_at).getTime() - 2 * year) })
+      .where('id', '=', row.id)
+      .execute();
+    expect((await ok(call, { method: 'GET', url: '/api/shop/subscriptions' })).data).toMatchObject([{ active: false }]);
+    await t.db.updateTable('hosting_subscriptions').set({ expires_at: row.expires_at }).where('id', '=', row.id).execute();
 
     expect(await balance(call)).toBe(10_000 - 9644);
     await ledgerConsistent(t, user.id);
@@ -209,7 +230,7 @@ describe('POST /api/shop/checkout by bank transfer', () => {
     await ok(call, { method: 'POST', url: '/api/cart/items', payload: { kind: 'domain_register', name: 'race-lost.com' } });
     const pending = (await checkout(call, 'bank_transfer', 'bank-order-02')).json().data;
     // Someone else adds the name to the panel before the transfer arrives.
-    await ok(alpha.customer.call, { method: 'POST', url: '/api/host/domain', payload: { name: 'race-lost.com' } }, 201);
+    await ok(alpha.admin.call, { method: 'POST', url: '/api/host/domain', payload: { name: 'race-lost.com' } }, 201);
     await ok(beta.admin.call, { method: 'POST', url: `/api/system/invoices/${pending.invoice.id}/mark-paid`, payload: {} });
     const credit = (await ok(call, { method: 'GET', url: '/api/credit' })).data;
     expect(credit.entries).toMatchObject([

@@ -3,7 +3,8 @@ import type { Db } from '../../db/connection.ts';
 import { translate } from '../../i18n/messages.ts';
 import { post } from '../credit/ledger.ts';
 import { createDefaultZone } from '../dns/service.ts';
-import { tenantNameServers } from '../dns/queries.ts';
+import { tenantZoneDefaults } from '../dns/queries.ts';
+import type { ZoneDefaults } from '../dns/default-zone.ts';
 import { findDomainByName, insertDomain, updateDomain, lockDomainExpiry } from '../domains/queries.ts';
 import { addMonths, vatOf } from '../shop/money.ts';
 import { languageOf } from '../shop/language.ts';
@@ -28,10 +29,10 @@ export async function provisionOrder(trx: Db, orderId: number, now: Date): Promi
   const order = await lockOrder(trx, orderId);
   if (!order || order.status !== 'pending') return;
   const items = await listOrderItems(trx, order.id);
-  const nameServers = await tenantNameServers(trx, order.tenant_id);
+  const zoneDefaults = await tenantZoneDefaults(trx, order.tenant_id);
   for (const item of items) {
     if (item.provisioned_at) continue;
-    const delivered = await deliver(trx, order, item, nameServers, now);
+    const delivered = await deliver(trx, order, item, zoneDefaults, now);
     if (delivered === undefined) await refund(trx, order, item, now);
     else await markItemProvisioned(trx, item.id, now, delivered);
   }
@@ -55,7 +56,7 @@ async function deliver(
   trx: Db,
   order: OrderRow,
   item: OrderItemRow,
-  nameServers: readonly string[],
+  zoneDefaults: ZoneDefaults,
   now: Date,
 ): Promise<number | null | undefined> {
   switch (item.kind) {
@@ -84,7 +85,7 @@ async function deliver(
         created_at: now,
         updated_at: now,
       });
-      await createDefaultZone(trx, domain, nameServers, now);
+      await createDefaultZone(trx, domain, zoneDefaults, now);
       return domain.id;
     }
     case 'domain_renew': {

@@ -19,6 +19,8 @@ import { claimReset, findReset, replaceReset } from './queries.ts';
 import { deleteUserSessions } from '../sessions/queries.ts';
 
 export const RESET_VALID_MS = 60 * 60 * 1000;
+/** An invitation to a customer an admin created: the same single-use link, valid a week. */
+export const INVITE_VALID_DAYS = 7;
 
 export interface RequestContext {
   tenant: ResolvedTenant;
@@ -92,6 +94,36 @@ export class PasswordService {
       tenantTitle: context.tenant.title,
       kind: 'password_reset',
       params: { name: displayName(user), link, minutes: RESET_VALID_MS / 60_000 },
+    });
+  }
+
+  /**
+   * Mails a customer an admin has just created a link to choose their own password (the reset
+   * link of /password/reset, valid INVITE_VALID_DAYS): the admin never knows it.
+   */
+  async invite(user: UserRow, tenant: ResolvedTenant, inviter: UserRow): Promise<void> {
+    const uniqId = randomToken(12);
+    const token = randomToken(32);
+    const now = this.deps.clock.now();
+    await replaceReset(this.deps.db, {
+      uniq_id: uniqId,
+      user_id: user.id,
+      token_hash: sha256(token),
+      created_at: now,
+      expires_at: new Date(now.getTime() + INVITE_VALID_DAYS * 24 * HOUR),
+    });
+    await this.deps.mail.send({
+      to: user.email,
+      language: userLanguage(user),
+      tenantId: tenant.id,
+      tenantTitle: tenant.title,
+      kind: 'customer_invite',
+      params: {
+        name: displayName(user),
+        inviter: displayName(inviter),
+        link: `${publicBaseUrl(tenant, this.deps.fallbackUrl)}/password/reset/${uniqId}/${token}`,
+        days: INVITE_VALID_DAYS,
+      },
     });
   }
 

@@ -184,6 +184,31 @@ describe('marking an invoice paid', () => {
     expect(audit).toEqual([{ user_id: admin.user.id, data: expect.objectContaining({ bank_reference: 'BANK-TX-1', amount: 2500 }) }]);
   });
 
+  it('stores the payer\'s "paid" notice, listed unread on /api/notifications for a payer who was offline', async () => {
+    const before = (await buyer.call({ method: 'GET', url: '/api/notifications' })).json<{ unread: number }>().unread;
+    const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 1200 });
+    const url = `/api/system/invoices/${invoice.id}/mark-paid`;
+    // Thirty confirmations at once (two admins' tabs, a bank import): one payment, one notice.
+    const answers = await Promise.all(Array.from({ length: 30 }, () => admin.call({ method: 'POST', url })));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(30).fill(200));
+    const listed = (await buyer.call({ method: 'GET', url: '/api/notifications' })).json<{
+      data: { type: string; text: string; read: boolean }[];
+      unread: number;
+    }>();
+    expect(listed.unread).toBe(before + 1);
+    expect(listed.data.filter((row) => row.text.includes(invoice.number))).toEqual([
+      {
+        id: expect.any(Number),
+        type: 'info',
+        text: expect.stringContaining(invoice.number),
+        read: false,
+        read_at: null,
+        created_at: expect.any(String),
+      },
+    ]);
+    expect(await payments(invoice.id)).toHaveLength(1);
+  });
+
   it('is done by super admins for any tenant; bad input is 422', async () => {
     const invoice = await issueInvoice(t, { tenantId: shop, userId: buyer.user.id, gross: 700 });
     expect(

@@ -4,6 +4,7 @@ import PDFDocument from 'pdfkit';
 import type { LanguageCode } from '@berth/contracts';
 import { formatIban } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
+import type { BuyerDetails } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { translate, type MessageKey } from '../../i18n/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -22,7 +23,8 @@ export interface InvoiceDocument {
   invoice: InvoiceRow;
   lines: { title: string; period_months: number | null; net: number; discount: number }[];
   seller: string;
-  buyer: { name: string; email: string };
+  /** Name and e-mail, then the billing lines (company, address, country, VAT ID) as issued. */
+  buyer: { name: string; email: string; lines: string[] };
   /** For an unpaid bank-transfer invoice: the account and its payment QR code (PNG). */
   transfer: { accountName: string; iban: string; bic: string | null; qrPng: Buffer } | null;
   lang: LanguageCode;
@@ -92,6 +94,7 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
   label(t('invoice_pdf.buyer'), left + column, y, column - 10);
   value(input.buyer.name, left + column, y + 12, column - 10, true);
   value(input.buyer.email, left + column, y + 26, column - 10);
+  input.buyer.lines.forEach((line, i) => value(line, left + column, y + 40 + i * 14, column - 10));
   const meta: [string, string][] = [
     [t('invoice_pdf.number'), invoice.number],
     [t('invoice_pdf.issued'), date(invoice.issued_at)],
@@ -223,15 +226,38 @@ export class InvoicePdfs {
           })
         : Promise.resolve(null),
     ]);
-    const buyer = parties.buyer;
     return renderInvoicePdf({
       invoice,
       lines,
       seller: parties.tenant?.title ?? '',
-      buyer: { name: buyer ? [buyer.given_name, buyer.sn].filter(Boolean).join(' ') || buyer.email : '', email: buyer?.email ?? '' },
+      buyer: buyerOnInvoice(invoice.buyer_details, parties.buyer, lang),
       transfer: qr ? { accountName: qr.account.account_name, iban: qr.account.iban, bic: qr.account.bic, qrPng: qr.png } : null,
       lang,
       createdAt: this.deps.clock.now(),
     });
   }
+}
+
+/**
+ * The buyer block: the details stored when the invoice was issued; invoices from before
+ * migration 0016 have none and show the account's name and e-mail.
+ */
+function buyerOnInvoice(
+  issued: BuyerDetails | null,
+  account: { given_name: string; sn: string; email: string } | undefined,
+  lang: LanguageCode,
+): InvoiceDocument['buyer'] {
+  if (!issued) {
+    const name = account ? [account.given_name, account.sn].filter(Boolean).join(' ') || account.email : '';
+    return { name, email: account?.email ?? '', lines: [] };
+  }
+  const country = issued.country ? (new Intl.DisplayNames([lang], { type: 'region' }).of(issued.country) ?? issued.country) : '';
+  const lines = [
+    issued.company && issued.name ? issued.name : '',
+    issued.street,
+    [issued.postal_code, issued.city].filter(Boolean).join(' '),
+    country,
+    issued.vat_id ? translate(lang, 'invoice_pdf.vat_id', { vat_id: issued.vat_id }) : '',
+  ].filter(Boolean);
+  return { name: issued.company || issued.name || issued.email, email: issued.email, lines };
 }

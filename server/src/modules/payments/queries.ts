@@ -109,6 +109,7 @@ export const findInvoice = (db: Db, id: number) =>
       'payment_reference',
       'issued_at',
       'paid_at',
+      'buyer_details',
     ])
     .where('id', '=', id)
     .executeTakeFirst();

@@ -151,6 +151,18 @@ describe('POST /api/registration', () => {
     t.clock.advance(60 * 60_000 + 1000);
     expect((await register({ email: 'n6@example.com' })).statusCode).toBe(200);
   });
+
+  it('does not count failed captchas as registrations, even 30 at the same instant', async () => {
+    const failed = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => register({ email: `bot${i}@example.com`, g_recaptcha_response: 'forged' })),
+    );
+    expect(failed.map((answer) => answer.statusCode)).toEqual(Array(30).fill(422));
+    expect(failed.every((answer) => answer.json().errors.g_recaptcha_response !== undefined)).toBe(true);
+    // The network's five registrations an hour are all still there.
+    for (let i = 0; i < 5; i++) expect((await register({ email: `real${i}@example.com` })).statusCode).toBe(200);
+    expect((await register({ email: 'real6@example.com' })).statusCode).toBe(429);
+    expect(await t.db.selectFrom('registrations').select('email').where('email', 'like', 'bot%').execute()).toEqual([]);
+  });
 });
 
 describe('PATCH /api/register/verify', () => {

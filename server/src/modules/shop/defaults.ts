@@ -3,13 +3,32 @@
  * host admins change it under /system/shop. Loaded the first time a tenant's shop is used.
  */
 export const DEFAULT_PLANS = [
-  { title: 'Starter', description: '1 website, 10 GB SSD, 5 mailboxes, free SSL', monthly_price: 390, yearly_price: 3_900 },
-  { title: 'Business', description: '10 websites, 50 GB SSD, 50 mailboxes, daily backups', monthly_price: 890, yearly_price: 8_900 },
+  {
+    title: 'Starter',
+    description: '1 website, 10 GB SSD, 5 mailboxes, free SSL',
+    monthly_price: 390,
+    yearly_price: 3_900,
+    max_domains: 1,
+    max_mailboxes: 5,
+    disk_gb: 10,
+  },
+  {
+    title: 'Business',
+    description: '10 websites, 50 GB SSD, 50 mailboxes, daily backups',
+    monthly_price: 890,
+    yearly_price: 8_900,
+    max_domains: 10,
+    max_mailboxes: 50,
+    disk_gb: 50,
+  },
   {
     title: 'Pro',
     description: 'Unlimited websites, 200 GB NVMe, unlimited mailboxes, staging',
     monthly_price: 1_790,
     yearly_price: 17_900,
+    max_domains: null,
+    max_mailboxes: null,
+    disk_gb: 200,
   },
 ] as const;
 

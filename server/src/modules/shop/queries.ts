@@ -90,3 +90,50 @@ export const tenantHasMoney = async (db: Db, tenantId: number): Promise<boolean>
   ]);
   return invoice !== undefined || account !== undefined;
 };
+
+/** Every plan the user has bought, with its period and what it includes (null: the plan was deleted since). */
+export const planLimitsOf = (db: Db, userId: number) =>
+  db
+    .selectFrom('hosting_subscriptions as s')
+    .leftJoin('hosting_plans as p', 'p.id', 's.plan_id')
+    .select(['s.id', 's.starts_at', 's.expires_at', 'p.id as plan_id', 'p.max_domains', 'p.max_mailboxes', 'p.disk_gb'])
+    .where('s.user_id', '=', userId)
+    .execute();
+
+/** Serialises the plan checks of one customer: the row stays locked until the transaction ends. */
+export const lockPlanHolder = (db: Db, userId: number) =>
+  db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+
+/** What a customer uses of their plans: domains owned, mailboxes on them and their quotas. */
+export async function planUsage(db: Db, userId: number): Promise<{ domains: number; mailboxes: number; disk_mb: number }> {
+  const [domains, mailboxes] = await Promise.all([
+    db
+      .selectFrom('domains')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('owner_id', '=', userId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('domain_users as u')
+      .innerJoin('domains as d', 'd.id', 'u.domain_id')
+      .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.coalesce(eb.fn.sum<string>('u.quota_mb'), eb.lit(0)).as('quota')])
+      .where('d.owner_id', '=', userId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { domains: Number(domains.count), mailboxes: Number(mailboxes.count), disk_mb: Number(mailboxes.quota) };
+}
+
+/** The user's subscription, locked until the transaction ends (a cancellation runs once). */
+export const lockSubscription = (db: Db, id: number, userId: number) =>
+  db.selectFrom('hosting_subscriptions').selectAll().where('id', '=', id).where('user_id', '=', userId).forUpdate().executeTakeFirst();
+
+/** What the order line of a subscription cost: net, discount, and the order's VAT and currency. */
+export const paidForOrderItem = (db: Db, orderItemId: number) =>
+  db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .select(['i.net', 'i.discount', 'o.vat_rate_bp', 'o.currency', 'o.status'])
+    .where('i.id', '=', orderItemId)
+    .executeTakeFirst();
+
+export const endSubscription = (db: Db, id: number, now: Date) =>
+  db.updateTable('hosting_subscriptions').set({ expires_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();

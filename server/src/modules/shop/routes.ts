@@ -16,6 +16,7 @@ import {
   messageAnswerSchema,
   paymentOptionsAnswerSchema,
   shopSettingsPayloadSchema,
+  subscriptionCancelAnswerSchema,
   subscriptionsAnswerSchema,
   tldPriceAnswerSchema,
   tldPricePatchSchema,
@@ -90,7 +91,32 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
           response: { 200: subscriptionsAnswerSchema, ...errors },
         },
       },
-      async (request) => ({ data: await shop.subscriptions(authedUser(request).user) }),
+      async (request) => {
+        const { user } = authedUser(request);
+        const [data, usage] = await Promise.all([shop.subscriptions(user, request.lang), shop.planUsage(user)]);
+        return { data, usage };
+      },
+    );
+
+    api.post(
+      '/shop/subscriptions/:id/cancel',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop'],
+          summary: "End one of the user's active hosting plans now; the unused part of what was paid goes to their credit",
+          params: idParamsSchema,
+          response: { 200: subscriptionCancelAnswerSchema, ...errors, 409: errorAnswerSchema },
+        },
+      },
+      async (request) => {
+        const done = await shop.cancelSubscription(await actors.actor(request), request.params.id, request.lang);
+        return {
+          data: { refunded: done.refunded, formatted: done.formatted },
+          message: translate(request.lang, 'services.cancelled', { title: done.title, amount: done.formatted }),
+        };
+      },
     );
 
     /* ---- administration ---- */

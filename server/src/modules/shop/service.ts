@@ -1,4 +1,5 @@
 import type {
+  PlanUsage,
   Catalogue,
   DomainCheck,
   HostingPlan,
@@ -21,7 +22,13 @@ import { findDomainByName } from '../domains/queries.ts';
 import type { PaymentProviders } from '../payments/registry.ts';
 import { assertAdmin, iso } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
-import { bpToPercent, percentToBp, price } from './money.ts';
+import { bpToPercent, formatMoney, percentToBp, price, vatOf } from './money.ts';
+import { languageOf } from './language.ts';
+import { post } from '../credit/ledger.ts';
+import { translate } from '../../i18n/messages.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+import { planAllowance } from './plan-limits.ts';
 import {
   tenantHasMoney,
   deletePlan,
@@ -31,6 +38,10 @@ import {
   insertTld,
   listPlans,
   listSubscriptions,
+  lockSubscription,
+  paidForOrderItem,
+  endSubscription,
+  planUsage,
   listTlds,
   updatePlan,
   updateShopSettings,
@@ -47,6 +58,9 @@ const presentPlan = (row: HostingPlanRow, settings: ShopSettingsRow, language: s
   monthly: price(Number(row.monthly_price), settings.vat_rate_bp, settings.currency, language),
   yearly: price(Number(row.yearly_price), settings.vat_rate_bp, settings.currency, language),
   active: row.active,
+  max_domains: row.max_domains,
+  max_mailboxes: row.max_mailboxes,
+  disk_gb: row.disk_gb,
 });
 
 const presentTld = (row: TldPriceRow, settings: ShopSettingsRow, language: string): TldPrice => ({
@@ -109,15 +123,87 @@ export class ShopCatalogue {
     );
   }
 
-  async subscriptions(user: UserRow) {
-    const rows = await listSubscriptions(this.deps.db, user.id);
-    return rows.map((row) => ({
-      id: row.id,
-      plan_id: row.plan_id,
-      title: row.title,
-      starts_at: iso(row.starts_at),
-      expires_at: iso(row.expires_at),
-    }));
+  /** What the user's active plans include and what they use of it (modules/shop/plan-limits.ts). */
+  async planUsage(user: UserRow): Promise<PlanUsage> {
+    const { db, clock } = this.deps;
+    const [allowance, used] = await Promise.all([planAllowance(db, user.id, clock.now()), planUsage(db, user.id)]);
+    return { allowance, used };
+  }
+
+  /**
+   * Ends an active plan now and credits the unused part of what was paid for it, by the day, to
+   * the customer's credit (as WHMCS credits unused time): upgrading or downgrading is cancelling
+   * and buying the other plan with that credit. Runs once however many ask at the same instant.
+   */
+  async cancelSubscription(actor: Actor, id: number, language: string): Promise<{ title: string; refunded: number; formatted: string }> {
+    const { db, clock } = this.deps;
+    const user = actor.user;
+    const now = clock.now();
+    const result = await db.transaction().execute(async (trx) => {
+      const row = await lockSubscription(trx, id, user.id);
+      if (!row) throw new HttpError(404, 'http.not_found');
+      const starts = new Date(row.starts_at).getTime();
+      const expires = new Date(row.expires_at).getTime();
+      if (expires <= now.getTime()) throw new HttpError(409, 'services.not_active');
+      const paid = row.order_item_id === null ? undefined : await paidForOrderItem(trx, row.order_item_id);
+      const settings = await ensureShop(trx, user.tenant_id);
+      const currency = paid?.currency ?? settings.currency;
+      let refunded = 0;
+      if (paid && paid.status === 'paid') {
+        const net = Number(paid.net) - Number(paid.discount);
+        const gross = net + vatOf(net, paid.vat_rate_bp);
+        // The unused share of the period, whole days only: the day it is cancelled is used.
+        const days = (ms: number) => Math.floor(ms / DAY_MS);
+        const total = Math.max(1, days(expires - starts));
+        const unused = Math.max(0, days(expires - now.getTime()));
+        refunded = Math.floor((gross * Math.min(unused, total)) / total);
+      }
+      await endSubscription(trx, row.id, now);
+      if (refunded > 0) {
+        await post(trx, {
+          tenantId: user.tenant_id,
+          userId: user.id,
+          amount: refunded,
+          currency,
+          type: 'refund',
+          description: translate(languageOf(user), 'credit.entry.unused', { title: row.title }),
+          reference: `cancel:subscription:${row.id}`,
+          now,
+        });
+      }
+      return { title: row.title, refunded, currency };
+    });
+    await this.deps.audit.recordAction(
+      actor,
+      'subscription.cancelled',
+      user.tenant_id,
+      { type: 'user', id: user.id },
+      { title: result.title, amount: result.refunded, currency: result.currency },
+    );
+    return { title: result.title, refunded: result.refunded, formatted: formatMoney(result.refunded, result.currency, language) };
+  }
+
+  /** The user's hosting plans: active or expired, with the plan's current prices (/account/services). */
+  async subscriptions(user: UserRow, language: string) {
+    const { db, clock } = this.deps;
+    const [rows, settings, plans] = await Promise.all([
+      listSubscriptions(db, user.id),
+      ensureShop(db, user.tenant_id),
+      listPlans(db, user.tenant_id, false),
+    ]);
+    const now = clock.now().getTime();
+    return rows.map((row) => {
+      const plan = plans.find((candidate) => candidate.id === row.plan_id);
+      return {
+        id: row.id,
+        plan_id: row.plan_id,
+        title: row.title,
+        starts_at: iso(row.starts_at),
+        expires_at: iso(row.expires_at),
+        active: new Date(row.expires_at).getTime() > now,
+        plan: plan ? presentPlan(plan, settings, language) : null,
+      };
+    });
   }
 
   /* ---- administration: `tenantId` is the admin's shop tenant (shopTenantOf) ---- */

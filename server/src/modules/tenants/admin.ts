@@ -35,6 +35,8 @@ export interface TenantInput {
   hosts?: string[] | undefined;
   host_purchases?: string | null | undefined;
   name_servers?: string[] | undefined;
+  hosting_ipv4?: string | null | undefined;
+  hosting_ipv6?: string | null | undefined;
   default_language?: 'en' | 'de' | 'cs' | undefined;
   public_url?: string | null | undefined;
 }
@@ -77,7 +79,12 @@ export class TenantAdministration {
     const tenant = await this.withHostRace(() =>
       this.deps.db.transaction().execute(async (trx) => {
         const row = await insertTenant(trx, { title: input.title, host_purchases: input.host_purchases, public_url: input.public_url });
-        await updateTenant(trx, row.id, { default_language: input.default_language, name_servers: unique(input.name_servers) });
+        await updateTenant(trx, row.id, {
+          default_language: input.default_language,
+          name_servers: unique(input.name_servers),
+          hosting_ipv4: input.hosting_ipv4,
+          hosting_ipv6: input.hosting_ipv6,
+        });
         await replaceTenantHosts(trx, row.id, hosts);
         return row;
       }),
@@ -108,6 +115,8 @@ export class TenantAdministration {
           ...(input.default_language !== undefined ? { default_language: input.default_language } : {}),
           ...(input.public_url !== undefined ? { public_url: input.public_url } : {}),
           ...(input.name_servers !== undefined ? { name_servers: unique(input.name_servers) } : {}),
+          ...(input.hosting_ipv4 !== undefined ? { hosting_ipv4: input.hosting_ipv4 } : {}),
+          ...(input.hosting_ipv6 !== undefined ? { hosting_ipv6: input.hosting_ipv6 } : {}),
         });
         if (hosts) await replaceTenantHosts(trx, tenant.id, hosts);
       }),
@@ -223,6 +232,8 @@ export class TenantAdministration {
       hosts: hosts.filter((h) => h.tenant_id === row.id).map((h) => h.host),
       config: { admin_logo: row.admin_logo, admin_logo_footer: row.admin_logo_footer, host_purchases: row.host_purchases },
       name_servers: row.name_servers,
+      hosting_ipv4: row.hosting_ipv4,
+      hosting_ipv6: row.hosting_ipv6,
       default_language: row.default_language,
       public_url: row.public_url,
       admins: admins.filter((a) => a.tenant_id === row.id).map((a) => ({ id: a.id, email: a.email, display_name: displayNameOf(a) })),

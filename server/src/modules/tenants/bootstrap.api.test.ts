@@ -35,6 +35,10 @@ describe('first start', () => {
       '0013_two_factor_policy',
       '0014_api_tokens',
       '0015_passkeys',
+      '0016_billing_details',
+      '0017_hosting_addresses',
+      '0018_plan_limits',
+      '0019_domain_proof',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
@@ -73,8 +77,26 @@ describe('first start', () => {
   it('loads demo data once: a second tenant, a host admin, customers and 150 domains, 20 expired', async () => {
     await migrateToLatest(database.db);
     await ensureOperator(database.db, hasher, clock, { adminEmail: 'admin@localhost', adminPassword: undefined, publicUrl: undefined });
-    const summary = await loadDemoData(database.db, hasher, clock, { password: 'demo password for everyone' });
-    expect(summary).toMatchObject({ tenantId: 2, domains: 150, expired: 20 });
+    const summary = await loadDemoData(database.db, hasher, clock, { password: 'demo password for everyone', port: 4321 });
+    expect(summary).toMatchObject({ tenantId: 2, domains: 150, expired: 20, reseller: { tenantId: 3, host: 'reseller.localhost' } });
+    // Mail links point at the port the panel runs on; the reseller's cart is the panel's own.
+    const tenants = await database.db
+      .selectFrom('tenants')
+      .select(['id', 'public_url', 'host_purchases'])
+      .where('id', '>', 1)
+      .orderBy('id')
+      .execute();
+    expect(tenants).toEqual([
+      { id: 2, public_url: 'http://harbor.localhost:4321', host_purchases: null },
+      { id: 3, public_url: 'http://reseller.localhost:4321', host_purchases: '/shop/cart' },
+    ]);
+    const resellerCredit = await database.db
+      .selectFrom('credit_ledger')
+      .innerJoin('users', 'users.id', 'credit_ledger.user_id')
+      .select(['users.role', 'credit_ledger.amount'])
+      .where('credit_ledger.tenant_id', '=', 3)
+      .execute();
+    expect(resellerCredit).toEqual([{ role: 'host_admin', amount: 10_000 }]);
     expect(await loadDemoData(database.db, hasher, clock)).toBeUndefined();
 
     const roles = await database.db

@@ -73,6 +73,8 @@ export const updateTenant = (
     default_language?: string;
     public_url?: string | null;
     name_servers?: string[];
+    hosting_ipv4?: string | null;
+    hosting_ipv6?: string | null;
     admin_logo?: string | null;
     admin_logo_footer?: string | null;
   },

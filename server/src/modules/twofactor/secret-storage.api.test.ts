@@ -38,7 +38,9 @@ async function secondFactor(secret: string) {
   return inject('POST', '/api/login2fa', sessionCookieFrom(step.headers['set-cookie']), { code: await codeNow(secret) });
 }
 
-describe('stored TOTP seeds', () => {
+// Each test builds its own app (a key of its own), which a busy machine's PGlite takes a while to
+// migrate: the hooks' time, not a test's 30 s.
+describe('stored TOTP seeds', { timeout: 120_000 }, () => {
   it('are sealed in the database and still check real codes', async () => {
     const key = randomBytes(32).toString('hex');
     t = await createTestApp({ env: { BERTH_SECRET_KEY: key } });

@@ -52,6 +52,23 @@ export const countSuperAdmins = async (db: Db): Promise<number> => {
   return Number(row.n);
 };
 
+/** The own name, phones and billing details (PATCH /api/user/profile). */
+export const updateUserProfile = (
+  db: Db,
+  userId: number,
+  values: Pick<UsersTable, 'given_name' | 'sn' | 'company' | 'vat_id' | 'street' | 'city' | 'postal_code' | 'country'> extends infer T
+    ? { [K in keyof T]: string } & { phones: string[] }
+    : never,
+  now: Date,
+) =>
+  db
+    .updateTable('users')
+    // jsonb: PostgreSQL's driver would send a JS array as a text[] literal.
+    .set({ ...values, phones: sql`${JSON.stringify(values.phones)}::jsonb` as unknown as string[], updated_at: now })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
 export const updateUserLanguage = (db: Db, userId: number, language: string, now: Date) =>
   db.updateTable('users').set({ language, updated_at: now }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
 

@@ -7,6 +7,7 @@ import {
   errorAnswerSchema,
   languageChangePayloadSchema,
   notificationViewedPayloadSchema,
+  profileUpdatePayloadSchema,
   THUMBNAIL_SIZE,
   userAnswerSchema,
 } from '@berth/contracts';
@@ -17,9 +18,10 @@ import { toPublicTenant } from '../tenants/service.ts';
 import { presentUser } from './present.ts';
 import { AVATAR_MAX_BYTES, type AvatarService } from './avatar-service.ts';
 import type { UserProfiles } from './profile.ts';
+import type { ActorSource } from '../audit/service.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
-export function userRoutes(profiles: UserProfiles, avatars: AvatarService) {
+export function userRoutes(profiles: UserProfiles, avatars: AvatarService, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -81,6 +83,21 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService) {
       async (request) => {
         return { data: await profiles.markViewed(authedUser(request).user, request.body.notification) };
       },
+    );
+
+    api.patch(
+      '/user/profile',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags: ['users'],
+          summary: 'Change the own name, phone and billing details (company, VAT ID, address) printed on new invoices',
+          body: profileUpdatePayloadSchema,
+          response: { 200: userAnswerSchema, 401: errorAnswerSchema, 422: errorAnswerSchema },
+        },
+      },
+      async (request) => ({ data: await profiles.updateProfile(await actors.actor(request), request.body) }),
     );
 
     api.post(

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Anchor, Avatar, Badge, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Skeleton, Stack } from '@mantine/core';
 import { IconDeviceDesktop, IconKey, IconLogout, IconShieldLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { SessionListItem } from '@berth/contracts';
@@ -10,9 +10,9 @@ import { usePageTitle } from '../../components/usePageTitle.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
 import { describeError } from '../../forms/validation.ts';
 import { translateServerText } from '../../i18n/i18n.ts';
-import { displayName } from '../../shell/UserMenu.tsx';
 import { useSignedInUser } from '../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
+import { AvatarControl, EmailChangeForm, ProfileForm } from './ProfileDetails.tsx';
 import classes from '../Pages.module.css';
 import accountClasses from './Account.module.css';
 
@@ -20,7 +20,6 @@ import accountClasses from './Account.module.css';
 export function AccountPage() {
   const { t } = useTranslation();
   const { user } = useSignedInUser();
-  const name = displayName(user);
   usePageTitle(t('accountPage.title'));
 
   return (
@@ -28,17 +27,7 @@ export function AccountPage() {
       <PageHeader title={t('accountPage.title')} description={t('accountPage.description')} />
 
       <Section id="profile" title={t('accountPage.profile')}>
-        <Group gap="md" wrap="nowrap" className={accountClasses.identity}>
-          <Avatar src={user.image.url || null} name={name} color="harbor" size={56} radius="xl" alt="" />
-          <div className={accountClasses.identityText}>
-            <Text fw={650} fz="lg" className={accountClasses.breakable}>
-              {name}
-            </Text>
-            <Text c="dimmed" fz="sm" className={accountClasses.breakable}>
-              {user.email}
-            </Text>
-          </div>
-        </Group>
+        <AvatarControl user={user} />
         <dl className={classes.facts}>
           <div className={classes.fact}>
             <dt>{t('accountPage.emailStatus')}</dt>
@@ -76,6 +65,9 @@ export function AccountPage() {
         </Group>
       </Section>
 
+      {/* Keyed by the user's stored state, so the form starts from what the server holds. */}
+      <ProfileForm key={`${user.id}`} user={user} />
+      <EmailChangeForm user={user} />
       <SessionsSection />
     </div>
   );

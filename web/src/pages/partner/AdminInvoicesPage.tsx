@@ -15,9 +15,17 @@ import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import { InvoiceStatusControl, InvoiceTable } from '../shop/InvoicesPage.tsx';
 import { BankStatementResults } from './BankStatementResults.tsx';
+import { NotAllowed } from '../system/tenants/NotAllowed.tsx';
 
 /** /system/partner/invoices: the tenant's invoices; confirm bank transfers by hand or by statement. */
 export function AdminInvoicesPage() {
+  const { t } = useTranslation();
+  const { user } = useSignedInUser();
+  if (user.role === 'customer') return <NotAllowed title={t('invoices.admin.title')} body={t('invoices.admin.notAllowed')} />;
+  return <TenantInvoices />;
+}
+
+function TenantInvoices() {
   const { t } = useTranslation();
   usePageTitle(t('invoices.admin.title'));
   const [status, setStatus] = useState<InvoiceStatusFilter>('unpaid');

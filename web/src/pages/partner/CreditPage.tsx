@@ -14,8 +14,10 @@ import { CreditBalance, CreditLedger, EMPTY_CREDIT_FILTER } from './CreditLedger
 /** /system/partner/credit: the balance, the ledger with filters and CSV export, adding credit. */
 export function CreditPage() {
   const { t } = useTranslation();
-  usePageTitle(t('partner.credit.title'));
   const { user } = useSignedInUser();
+  // A customer's own prepaid credit; "partner credit" is the reseller's.
+  const title = user.role === 'customer' ? t('partner.credit.customerTitle') : t('partner.credit.title');
+  usePageTitle(title);
   const [adding, setAdding] = useState(false);
   const [filter, setFilter] = useState<CreditFilter>(EMPTY_CREDIT_FILTER);
   const ledger = useCreditLedger(filter);
@@ -24,8 +26,8 @@ export function CreditPage() {
   return (
     <div className={classes.page}>
       <PageHeader
-        title={t('partner.credit.title')}
-        description={t('partner.credit.description')}
+        title={title}
+        description={user.role === 'customer' ? t('partner.credit.customerDescription') : t('partner.credit.description')}
         actions={
           <Button
             leftSection={<IconPlus size={16} aria-hidden />}

@@ -14,9 +14,22 @@ import accountClasses from '../account/Account.module.css';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { kindLabel } from '../shop/periods.ts';
 import { PromoDialog } from './PromoDialog.tsx';
+import { NotAllowed } from '../system/tenants/NotAllowed.tsx';
+import { useSignedInUser } from '../../shell/useSignedInUser.ts';
 
 /** /system/partner/promo: the partner's promo codes, their rules and how often they were used. */
 export function PromoPage() {
+  const { user } = useSignedInUser();
+  if (user.role === 'customer') return <PromoNotAllowed />;
+  return <PromoCodes />;
+}
+
+function PromoNotAllowed() {
+  const { t } = useTranslation();
+  return <NotAllowed title={t('partner.promo.title')} body={t('partner.promo.notAllowed')} />;
+}
+
+function PromoCodes() {
   const { t } = useTranslation();
   usePageTitle(t('partner.promo.title'));
   const list = usePromoList();

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Badge, Button, Group, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch, IconShoppingCartPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { PlanLimits } from './PlanLimits.tsx';
 import type { CartAddPayload, Catalogue, DomainCheck, HostingPlan } from '@berth/contracts';
 import { useCartAdd, useCatalogue, useDomainCheck } from '../../api/shop.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
@@ -210,6 +211,7 @@ function PlanCard({ plan, billing, onAdd, adding }: { plan: HostingPlan; billing
       <Text fz="sm" c="dimmed" className={shopClasses.grow}>
         {plan.description}
       </Text>
+      <PlanLimits plan={plan} />
       <div>
         <span className={shopClasses.planPrice}>{price.gross.formatted}</span>{' '}
         <Text component="span" fz="sm" c="dimmed">

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button, NativeSelect, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconList, IconPlus } from '@tabler/icons-react';
+import { IconDownload, IconFileImport, IconList, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DNS_RECORD_TYPES, type DnsRecord, type DnsRecordType, type Domain } from '@berth/contracts';
 import { useDnsRecordDelete, useDnsRecordUpdate, useDnsZone } from '../../../api/dns.ts';
@@ -11,6 +11,7 @@ import { Section } from '../../PageHeader.tsx';
 import { DeleteDialog } from '../../../components/DeleteDialog.tsx';
 import { DomainPageFrame, useDomainIdParam } from '../domain-users/DomainPageFrame.tsx';
 import { RecordDialog } from './RecordDialog.tsx';
+import { ImportDialog } from './ImportDialog.tsx';
 import { RecordsTable } from './RecordsTable.tsx';
 import { DnssecSection } from './DnssecSection.tsx';
 import { MailRecordsSection } from './MailRecordsSection.tsx';
@@ -30,6 +31,7 @@ export function DnsPage() {
   const { t } = useTranslation();
   const domainId = useDomainIdParam();
   const [editing, setEditing] = useState<DnsRecord | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
   // The zone loads alongside the domain rather than after it.
   useDnsZone(domainId ?? 0, domainId !== null);
 
@@ -39,21 +41,49 @@ export function DnsPage() {
       pageName={t('dns.pageName')}
       title={(domain) => t('dns.title', { domain })}
       description={t('dns.description')}
-      actions={() => (
-        <Button
-          leftSection={<IconPlus size={16} aria-hidden />}
-          onClick={() => {
-            setEditing('new');
-          }}
-        >
-          {t('dns.add')}
-        </Button>
+      actions={(domain) => (
+        <>
+          <Button
+            component="a"
+            href={`/api/host/domain/${domain.id}/dns/export`}
+            download
+            variant="default"
+            leftSection={<IconDownload size={16} aria-hidden />}
+          >
+            {t('dns.export')}
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconFileImport size={16} aria-hidden />}
+            onClick={() => {
+              setImporting(true);
+            }}
+          >
+            {t('dns.import.open')}
+          </Button>
+          <Button
+            leftSection={<IconPlus size={16} aria-hidden />}
+            onClick={() => {
+              setEditing('new');
+            }}
+          >
+            {t('dns.add')}
+          </Button>
+        </>
       )}
     >
       {(domain) => (
         <>
           <ServingNotice service="dns" />
           <Zone domain={domain} editing={editing} onEdit={setEditing} />
+          <ImportDialog
+            domainId={domain.id}
+            zone={domain.text}
+            opened={importing}
+            onClose={() => {
+              setImporting(false);
+            }}
+          />
         </>
       )}
     </DomainPageFrame>

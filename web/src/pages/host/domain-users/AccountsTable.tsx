@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Menu, Switch } from '@mantine/core';
-import { IconDots, IconGauge, IconKey, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconGauge, IconKey, IconPlugConnected, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { DomainUser } from '@berth/contracts';
 import { useDomainUserUpdate } from '../../../api/domainUsers.ts';
@@ -16,10 +16,11 @@ interface AccountsTableProps {
   onResetPassword: (account: DomainUser) => void;
   onEditQuota: (account: DomainUser) => void;
   onDelete: (account: DomainUser) => void;
+  onShowSettings: (account: DomainUser) => void;
 }
 
 /** One row per account: uid, quota, an enabled switch, when it was made, and its actions. */
-export function AccountsTable({ domainId, accounts, onResetPassword, onEditQuota, onDelete }: AccountsTableProps) {
+export function AccountsTable({ domainId, accounts, onResetPassword, onEditQuota, onDelete, onShowSettings }: AccountsTableProps) {
   const { t } = useTranslation();
   const update = useDomainUserUpdate(domainId);
   const [toggling, setToggling] = useState<number | null>(null);
@@ -92,6 +93,9 @@ export function AccountsTable({ domainId, accounts, onResetPassword, onEditQuota
                   </ActionIcon>
                 </Menu.Target>
                 <Menu.Dropdown>
+                  <Menu.Item leftSection={<IconPlugConnected size={16} aria-hidden />} onClick={() => onShowSettings(account)}>
+                    {t('domainUsers.actions.settings')}
+                  </Menu.Item>
                   <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => onResetPassword(account)}>
                     {t('domainUsers.actions.resetPassword')}
                   </Menu.Item>

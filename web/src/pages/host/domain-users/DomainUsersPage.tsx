@@ -12,6 +12,7 @@ import { DeleteDialog } from '../../../components/DeleteDialog.tsx';
 import { DomainPageFrame, useDomainIdParam } from './DomainPageFrame.tsx';
 import { PasswordResetDialog } from './PasswordResetDialog.tsx';
 import { QuotaDialog } from './QuotaDialog.tsx';
+import { MailClientDialog } from './MailClientDialog.tsx';
 import classes from './DomainPages.module.css';
 import { LoadingRows, LoadMore } from '../../../components/ListStates.tsx';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
@@ -68,6 +69,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
   const [resetting, setResetting] = useState<DomainUser | null>(null);
   const [editingQuota, setEditingQuota] = useState<DomainUser | null>(null);
   const [deleting, setDeleting] = useState<DomainUser | null>(null);
+  const [showing, setShowing] = useState<DomainUser | null>(null);
   const accounts = users.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
@@ -107,6 +109,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
             onResetPassword={setResetting}
             onEditQuota={setEditingQuota}
             onDelete={setDeleting}
+            onShowSettings={setShowing}
           />
           <LoadMore pages={users} label={t('domainUsers.more')} />
         </>
@@ -122,6 +125,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
         </span>
       </p>
 
+      <MailClientDialog account={showing} domainText={domain.text} onClose={() => setShowing(null)} />
       <PasswordResetDialog
         domainId={domain.id}
         account={resetting}

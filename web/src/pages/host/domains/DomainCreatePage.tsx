@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { Button, Stack, TextInput } from '@mantine/core';
-import { IconArrowLeft, IconPlus, IconWorld } from '@tabler/icons-react';
+import { IconArrowLeft, IconPlus, IconShoppingCart, IconWorld } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { domainCreatePayloadSchema, type DomainCreatePayload } from '@berth/contracts';
@@ -80,6 +80,20 @@ export function DomainCreatePage() {
       <PageHeader
         title={t('domains.create.title')}
         description={isAdmin ? t('domains.create.descriptionAdmin') : t('domains.create.description')}
+        actions={
+          // A new name is registered through the shop (a customer adds here only names they hold).
+          isAdmin ? undefined : (
+            <Button
+              component={Link}
+              to="/shop"
+              state={{ scrollTo: 'domain-search' }}
+              variant="default"
+              leftSection={<IconShoppingCart size={16} aria-hidden />}
+            >
+              {t('domains.create.registerLink')}
+            </Button>
+          )
+        }
       />
       <Section id="new-domain" title={t('domains.create.section')}>
         {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}

@@ -16,6 +16,7 @@ import { PageHeader, Section } from '../../PageHeader.tsx';
 import { DeleteDomainDialog } from './DeleteDomainDialog.tsx';
 import { DomainExpiry } from './DomainExpiry.tsx';
 import { DomainPageHeader } from './DomainPageHeader.tsx';
+import { DomainProofSection } from './DomainProofSection.tsx';
 import { DomainSettingsForm } from './DomainSettingsForm.tsx';
 import { EmptyState } from './EmptyState.tsx';
 import classes from '../../Pages.module.css';
@@ -110,6 +111,8 @@ function DomainEditor({ domain, onDeleted }: { domain: Domain; onDeleted: (messa
   return (
     <div className={classes.page}>
       <DomainPageHeader domain={domain} />
+
+      {domain.proof ? <DomainProofSection domain={domain} proof={domain.proof} /> : null}
 
       <Section id="overview" title={t('domains.overview.title')}>
         <dl className={cx(classes.facts, domainClasses.facts)} data-testid="domain-facts">

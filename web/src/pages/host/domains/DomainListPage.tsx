@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { LoadMore } from '../../../components/ListStates.tsx';
 import { Link, useSearchParams } from 'react-router';
-import { Anchor, Button, CloseButton, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, CloseButton, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus, IconSearch, IconWorld, IconWorldSearch } from '@tabler/icons-react';
+import { IconDownload, IconPlus, IconSearch, IconWorld, IconWorldSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DOMAIN_SORTS, type DomainListItem, type DomainSort } from '@berth/contracts';
 import { useDomainList } from '../../../api/domains.ts';
@@ -80,9 +80,20 @@ export function DomainListPage() {
         title={t('domains.list.title')}
         description={isAdmin ? t('domains.list.descriptionAdmin') : t('domains.list.description')}
         actions={
-          <Button component={Link} to="/host/domain/create" leftSection={<IconPlus size={16} aria-hidden />}>
-            {t('domains.list.new')}
-          </Button>
+          <>
+            <Button
+              component="a"
+              href={`/api/host/domain/export.csv?${new URLSearchParams({ sort, ...(q ? { q } : {}) }).toString()}`}
+              download
+              variant="default"
+              leftSection={<IconDownload size={16} aria-hidden />}
+            >
+              {t('domains.list.export')}
+            </Button>
+            <Button component={Link} to="/host/domain/create" leftSection={<IconPlus size={16} aria-hidden />}>
+              {t('domains.list.new')}
+            </Button>
+          </>
         }
       />
       <Section
@@ -207,6 +218,7 @@ export function DomainListPage() {
 }
 
 function DomainRow({ domain, showOwner }: { domain: DomainListItem; showOwner: boolean }) {
+  const { t } = useTranslation();
   return (
     <tr data-expired={domain.expired || undefined} data-testid="domain-row">
       <td className={domainClasses.nameCell}>
@@ -214,6 +226,18 @@ function DomainRow({ domain, showOwner }: { domain: DomainListItem; showOwner: b
           {domain.text}
         </Anchor>
         {domain.text !== domain.name ? <span className={domainClasses.ascii}>{domain.name}</span> : null}
+        {domain.awaiting_proof ? (
+          <Badge
+            color="yellow"
+            variant="light"
+            radius="sm"
+            size="sm"
+            className={domainClasses.proofBadge}
+            data-testid="domain-awaiting-proof"
+          >
+            {t('domains.proof.badge')}
+          </Badge>
+        ) : null}
       </td>
       {showOwner ? (
         <td className={domainClasses.owner}>

@@ -1,4 +1,4 @@
-import { Textarea, TextInput } from '@mantine/core';
+import { Text, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { hostingPlanPayloadSchema, type HostingPlan, type ShopSettings } from '@berth/contracts';
 import { usePlanSave } from '../../../api/catalogue.ts';
@@ -36,16 +36,38 @@ interface Draft {
   monthly_price: Amount;
   yearly_price: Amount;
   active: boolean;
+  /** What the plan includes, as typed: empty is unlimited. */
+  max_domains: string;
+  max_mailboxes: string;
+  disk_gb: string;
 }
 
+const LIMITS = ['max_domains', 'max_mailboxes', 'disk_gb'] as const;
+const limitText = (limit: number | null): string => (limit === null ? '' : String(limit));
+/** Empty is unlimited; anything but a whole number is sent as -1 for the schema to refuse on its field. */
+const limitValue = (text: string): number | null => (text.trim() === '' ? null : /^\d+$/.test(text.trim()) ? Number(text.trim()) : -1);
+
 function draftOf(plan: HostingPlan | null, currency: string): Draft {
-  if (!plan) return { title: '', description: '', monthly_price: '', yearly_price: '', active: true };
+  if (!plan)
+    return {
+      title: '',
+      description: '',
+      monthly_price: '',
+      yearly_price: '',
+      active: true,
+      max_domains: '',
+      max_mailboxes: '',
+      disk_gb: '',
+    };
   return {
     title: plan.title,
     description: plan.description,
     monthly_price: toMajor(plan.monthly.net.amount, currency),
     yearly_price: toMajor(plan.yearly.net.amount, currency),
     active: plan.active,
+    max_domains: limitText(plan.max_domains),
+    max_mailboxes: limitText(plan.max_mailboxes),
+    disk_gb: limitText(plan.disk_gb),
   };
 }
 
@@ -60,6 +82,9 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
       ...draft,
       monthly_price: toMinor(draft.monthly_price, currency),
       yearly_price: toMinor(draft.yearly_price, currency),
+      max_domains: limitValue(draft.max_domains),
+      max_mailboxes: limitValue(draft.max_mailboxes),
+      disk_gb: limitValue(draft.disk_gb),
     }),
     send: (payload) => save.mutateAsync({ id: plan?.id ?? null, payload }),
     saved: t('catalogue.plans.saved'),
@@ -122,6 +147,23 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
         error={errors.yearly_price}
         required
       />
+      <Text fz="sm" c="dimmed" className={partnerClasses.wide}>
+        {t('catalogue.plans.limits.hint')}
+      </Text>
+      {LIMITS.map((limit) => (
+        <TextInput
+          key={limit}
+          label={t(`catalogue.plans.limits.${limit}`)}
+          placeholder={t('catalogue.plans.limits.unlimited')}
+          inputMode="numeric"
+          autoComplete="off"
+          value={draft[limit]}
+          onChange={(event) => {
+            set(limit, event.currentTarget.value);
+          }}
+          error={errors[limit]}
+        />
+      ))}
     </CatalogueForm>
   );
 }

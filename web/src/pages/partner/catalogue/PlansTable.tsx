@@ -7,6 +7,7 @@ import classes from '../../Pages.module.css';
 import catalogueClasses from './Catalogue.module.css';
 import { CatalogueTable } from './CatalogueTable.tsx';
 import { PriceCell } from './PriceCell.tsx';
+import { PlanLimits } from '../../shop/PlanLimits.tsx';
 
 /** The tenant's hosting plans, inactive ones included; a card per plan on a phone. */
 export function PlansTable({ plans, onEdit }: { plans: HostingPlan[]; onEdit: (plan: HostingPlan) => void }) {
@@ -29,6 +30,7 @@ export function PlansTable({ plans, onEdit }: { plans: HostingPlan[]; onEdit: (p
                 {plan.description}
               </Text>
             ) : null}
+            <PlanLimits plan={plan} size="xs" />
           </>
         ),
       }}

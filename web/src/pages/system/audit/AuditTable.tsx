@@ -1,4 +1,5 @@
 import { Fragment } from 'react';
+import { Link } from 'react-router';
 import { Anchor, Text } from '@mantine/core';
 import { IconUserShield } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +7,7 @@ import type { AuditEntryView } from '@berth/contracts';
 import type { AuditFilter } from '../../../api/audit.ts';
 import { useTenantList } from '../../../api/tenants.ts';
 import { formatDateTime, formatRelative } from '../../../components/formatDate.ts';
-import { actionLabel, entryDetails, targetName, targetTypeLabel } from './auditText.ts';
+import { actionLabel, entryDetails, entrySentence, objectName, objectPath, targetName, targetTypeLabel } from './auditText.ts';
 import auditClasses from './Audit.module.css';
 
 interface AuditTableProps {
@@ -117,26 +118,50 @@ function Who({ entry, onFilterUser }: { entry: AuditEntryView; onFilterUser: Aud
 function ObjectCell({ entry, onFilter }: { entry: AuditEntryView; onFilter: AuditTableProps['onFilter'] }) {
   const { t } = useTranslation();
   const target = entry.target;
-  const name = targetName(entry);
-  const details = entryDetails(entry);
+  const name = objectName(entry);
+  // What the entry recorded (an e-mail, a name since changed), beside the current name.
+  const recorded = targetName(entry);
+  const path = objectPath(entry);
+  const sentence = entrySentence(entry, t);
+  const details = entryDetails(entry, t);
   return (
     <>
+      {sentence ? (
+        <Text fz="sm" component="span" className={auditClasses.block} data-testid="audit-sentence">
+          {sentence}
+        </Text>
+      ) : null}
       {target ? (
         <span className={auditClasses.block}>
           <Text fz="xs" c="dimmed" component="span">
             {targetTypeLabel(target.type, t)}{' '}
           </Text>
+          {path ? (
+            <Anchor component={Link} to={path} fz="sm" fw={600} c="harbor.7" underline="always" className={auditClasses.link}>
+              {name ?? t('audit.unnamed', { type: targetTypeLabel(target.type, t) })}
+            </Anchor>
+          ) : (
+            <Text fz="sm" component="span">
+              {name ?? t('audit.unnamed', { type: targetTypeLabel(target.type, t) })}
+            </Text>
+          )}{' '}
+          {recorded && recorded !== name ? (
+            <Text fz="xs" c="dimmed" component="span">
+              {recorded}{' '}
+            </Text>
+          ) : null}
           <Anchor
             component="button"
             type="button"
-            fz="sm"
+            fz="xs"
+            c="dimmed"
             className={auditClasses.link}
-            title={t('audit.filters.onlyObject')}
+            aria-label={t('audit.filters.onlyObjectNamed', { name: name ?? targetTypeLabel(target.type, t) })}
             onClick={() => {
               onFilter({ target_type: target.type, target_id: target.id });
             }}
           >
-            {name ?? `#${target.id}`}
+            {t('audit.filters.onlyThis')}
           </Anchor>
         </span>
       ) : name ? (

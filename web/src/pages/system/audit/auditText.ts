@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { AuditEntryView } from '@berth/contracts';
+import { formatMoney } from '../../shop/money.ts';
 
 /** The actions the server records (server/src/modules/audit/service.ts), grouped by their area. */
 export const AUDIT_ACTIONS = {
@@ -23,13 +24,14 @@ export const AUDIT_ACTIONS = {
     'user.created',
     'user.password_changed',
     'user.email_changed',
+    'user.profile_updated',
     'user.2fa_enabled',
     'user.2fa_disabled',
     'user.recovery_codes_regenerated',
     'user.session_revoked',
   ],
   customer: ['customer.created', 'customer.updated', 'customer.locked', 'customer.unlocked', 'customer.2fa_reset', 'customer.deleted'],
-  domain: ['domain.created', 'domain.updated', 'domain.deleted'],
+  domain: ['domain.created', 'domain.updated', 'domain.verified', 'domain.deleted'],
   domain_user: [
     'domain_user.created',
     'domain_user.updated',
@@ -40,7 +42,15 @@ export const AUDIT_ACTIONS = {
   ],
   mail_alias: ['mail_alias.created', 'mail_alias.deleted'],
   api_token: ['api_token.created', 'api_token.revoked'],
-  dns: ['dns.record_created', 'dns.record_updated', 'dns.record_deleted', 'dns.dnssec_signed', 'dns.dnssec_unsigned', 'dns.dkim_published'],
+  dns: [
+    'dns.record_created',
+    'dns.record_updated',
+    'dns.record_deleted',
+    'dns.zone_imported',
+    'dns.dnssec_signed',
+    'dns.dnssec_unsigned',
+    'dns.dkim_published',
+  ],
   tenant: [
     'tenant.created',
     'tenant.updated',
@@ -65,6 +75,7 @@ export const AUDIT_ACTIONS = {
   ],
   cart: ['cart.item_added', 'cart.item_changed', 'cart.item_removed', 'cart.promo_applied', 'cart.promo_removed'],
   order: ['order.created'],
+  subscription: ['subscription.cancelled'],
   invoice: ['invoice.paid', 'invoice.marked_paid', 'invoice.paid_by_statement', 'invoice.paid_by_stripe'],
   payments: ['payments.bank_statement_imported'],
   payment_method: ['payment_method.added', 'payment_method.default_set', 'payment_method.removed'],
@@ -127,12 +138,83 @@ export function targetName(entry: AuditEntryView): string | null {
   return null;
 }
 
-/** The entry's other recorded details, `key: value`, for the object column; bare ids say nothing to people. */
-export function entryDetails(entry: AuditEntryView): string[] {
-  const name = targetName(entry);
+/** Money recorded in minor units beside its currency (credit, invoices, payments). */
+const MONEY_KEYS = new Set(['amount', 'balance', 'total', 'gross', 'net', 'vat']);
+/** Recorded details with a label of their own in the reader's language; others keep their key. */
+const LABELLED_KEYS = [
+  'two_factor_pending',
+  'added',
+  'skipped',
+  'changed',
+  'remember',
+  'amount',
+  'balance',
+  'description',
+  'reason',
+  'reference',
+  'bank_reference',
+  'provider',
+  'number',
+  'fields',
+  'type',
+  'code',
+] as const;
+const isLabelled = (key: string): key is (typeof LABELLED_KEYS)[number] => (LABELLED_KEYS as readonly string[]).includes(key);
+
+/** The object's name: as it is now when it still exists, else as the entry recorded it. */
+export function objectName(entry: AuditEntryView): string | null {
+  return entry.target?.label ?? targetName(entry);
+}
+
+/** Where the object's own page is, for the types that have one the reader may open. */
+export function objectPath(entry: AuditEntryView): string | null {
+  const target = entry.target;
+  if (!target || target.label === null || target.label === undefined) return null;
+  if (target.type === 'domain') return `/host/domain/${target.id}/edit`;
+  if (target.type === 'user') return `/system/customers/${target.id}`;
+  if (target.type === 'tenant') return `/system/tenants/${target.id}`;
+  return null;
+}
+
+/**
+ * One sentence for the entries people look for most (money), e.g. "€150.00 credited to Hana
+ * Nováková (balance €155.00)"; null for the others, which list their details.
+ */
+export function entrySentence(entry: AuditEntryView, t: TFunction): string | null {
+  const currency = typeof entry.data.currency === 'string' ? entry.data.currency : null;
+  const amount = typeof entry.data.amount === 'number' ? entry.data.amount : null;
+  if (currency === null || amount === null) return null;
+  const name = objectName(entry) ?? '';
+  if (entry.action === 'credit.adjusted') {
+    const balance = typeof entry.data.balance === 'number' ? formatMoney(entry.data.balance, currency) : null;
+    const key = amount >= 0 ? 'audit.sentence.credited' : 'audit.sentence.debited';
+    const sentence = t(key, { amount: formatMoney(Math.abs(amount), currency), name });
+    return balance === null ? sentence : `${sentence} ${t('audit.sentence.balance', { balance })}`;
+  }
+  if (entry.action === 'credit.top_up_requested') return t('audit.sentence.topUp', { amount: formatMoney(amount, currency) });
+  if (entry.action.startsWith('invoice.paid') || entry.action === 'invoice.marked_paid')
+    return t('audit.sentence.paid', { amount: formatMoney(amount, currency), number: String(entry.data.number ?? name) });
+  return null;
+}
+
+/** The entry's other recorded details, "Label: value", in words; bare ids say nothing to people. */
+export function entryDetails(entry: AuditEntryView, t: TFunction): string[] {
+  const name = objectName(entry);
+  const currency = typeof entry.data.currency === 'string' ? entry.data.currency : null;
+  const sentence = entrySentence(entry, t);
   return Object.entries(entry.data)
-    .filter(([key]) => !key.endsWith('_id'))
+    .filter(([key]) => !key.endsWith('_id') && key !== 'currency')
+    .filter(([key]) => !(sentence && (key === 'amount' || key === 'balance' || key === 'number')))
     .filter(([, value]) => value !== null && value !== '' && typeof value !== 'object')
-    .filter(([, value]) => String(value) !== name)
-    .map(([key, value]) => `${key}: ${String(value as string | number | boolean)}`);
+    .filter(([, value]) => String(value) !== name && String(value) !== targetName(entry))
+    .map(([key, value]) => {
+      const label = isLabelled(key) ? t(`audit.keys.${key}`) : key;
+      const text =
+        currency && MONEY_KEYS.has(key) && typeof value === 'number'
+          ? formatMoney(value, currency)
+          : typeof value === 'boolean'
+            ? t(value ? 'audit.yes' : 'audit.no')
+            : String(value as string | number);
+      return `${label}: ${text}`;
+    });
 }

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TFunction } from 'i18next';
 import type { AuditEntryView } from '@berth/contracts';
 import en from '../../../i18n/areas/audit/en.json';
 // The server's list of actions, as text: the web must label every one of them.
 import auditService from '../../../../../server/src/modules/audit/service.ts?raw';
-import { actionFilterLabel, actionLabel, AUDIT_ACTIONS, entryDetails, targetName } from './auditText.ts';
+// Money is formatted in the UI language; the i18n module itself needs a browser document.
+vi.mock('../../../i18n/i18n.ts', () => ({ currentLanguage: () => 'en' }));
+
+import { actionFilterLabel, actionLabel, AUDIT_ACTIONS, entryDetails, entrySentence, objectPath, targetName } from './auditText.ts';
 
 /** A t() that reads the English audit texts, as the app's i18n does (nested keys, {{values}}). */
 const t = ((key: string, values: Record<string, string> = {}) => {
@@ -52,8 +55,31 @@ describe('audit objects', () => {
   it('are named by what the entry recorded; ids and the name are left out of the details', () => {
     const domain = entry({ name: 'example.com', owner_id: 3, changed: 'notes' });
     expect(targetName(domain)).toBe('example.com');
-    expect(entryDetails(domain)).toEqual(['changed: notes']);
+    expect(entryDetails(domain, t)).toEqual(['Changed: notes']);
+    expect(entryDetails(entry({ two_factor_pending: false }), t)).toEqual(['Second step pending: no']);
     expect(targetName(entry({ customer_email: 'a@example.com' }))).toBe('a@example.com');
     expect(targetName(entry({}))).toBeNull();
+  });
+});
+
+describe('audit entries in words', () => {
+  const credit = (amount: number): AuditEntryView => ({
+    ...entry({ amount, balance: 15_500, currency: 'EUR', description: 'Goodwill' }),
+    action: 'credit.adjusted',
+    target: { type: 'user', id: '3', label: 'Hana Nováková' },
+  });
+
+  it('tell a credit adjustment as a sentence with money, the person by name and a link to them', () => {
+    expect(entrySentence(credit(15_000), t)).toBe('€150.00 credited to Hana Nováková (balance €155.00)');
+    expect(entrySentence(credit(-2_500), t)).toBe('€25.00 debited from Hana Nováková (balance €155.00)');
+    expect(entryDetails(credit(15_000), t)).toEqual(['Reason: Goodwill']);
+    expect(objectPath(credit(1))).toBe('/system/customers/3');
+  });
+
+  it('label known details and format money; an object that is gone has no link', () => {
+    const paid = { ...entry({ amount: 1210, currency: 'EUR', provider: 'bank_transfer', reference: 'TX-1' }), action: 'order.created' };
+    expect(entryDetails(paid, t)).toEqual(['Amount: €12.10', 'Paid with: bank_transfer', 'Reference: TX-1']);
+    expect(objectPath({ ...paid, target: { type: 'domain', id: '7', label: null } })).toBeNull();
+    expect(objectPath({ ...paid, target: { type: 'domain', id: '7', label: 'example.com' } })).toBe('/host/domain/7/edit');
   });
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { Button, Group, NativeSelect, Stack } from '@mantine/core';
+import { Button, Checkbox, Group, NativeSelect, Stack } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -12,7 +12,7 @@ import { usePageTitle } from '../../../components/usePageTitle.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { NewPasswordFields } from '../../../forms/NewPasswordFields.tsx';
 import { formErrorOf, useSchemaResolver, withNewPassword } from '../../../forms/validation.ts';
-import { currentLanguage } from '../../../i18n/i18n.ts';
+import { currentLanguage, i18n } from '../../../i18n/i18n.ts';
 import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { ContactFields } from './ContactFields.tsx';
@@ -21,13 +21,20 @@ import classes from '../../Pages.module.css';
 import customerClasses from './Customers.module.css';
 
 const schema = withNewPassword(
-  customerCreatePayloadSchema.extend({ password_confirmation: z.string().max(PASSWORD_MAX_LENGTH) }),
+  customerCreatePayloadSchema
+    .extend({
+      password: z.string().max(PASSWORD_MAX_LENGTH),
+      password_confirmation: z.string().max(PASSWORD_MAX_LENGTH),
+      /** Mail a link to choose their own password instead of typing one for them. */
+      invite: z.boolean(),
+    })
+    .refine((values) => values.invite || values.password !== '', { path: ['password'], error: () => i18n.t('validation.required') }),
   'password',
   'password_confirmation',
 );
 const FIELDS = [...CONTACT_FIELDS, 'password', 'password_confirmation', 'tenant_id'] as const;
 
-/** /system/customers/create: a customer with an initial password they can change later. */
+/** /system/customers/create: a customer invited to choose their password, or given an initial one. */
 export function CustomerCreatePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -46,6 +53,7 @@ export function CustomerCreatePage() {
       contact: { given_name: '', sn: '', phone: [] as string[] },
       password: '',
       password_confirmation: '',
+      invite: true,
       language: currentLanguage(),
       // Super admins pick the tenant; it starts at the one they are signed in at.
       ...(superAdmin ? { tenant_id: String(tenant.id) } : {}),
@@ -56,11 +64,14 @@ export function CustomerCreatePage() {
     handleSubmit,
     register,
     setError,
+    control,
   } = form;
+  const invite = useWatch({ control, name: 'invite' });
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
-    const { password_confirmation: _confirmation, ...payload } = values;
+    const { password_confirmation: _confirmation, invite, password, ...rest } = values;
+    const payload = invite ? rest : { ...rest, password };
     try {
       const answer = await create.mutateAsync(payload);
       await navigate(`/system/customers/${answer.data.id}`, { state: { message: answer.message } });
@@ -99,18 +110,21 @@ export function CustomerCreatePage() {
               ) : null}
             </Section>
             <Section id="password" title={t('customers.create.passwordTitle')} description={t('customers.create.passwordDescription')}>
-              <div className={customerClasses.fieldRow}>
-                <NewPasswordFields
-                  register={register}
-                  errors={errors}
-                  password="password"
-                  confirmation="password_confirmation"
-                  first
-                  required
-                  hint={t('customers.fields.passwordHint', { min: PASSWORD_MIN_LENGTH })}
-                  hintBelow
-                />
-              </div>
+              <Checkbox label={t('customers.create.invite')} description={t('customers.create.inviteHint')} {...register('invite')} />
+              {invite ? null : (
+                <div className={customerClasses.fieldRow}>
+                  <NewPasswordFields
+                    register={register}
+                    errors={errors}
+                    password="password"
+                    confirmation="password_confirmation"
+                    first
+                    required
+                    hint={t('customers.fields.passwordHint', { min: PASSWORD_MIN_LENGTH })}
+                    hintBelow
+                  />
+                </div>
+              )}
             </Section>
             <Group gap="sm">
               <Button type="submit" size="md" loading={isSubmitting}>

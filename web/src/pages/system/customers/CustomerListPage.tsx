@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Anchor, Button, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
+import { IconDownload, IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '@berth/contracts';
 import { useCustomerList } from '../../../api/customers.ts';
@@ -47,9 +47,20 @@ export function CustomerListPage() {
         title={t('customers.title')}
         description={t('customers.description')}
         actions={
-          <Button component={Link} to="/system/customers/create" leftSection={<IconPlus size={16} aria-hidden />}>
-            {t('customers.create.action')}
-          </Button>
+          <>
+            <Button
+              component="a"
+              href={`/api/system/customers/export.csv${q ? `?${new URLSearchParams({ q }).toString()}` : ''}`}
+              download
+              variant="default"
+              leftSection={<IconDownload size={16} aria-hidden />}
+            >
+              {t('customers.export')}
+            </Button>
+            <Button component={Link} to="/system/customers/create" leftSection={<IconPlus size={16} aria-hidden />}>
+              {t('customers.create.action')}
+            </Button>
+          </>
         }
       />
       <Section id="customers" title={t('customers.list.title')}>

@@ -15,6 +15,8 @@ import tenantClasses from './Tenants.module.css';
 const hostSchema = tenantCreatePayloadSchema.shape.hosts.element;
 const nameServerSchema = tenantUpdatePayloadSchema.shape.name_servers.unwrap().element;
 const publicUrlSchema = tenantUpdatePayloadSchema.shape.public_url.unwrap().unwrap();
+const ipv4Schema = tenantUpdatePayloadSchema.shape.hosting_ipv4.unwrap().unwrap();
+const ipv6Schema = tenantUpdatePayloadSchema.shape.hosting_ipv6.unwrap().unwrap();
 export const HOSTS_MAX = 20;
 export const NAME_SERVERS_MAX = 8;
 
@@ -29,6 +31,8 @@ const formSchema = z
     external_cart: z.boolean(),
     host_purchases: z.string().trim().max(500),
     name_servers: z.array(z.object({ value: nameServerSchema })).max(NAME_SERVERS_MAX),
+    hosting_ipv4: z.union([z.literal(''), ipv4Schema]),
+    hosting_ipv6: z.union([z.literal(''), ipv6Schema]),
     default_language: z.enum(LANGUAGES),
     public_url: z.union([z.literal(''), publicUrlSchema]),
   })
@@ -46,6 +50,8 @@ const emptyValues: FormInput = {
   external_cart: false,
   host_purchases: '',
   name_servers: [],
+  hosting_ipv4: '',
+  hosting_ipv6: '',
   default_language: 'en',
   public_url: '',
 };
@@ -58,6 +64,8 @@ function valuesOf(tenant: TenantDetail | undefined): FormInput {
     external_cart: tenant.config.host_purchases !== null,
     host_purchases: tenant.config.host_purchases ?? '',
     name_servers: tenant.name_servers.map((value) => ({ value })),
+    hosting_ipv4: tenant.hosting_ipv4 ?? '',
+    hosting_ipv6: tenant.hosting_ipv6 ?? '',
     default_language: (LANGUAGES as readonly string[]).includes(tenant.default_language)
       ? (tenant.default_language as FormInput['default_language'])
       : 'en',
@@ -71,6 +79,8 @@ function payloadOf(values: FormOutput): TenantCreatePayload {
     hosts: values.hosts.map((host) => host.value),
     host_purchases: values.external_cart ? values.host_purchases : null,
     name_servers: values.name_servers.map((server) => server.value),
+    hosting_ipv4: values.hosting_ipv4 === '' ? null : values.hosting_ipv4,
+    hosting_ipv6: values.hosting_ipv6 === '' ? null : values.hosting_ipv6,
     default_language: values.default_language,
     public_url: values.public_url === '' ? null : values.public_url,
   };
@@ -96,7 +106,7 @@ interface TenantFormProps {
   onSaved: (answer: TenantAnswer) => void;
 }
 
-/** Title, host names, how the tenant sells, name servers, default language and public URL. */
+/** Title, host names, how the tenant sells, name servers, hosting server, default language and public URL. */
 export function TenantForm({ tenant, submitLabel, onSubmit, onSaved }: TenantFormProps) {
   const { t } = useTranslation();
   const [formError, setFormError] = useState<string | null>(null);
@@ -125,6 +135,8 @@ export function TenantForm({ tenant, submitLabel, onSubmit, onSaved }: TenantFor
         'hosts',
         'host_purchases',
         'name_servers',
+        'hosting_ipv4',
+        'hosting_ipv6',
         'default_language',
         'public_url',
         ...hosts.fields.map((_, index) => `hosts.${index}.value` as const),
@@ -203,6 +215,32 @@ export function TenantForm({ tenant, submitLabel, onSubmit, onSaved }: TenantFor
           }}
           onRemove={nameServers.remove}
         />
+
+        <Fieldset
+          legend={t('tenants.form.hostingServer')}
+          variant="unstyled"
+          className={tenantClasses.fieldset}
+          classNames={{ legend: tenantClasses.legend }}
+          aria-describedby="hosting-server-hint"
+        >
+          <p id="hosting-server-hint" className={tenantClasses.hint}>
+            {t('tenants.form.hostingServerHint')}
+          </p>
+          <Group grow align="flex-start" wrap="wrap">
+            <TextInput
+              label={t('tenants.fields.hostingIpv4')}
+              placeholder="203.0.113.10"
+              error={errors.hosting_ipv4?.message}
+              {...register('hosting_ipv4')}
+            />
+            <TextInput
+              label={t('tenants.fields.hostingIpv6')}
+              placeholder="2001:db8::10"
+              error={errors.hosting_ipv6?.message}
+              {...register('hosting_ipv6')}
+            />
+          </Group>
+        </Fieldset>
 
         <NativeSelect
           label={t('tenants.fields.language')}

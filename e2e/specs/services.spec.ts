@@ -1,0 +1,66 @@
+import { test, expect } from '../support/fixtures.ts';
+import { openMenu } from '../support/shell-fixtures.ts';
+import { isPhone } from '../support/shell-helpers.ts';
+import { reviewScreen } from '../support/review.ts';
+import { giveCredit, signInPage, superAdmin } from '../support/shop.ts';
+
+// Issue 14 "hosting plans are bought but never seen": a plan bought in the shop is listed on
+// /account/services ("My hosting" in the Shop menu) with its state, period and price.
+
+const SHELL_PAGE = { include: 'main' };
+
+test('a customer buys a hosting plan and finds it under My hosting', async ({ page, accounts, berth }, testInfo) => {
+  test.slow();
+  const admin = await superAdmin(accounts, berth.admin);
+  const customer = await accounts.customer('hosting');
+  await giveCredit(admin, customer.id, 200_00);
+  await signInPage(page, customer);
+
+  await page.goto('/account/services');
+  await expect(page.getByRole('heading', { level: 1, name: 'My hosting' })).toBeVisible();
+  await expect(page.getByText('No hosting plan yet')).toBeVisible();
+  await reviewScreen(page, testInfo, 'services-empty', SHELL_PAGE);
+
+  await page.getByRole('link', { name: 'Buy or extend a plan' }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/shop');
+  await page.getByRole('article', { name: 'Starter' }).getByRole('button', { name: 'Add to cart' }).click();
+  await page.getByTestId('cart-link').click();
+  await page.getByRole('radio', { name: /Credit balance/ }).click();
+  await page.getByRole('button', { name: /Place order/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your order is complete' })).toBeVisible();
+
+  // From the menu, as a customer finds it.
+  const nav = await openMenu(page, isPhone(testInfo.project.name));
+  if (!(await nav.getByTestId('nav-shop.services').isVisible())) await nav.getByTestId('nav-shop').click();
+  await nav.getByTestId('nav-shop.services').click();
+  await expect(page).toHaveURL((url) => url.pathname === '/account/services');
+  const row = page.getByTestId('service-row');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Starter');
+  await expect(row).toContainText('Active');
+  await expect(row.getByTestId('plan-limits')).toHaveText('1 domain · 5 mailboxes · 10 GB mailbox space');
+  // What the plan includes against what is in use: the limits the panel enforces.
+  const usage = page.getByTestId('plan-usage');
+  await expect(usage.getByTestId('usage-domains')).toHaveText('0 of 1');
+  await expect(usage.getByTestId('usage-mailboxes')).toHaveText('0 of 5');
+  await expect(usage.getByTestId('usage-disk')).toHaveText('0 MB of 10240 MB');
+  const year = new Date().getUTCFullYear() + 1;
+  await expect(row).toContainText(new RegExp(`Paid until .*${year}`));
+  await expect(row).toContainText(/€[\d.,]+ a month/);
+  await reviewScreen(page, testInfo, 'services-active', SHELL_PAGE);
+
+  // Cancelled: the plan ends now and the unused days go to the customer's credit.
+  await row.getByRole('button', { name: 'Cancel Hosting Starter' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel Hosting Starter?' });
+  await expect(dialog).toContainText('The unused days of what you paid go to your credit');
+  await reviewScreen(page, testInfo, 'services-cancel', { include: '[role="dialog"]' });
+  await dialog.getByRole('button', { name: 'Cancel the plan' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(
+    page.getByRole('status').filter({ hasText: /Hosting Starter is cancelled; €[\d.,]+ for the unused time is in your credit\./ }),
+  ).toBeVisible();
+  await expect(row).toContainText('Expired');
+  await expect(row.getByRole('button', { name: 'Cancel Hosting Starter' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'What your plans include' })).toContainText('Your plans have run out');
+  await expect(page.getByTestId('usage-domains')).toHaveText('0 of 0');
+});

@@ -1,0 +1,64 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { once } from 'node:events';
+import dnsPacket from 'dns-packet';
+
+/**
+ * The public DNS a customer's own domain lives in, for tests: an authoritative UDP server on a
+ * loopback port that answers TXT questions from `txt` (name → texts) and NXDOMAIN for anything
+ * else, built with dns-packet. Berth's proof lookup is pointed at it by DNS_RESOLVERS.
+ */
+export interface DnsWorld {
+  /** `127.0.0.1:<port>`, as DNS_RESOLVERS takes it. */
+  address: string;
+  /** Publishes (or replaces) the TXT records at `name`. */
+  setTxt(name: string, texts: string[]): void;
+  /** How many questions it has answered. */
+  questions(): number;
+  close(): Promise<void>;
+}
+
+export async function startDnsWorld(): Promise<DnsWorld> {
+  const txt = new Map<string, string[]>();
+  let asked = 0;
+  let closed = false;
+  const socket: Socket = createSocket('udp4');
+  socket.on('message', (message, peer) => {
+    let query;
+    try {
+      query = dnsPacket.decode(message);
+    } catch {
+      return;
+    }
+    asked++;
+    const question = query.questions?.[0];
+    const texts = question && question.type === 'TXT' ? txt.get(question.name.toLowerCase()) : undefined;
+    const answer = dnsPacket.encode({
+      type: 'response',
+      id: query.id ?? 0,
+      // The low four bits are the answer's code: 3 is NXDOMAIN (no such name).
+      flags: dnsPacket.AUTHORITATIVE_ANSWER | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | (texts ? 0 : 3),
+      questions: query.questions ?? [],
+      answers: (texts ?? []).map((text) => ({
+        type: 'TXT' as const,
+        name: question?.name ?? '',
+        ttl: 60,
+        class: 'IN' as const,
+        data: text,
+      })),
+    });
+    socket.send(answer, peer.port, peer.address);
+  });
+  socket.bind(0, '127.0.0.1');
+  await once(socket, 'listening');
+  const { port } = socket.address();
+  return {
+    address: `127.0.0.1:${port}`,
+    setTxt: (name, texts) => void txt.set(name.toLowerCase(), texts),
+    questions: () => asked,
+    close: () => {
+      if (closed) return Promise.resolve();
+      closed = true;
+      return new Promise((resolve) => socket.close(() => resolve()));
+    },
+  };
+}
