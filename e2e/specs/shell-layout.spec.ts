@@ -86,6 +86,11 @@ test('navigation state scrolls to the element it names, below the header', async
   await page.evaluate(() => {
     document.querySelector('main')?.style.setProperty('min-height', '5000px');
   });
+  // A slow line: the page's code arrives seconds after the navigation, and it still lands there.
+  await page.route(/\/assets\/AccountPage-[^/]+\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await route.continue();
+  });
   await navigateWithState(page, '/account', { scrollTo: 'sessions-heading' });
   const heading = page.getByRole('heading', { name: 'Active sessions' });
   await expect(heading).toBeVisible();
