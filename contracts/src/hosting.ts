@@ -142,6 +142,8 @@ export const domainUserSchema = z.object({
   enabled: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Whether an autoresponder is switched on (given by the list and the single account). */
+  autoreply: z.boolean().optional(),
 });
 export type DomainUser = z.infer<typeof domainUserSchema>;
 export const domainUserAnswerSchema = z.object({ data: domainUserSchema, message: z.string().optional() });
@@ -170,6 +172,43 @@ export const domainUserPasswordResetPayloadSchema = z.object({
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
   password_confirmation: z.string().max(PASSWORD_MAX_LENGTH),
 });
+
+/* ---- /host/domain/{id}/users/{userId}/autoreply: a mailbox's autoresponder ---- */
+
+export const AUTOREPLY_SUBJECT_MAX = 200;
+export const AUTOREPLY_BODY_MAX = 5_000;
+/** RFC 5230 `:days`: one reply per sender in this many days (Dovecot accepts 1 to 30 by default). */
+export const AUTOREPLY_INTERVAL_DAYS = { min: 1, max: 30, default: 1 } as const;
+
+export const autoreplySchema = z.object({
+  enabled: z.boolean(),
+  subject: z.string(),
+  body: z.string(),
+  interval_days: z.number().int(),
+  /** The first and last day (YYYY-MM-DD, the mail server's days) it answers; null: open. */
+  starts_on: z.string().nullable(),
+  ends_on: z.string().nullable(),
+  /** Null: never set. */
+  updated_at: z.string().nullable(),
+});
+export type Autoreply = z.infer<typeof autoreplySchema>;
+export const autoreplyAnswerSchema = z.object({ data: autoreplySchema, message: z.string().optional() });
+
+/** PUT: the whole autoresponder. Subject and text are required while it is switched on. */
+export const autoreplyPayloadSchema = z.object({
+  enabled: z.boolean(),
+  subject: z.string().trim().max(AUTOREPLY_SUBJECT_MAX).default(''),
+  body: z.string().max(AUTOREPLY_BODY_MAX).default(''),
+  interval_days: z
+    .number()
+    .int()
+    .min(AUTOREPLY_INTERVAL_DAYS.min, { error: 'autoreply.interval_range' })
+    .max(AUTOREPLY_INTERVAL_DAYS.max, { error: 'autoreply.interval_range' })
+    .default(AUTOREPLY_INTERVAL_DAYS.default),
+  starts_on: z.iso.date().nullable().default(null),
+  ends_on: z.iso.date().nullable().default(null),
+});
+export type AutoreplyPayload = z.input<typeof autoreplyPayloadSchema>;
 
 /* ---- GET /host/services: whether the name and mail servers serve what the pages keep ---- */
 

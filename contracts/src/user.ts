@@ -62,7 +62,8 @@ export const userSchema = z.object({
   email: z.string(),
   contact: contactSchema,
   billing: billingSchema.optional(),
-  image: z.object({ url: z.string() }),
+  /** `custom`: an uploaded picture (else the URL draws the initials); given where it was read. */
+  image: z.object({ url: z.string(), custom: z.boolean().optional() }),
   google2fa_enabled: z.boolean(),
   notifications_viewed: z.array(z.string()),
   is_super_admin: z.boolean(),

@@ -59,6 +59,7 @@ import { DashboardService } from './modules/dashboard/service.ts';
 import { dnsRoutes } from './modules/dns/routes.ts';
 import { DnsService } from './modules/dns/service.ts';
 import { DomainUserAccounts } from './modules/domain-users/accounts.ts';
+import { MailboxAutoreplies } from './modules/domain-users/autoreply.ts';
 import { domainUserAccountRoutes, domainUserPasswordRoutes } from './modules/domain-users/routes.ts';
 import { mailAliasRoutes } from './modules/mail-aliases/routes.ts';
 import { hostingServicesRoutes } from './modules/services/routes.ts';
@@ -276,6 +277,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     domainEditor,
     domainProof: new DomainProof({ db, audit, directory: domains, editor: domainEditor, resolvers: dnsResolvers }),
     domainUsers: new DomainUserAccounts({ db, clock, hasher, audit, domains }),
+    autoreplies: new MailboxAutoreplies({ db, clock, audit, domains }),
     mailAliases: new MailAliases({ db, clock, audit, domains }),
     dns: new DnsService({ db, clock, audit, domains, secrets }),
     customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier, invitations: passwords }),
@@ -327,7 +329,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(promoRoutes(shop.promos, impersonation));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, hosting.domainProof, domains, impersonation));
-      await api.register(domainUserAccountRoutes(hosting.domainUsers, impersonation));
+      await api.register(domainUserAccountRoutes(hosting.domainUsers, hosting.autoreplies, impersonation));
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
       await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL)));
       await api.register(dnsRoutes(hosting.dns, impersonation));

@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016_billing_details.ts';
 import * as m0017 from './migrations/0017_hosting_addresses.ts';
 import * as m0018 from './migrations/0018_plan_limits.ts';
 import * as m0019 from './migrations/0019_domain_proof.ts';
+import * as m0020 from './migrations/0020_mail_autoreplies.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0017_hosting_addresses': m0017,
   '0018_plan_limits': m0018,
   '0019_domain_proof': m0019,
+  '0020_mail_autoreplies': m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

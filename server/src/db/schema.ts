@@ -257,6 +257,21 @@ export interface MailAliasesTable {
   created_at: CreatedAt;
 }
 
+/** A mailbox's autoresponder and the Sieve script Dovecot runs for it (migration 0020). */
+export interface MailAutorepliesTable {
+  domain_user_id: number;
+  enabled: boolean;
+  subject: string;
+  body: string;
+  interval_days: number;
+  /** Dates (YYYY-MM-DD) in the mail server's time zone; null: from now / open-ended. */
+  starts_on: ColumnType<string | null, string | null, string | null>;
+  ends_on: ColumnType<string | null, string | null, string | null>;
+  script: string;
+  revision: Generated<number>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** A mail domain's DKIM key pair (migration 0011); the private key sealed by the secret box. */
 export interface DkimKeysTable {
   domain_id: number;
@@ -631,6 +646,7 @@ export interface Database {
   outbox: OutboxTable;
   domain_users: DomainUsersTable;
   mail_aliases: MailAliasesTable;
+  mail_autoreplies: MailAutorepliesTable;
   dkim_keys: DkimKeysTable;
   api_tokens: ApiTokensTable;
   passkeys: PasskeysTable;

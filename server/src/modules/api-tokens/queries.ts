@@ -35,6 +35,7 @@ export const findTokenByHash = (db: Db, tokenHash: string) =>
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
     .leftJoin('credit_accounts as credit', 'credit.user_id', 'users.id')
+    .leftJoin('user_avatars as avatar', 'avatar.user_id', 'users.id')
     .selectAll('users')
     .select([
       'api_tokens.id as token_id',
@@ -46,6 +47,7 @@ export const findTokenByHash = (db: Db, tokenHash: string) =>
       'api_tokens.last_used_at as token_last_used_at',
       'credit.balance as credit_balance',
       'credit.currency as credit_currency',
+      'avatar.user_id as avatar_user_id',
     ])
     .where('api_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();

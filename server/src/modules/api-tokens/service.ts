@@ -204,6 +204,7 @@ export class ApiTokenService {
       token_last_used_at,
       credit_balance,
       credit_currency,
+      avatar_user_id,
       ...user
     } = row;
     // Last use is kept to the minute: most requests of a busy script write nothing.
@@ -223,6 +224,7 @@ export class ApiTokenService {
       user,
       impersonator: null,
       credit: { balance: credit_balance === null ? 0 : Number(credit_balance), currency: credit_currency },
+      avatar: avatar_user_id !== null,
       token: { id: token_id, scopes: token_scopes },
     };
   }

@@ -41,6 +41,7 @@ export type AuditAction =
   | 'domain_user.updated'
   | 'domain_user.password_reset'
   | 'domain_user.deleted'
+  | 'domain_user.autoreply_changed'
   | 'api_token.created'
   | 'api_token.revoked'
   | 'mail_alias.created'

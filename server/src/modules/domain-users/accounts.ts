@@ -13,7 +13,15 @@ import { assertWithinPlans, lockForPlanCheck } from '../shop/plan-limits.ts';
 import type { DomainDirectory } from '../domains/service.ts';
 import { iso } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
-import { createDomainUser, deleteDomainUser, findDomainUser, findDomainUserByUid, listDomainUsers, updateDomainUser } from './queries.ts';
+import {
+  createDomainUser,
+  deleteDomainUser,
+  enabledAutoreplies,
+  findDomainUser,
+  findDomainUserByUid,
+  listDomainUsers,
+  updateDomainUser,
+} from './queries.ts';
 
 /** A mailbox local part that also works as an FTP login: no quoting, no dot at either end or twice. */
 const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
@@ -56,12 +64,17 @@ export class DomainUserAccounts {
     const after = page.cursor ? decodeCursor(page.cursor, SORT, z.tuple([z.string(), z.number().int()])) : undefined;
     const rows = await listDomainUsers(this.deps.db, domain.id, { after, limit: page.limit + 1 });
     const result = pageOfRows(rows, page.limit, (row) => encodeCursor(SORT, [row.uid, row.id]));
-    return { data: result.rows.map(present), next_cursor: result.nextCursor };
+    const replying = await enabledAutoreplies(
+      this.deps.db,
+      result.rows.map((row) => row.id),
+    );
+    return { data: result.rows.map((row) => ({ ...present(row), autoreply: replying.has(row.id) })), next_cursor: result.nextCursor };
   }
 
   async get(viewer: UserRow, domainId: number, id: number): Promise<DomainUser> {
     const domain = await this.deps.domains.visible(viewer, domainId);
-    return present(await this.find(domain.id, id));
+    const row = await this.find(domain.id, id);
+    return { ...present(row), autoreply: (await enabledAutoreplies(this.deps.db, [row.id])).has(row.id) };
   }
 
   async create(

@@ -73,3 +73,65 @@ export const deleteDomainUser = async (db: Db, domainId: number, id: number): Pr
   const result = await db.deleteFrom('domain_users').where('domain_id', '=', domainId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows);
 };
+
+/* ---- /host/domain/{id}/users/{userId}/autoreply ---- */
+
+export const findAutoreply = (db: Db, domainUserId: number) =>
+  db
+    .selectFrom('mail_autoreplies')
+    .select([
+      'enabled',
+      'subject',
+      'body',
+      'interval_days',
+      sql<string | null>`to_char(starts_on, 'YYYY-MM-DD')`.as('starts_on'),
+      sql<string | null>`to_char(ends_on, 'YYYY-MM-DD')`.as('ends_on'),
+      'updated_at',
+    ])
+    .where('domain_user_id', '=', domainUserId)
+    .executeTakeFirst();
+
+/** Saves the autoresponder; each save moves `revision`, the data id by which Dovecot sees the new script. */
+export const saveAutoreply = (
+  db: Db,
+  values: {
+    domain_user_id: number;
+    enabled: boolean;
+    subject: string;
+    body: string;
+    interval_days: number;
+    starts_on: string | null;
+    ends_on: string | null;
+    script: string;
+    updated_at: Date;
+  },
+) =>
+  db
+    .insertInto('mail_autoreplies')
+    .values(values)
+    .onConflict((oc) =>
+      oc.column('domain_user_id').doUpdateSet((eb) => ({
+        enabled: eb.ref('excluded.enabled'),
+        subject: eb.ref('excluded.subject'),
+        body: eb.ref('excluded.body'),
+        interval_days: eb.ref('excluded.interval_days'),
+        starts_on: eb.ref('excluded.starts_on'),
+        ends_on: eb.ref('excluded.ends_on'),
+        script: eb.ref('excluded.script'),
+        updated_at: eb.ref('excluded.updated_at'),
+        revision: sql<number>`mail_autoreplies.revision + 1`,
+      })),
+    )
+    .execute();
+
+/** Which of these accounts have an autoresponder switched on (the list's badge). */
+export const enabledAutoreplies = async (db: Db, domainUserIds: number[]): Promise<Set<number>> => {
+  if (domainUserIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('mail_autoreplies')
+    .select('domain_user_id')
+    .where('domain_user_id', 'in', domainUserIds)
+    .where('enabled', '=', true)
+    .execute();
+  return new Set(rows.map((row) => row.domain_user_id));
+};

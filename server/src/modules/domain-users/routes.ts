@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  autoreplyAnswerSchema,
+  autoreplyPayloadSchema,
   domainUserAnswerSchema,
   domainUserCreatePayloadSchema,
   domainUserListAnswerSchema,
@@ -18,13 +20,14 @@ import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { DomainUserAccounts } from './accounts.ts';
+import type { MailboxAutoreplies } from './autoreply.ts';
 import type { DomainUserPasswordService } from './service.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 const accountParams = z.object({ id: idSchema, userId: idSchema });
 
-export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: ActorSource) {
+export function domainUserAccountRoutes(accounts: DomainUserAccounts, autoreplies: MailboxAutoreplies, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
     const tags = ['domain users'];
@@ -122,6 +125,41 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, actors: Ac
       async (request) => {
         const uid = await accounts.remove(await actors.actor(request), request.params.id, request.params.userId);
         return { message: translate(request.lang, 'domain_user.deleted', { uid }) };
+      },
+    );
+
+    api.get(
+      '/host/domain/:id/users/:userId/autoreply',
+      {
+        config: { rateLimit: RATE_LIMITS.read },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: "The mailbox's autoresponder",
+          params: accountParams,
+          response: { 200: autoreplyAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({ data: await autoreplies.get(authedUser(request).user, request.params.id, request.params.userId) }),
+    );
+
+    api.put(
+      '/host/domain/:id/users/:userId/autoreply',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'Set the autoresponder: on or off, subject, text, one reply per sender per interval_days, optional first and last day',
+          params: accountParams,
+          body: autoreplyPayloadSchema,
+          response: { 200: autoreplyAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const saved = await autoreplies.save(await actors.actor(request), request.params.id, request.params.userId, request.body);
+        const message = saved.autoreply.enabled ? 'autoreply.saved_on' : 'autoreply.saved_off';
+        return { data: saved.autoreply, message: translate(request.lang, message, { uid: saved.uid }) };
       },
     );
   };

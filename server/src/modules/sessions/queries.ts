@@ -25,6 +25,7 @@ const sessionWithUser = (db: Db, idHash: string) =>
     .leftJoin('session_impersonations as imp', 'imp.session_id_hash', 'sessions.id_hash')
     .leftJoin('users as imp_user', 'imp_user.id', 'imp.impersonator_id')
     .leftJoin('credit_accounts as credit', 'credit.user_id', 'users.id')
+    .leftJoin('user_avatars as avatar', 'avatar.user_id', 'users.id')
     .select([
       'imp.impersonator_id as imp_id',
       'imp_user.email as imp_email',
@@ -33,6 +34,7 @@ const sessionWithUser = (db: Db, idHash: string) =>
       'imp_user.role as imp_role',
       'credit.balance as credit_balance',
       'credit.currency as credit_currency',
+      'avatar.user_id as avatar_user_id',
     ])
     .where('sessions.id_hash', '=', idHash);
 

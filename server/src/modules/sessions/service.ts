@@ -31,6 +31,8 @@ export interface ActiveSession {
   impersonator: Impersonator | null;
   /** The user's partner credit, read with the session (GET /api/user's `commission`). */
   credit: { balance: number; currency: string | null };
+  /** Whether the user uploaded a picture (GET /api/user's `image.custom`), read with the session. */
+  avatar: boolean;
   /** Set when the request came with an API token instead of a session (modules/api-tokens). */
   token?: { id: number; scopes: string[] };
 }
@@ -112,6 +114,7 @@ export class SessionService {
       imp_role,
       credit_balance,
       credit_currency,
+      avatar_user_id,
       ...user
     } = row;
     const impersonator =
@@ -135,6 +138,7 @@ export class SessionService {
       user,
       impersonator,
       credit: { balance: credit_balance === null ? 0 : Number(credit_balance), currency: credit_currency },
+      avatar: avatar_user_id !== null,
     };
   }
 

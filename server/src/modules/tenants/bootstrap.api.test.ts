@@ -39,6 +39,7 @@ describe('first start', () => {
       '0017_hosting_addresses',
       '0018_plan_limits',
       '0019_domain_proof',
+      '0020_mail_autoreplies',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

@@ -15,7 +15,12 @@ const formatMoney = (minor: number, language: string, currency: string): string 
 };
 
 /** The user as the web reads it (docs/product.md §3). */
-export function presentUser(row: UserRow, credit: { balance: number; currency: string | null } = { balance: 0, currency: null }): User {
+/** `avatar`: whether the user uploaded a picture; unknown (left out) where the caller did not read it. */
+export function presentUser(
+  row: UserRow,
+  credit: { balance: number; currency: string | null } = { balance: 0, currency: null },
+  avatar?: boolean,
+): User {
   const displayName = [row.given_name, row.sn].filter(Boolean).join(' ') || row.email;
   // The partner's commission is their credit balance (credit/ledger.ts), in minor units; `value` is major units.
   const commission = credit.balance;
@@ -31,7 +36,10 @@ export function presentUser(row: UserRow, credit: { balance: number; currency: s
       postal_code: row.postal_code,
       country: row.country,
     },
-    image: { url: `/api/user/${row.id}/avatar?size=${THUMBNAIL_SIZE}&v=${new Date(row.updated_at).getTime()}` },
+    image: {
+      url: `/api/user/${row.id}/avatar?size=${THUMBNAIL_SIZE}&v=${new Date(row.updated_at).getTime()}`,
+      ...(avatar === undefined ? {} : { custom: avatar }),
+    },
     google2fa_enabled: row.google2fa_enabled,
     notifications_viewed: row.notifications_viewed,
     is_super_admin: row.role === 'super_admin',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser, type Caller } from '../../../test/hosting.ts';
 import { issueInvoice } from '../../../test/payments.ts';
@@ -97,5 +98,48 @@ describe('PATCH /api/user/profile', () => {
     const pdf = await customer.call({ method: 'GET', url: `/api/account/invoices/${invoice.id}/pdf` });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toContain('application/pdf');
+  });
+});
+
+describe('the profile picture', () => {
+  /** A multipart body with one file field, as a browser's FormData sends it. */
+  const multipart = (field: string, name: string, type: string, content: Buffer) => {
+    const boundary = '----berth-test-boundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`;
+    return {
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    };
+  };
+  const custom = async () => (await customer.call({ method: 'GET', url: '/api/user' })).json().data.user.image.custom;
+
+  it('says whether one was uploaded, so only an uploaded picture is offered for removal', async () => {
+    expect(await custom()).toBe(false);
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
+    const uploaded = await customer.call({ method: 'POST', url: '/api/user/avatar', ...multipart('image', 'me.png', 'image/png', png) });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    expect(uploaded.json().data.image.custom).toBe(true);
+    expect(await custom()).toBe(true);
+    const picture = await customer.call({ method: 'GET', url: uploaded.json().data.image.url });
+    expect(picture.headers['content-type']).toBe('image/webp');
+
+    const removed = await customer.call({ method: 'DELETE', url: '/api/user/avatar' });
+    expect(removed.json().data.image.custom).toBe(false);
+    expect(await custom()).toBe(false);
+    const initials = await customer.call({ method: 'GET', url: removed.json().data.image.url });
+    expect(initials.headers['content-type']).toMatch(/^image\/svg\+xml/);
+  });
+
+  it('refuses what is not an image with a field error, and keeps no picture', async () => {
+    const sent = await customer.call({
+      method: 'POST',
+      url: '/api/user/avatar',
+      ...multipart('image', 'me.png', 'image/png', Buffer.from('not an image')),
+    });
+    expect(sent.statusCode).toBe(422);
+    expect(sent.json().errors.image).toBeDefined();
+    expect(await custom()).toBe(false);
   });
 });

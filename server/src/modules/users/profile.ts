@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { balanceOf } from '../credit/queries.ts';
 import { presentUser } from './present.ts';
-import { findUserById, markNotificationViewed, updateUserLanguage, updateUserProfile, type UserRow } from './queries.ts';
+import { findAvatarOwner, findUserById, markNotificationViewed, updateUserLanguage, updateUserProfile, type UserRow } from './queries.ts';
 
 /** The signed-in user's own record as the web reads it (with the partner credit balance), and its small settings. */
 export class UserProfiles {
@@ -19,7 +19,8 @@ export class UserProfiles {
   }
 
   async present(user: UserRow) {
-    return presentUser(user, await balanceOf(this.db, user.id));
+    const [balance, avatar] = await Promise.all([balanceOf(this.db, user.id), findAvatarOwner(this.db, user.id)]);
+    return presentUser(user, balance, avatar !== undefined);
   }
 
   /** The stored row again (after a change elsewhere, e.g. the avatar), presented. */

@@ -94,6 +94,10 @@ export const upsertAvatar = (db: Db, userId: number, image: Buffer, now: Date) =
 export const findAvatar = (db: Db, userId: number) =>
   db.selectFrom('user_avatars').select(['image', 'updated_at']).where('user_id', '=', userId).executeTakeFirst();
 
+/** Whether the user uploaded a picture, without reading it. */
+export const findAvatarOwner = (db: Db, userId: number) =>
+  db.selectFrom('user_avatars').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+
 export const deleteAvatar = (db: Db, userId: number) => db.deleteFrom('user_avatars').where('user_id', '=', userId).execute();
 
 /** Moves the user's updated_at, which versions the avatar URL so browsers fetch the new picture. */

@@ -38,10 +38,10 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService, actor
       },
       async (request) => {
         // Everything here was read with the session (sessions/queries.ts): no query of its own.
-        const { user, impersonator, credit } = authedUser(request);
+        const { user, impersonator, credit, avatar } = authedUser(request);
         return {
           data: {
-            user: { ...presentUser(user, credit), impersonator, two_factor_setup_required: twoFactorSetupRequired(request) },
+            user: { ...presentUser(user, credit, avatar), impersonator, two_factor_setup_required: twoFactorSetupRequired(request) },
             tenant: toPublicTenant(request.tenant),
           },
         };

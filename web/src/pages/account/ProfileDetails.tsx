@@ -104,19 +104,22 @@ export function AvatarControl({ user }: { user: User }) {
             </Button>
           )}
         </FileButton>
-        <Button
-          variant="subtle"
-          color="red"
-          size="xs"
-          leftSection={<IconTrash size={14} aria-hidden />}
-          loading={remove.isPending}
-          onClick={() => {
-            upload.reset();
-            remove.mutate();
-          }}
-        >
-          {t('accountPage.avatar.remove')}
-        </Button>
+        {/* Only an uploaded picture can be removed; the initials are drawn when there is none. */}
+        {user.image.custom ? (
+          <Button
+            variant="subtle"
+            color="red"
+            size="xs"
+            leftSection={<IconTrash size={14} aria-hidden />}
+            loading={remove.isPending}
+            onClick={() => {
+              upload.reset();
+              remove.mutate();
+            }}
+          >
+            {t('accountPage.avatar.remove')}
+          </Button>
+        ) : null}
       </Group>
       <Text fz="xs" c="dimmed">
         {t('accountPage.avatar.hint')}
