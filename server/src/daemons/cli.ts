@@ -17,13 +17,16 @@ const mailPorts = {
   imapPort: port('BERTH_IMAP_PORT', 1143),
   lmtpPort: port('BERTH_LMTP_PORT', 2424),
   quotaStatusPort: port('BERTH_QUOTA_STATUS_PORT', 2626),
+  replyPort: port('BERTH_REPLY_PORT', 2627),
+  relayHost: process.env.BERTH_RELAY_HOST ?? '',
 };
 
 const HELP = `Berth hosting services: npm run services -- <start|stop|status>
 
   start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
           Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}, all reading DATABASE_URL
-          (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT to change)
+          (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT to change;
+          BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay)
   stop    stops what start started
   status  says what runs and whether it answers
 

@@ -23,6 +23,10 @@ export interface MailSettings {
   imapPort: number;
   lmtpPort: number;
   quotaStatusPort: number;
+  /** Postfix's listener for Dovecot's autoresponder replies (it relays for the mail host only). */
+  replyPort: number;
+  /** Where outgoing mail goes instead of the recipient's MX (`[host]:port`); empty: the MX. */
+  relayHost?: string;
   /** Configuration, queue, mailboxes and logs of both daemons. */
   runDir: string;
   /** The host name Postfix greets with. */
@@ -52,6 +56,8 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     imap_port: settings.imapPort,
     lmtp_port: settings.lmtpPort,
     quota_status_port: settings.quotaStatusPort,
+    reply_port: settings.replyPort,
+    relay_host: settings.relayHost ?? '',
     hostname: settings.hostname ?? 'mail.berth.localhost',
     config_dir: where.postfix,
     queue_dir: where.queue,
@@ -87,6 +93,9 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   }
   write(path.join(DOVECOT_TEMPLATES, 'dovecot.conf'), path.join(where.dovecot, 'dovecot.conf'), 0o644);
   write(path.join(DOVECOT_TEMPLATES, 'dovecot-sql.conf.ext'), path.join(where.dovecot, 'dovecot-sql.conf.ext'), 0o600);
+  // Read by Dovecot's dict process, which runs as Dovecot's own internal user.
+  const dict = path.join(where.dovecot, 'dovecot-dict-sieve.conf.ext');
+  write(path.join(DOVECOT_TEMPLATES, 'dovecot-dict-sieve.conf.ext'), dict, 0o640, idOf('g', 'dovecot'));
 }
 
 /** Whether something accepts TCP connections on address:port. */
@@ -169,7 +178,7 @@ export async function startMail(settings: MailSettings, options: { detached?: bo
       'postfix',
       ['-c', where.postfix, 'start-fg'],
       path.join(settings.runDir, 'postfix.out'),
-      up(settings.smtpPort),
+      async () => (await up(settings.smtpPort)()) && up(settings.replyPort)(),
       { ...options, moreLogs: [path.join(settings.runDir, 'postfix.log')] },
     );
   } catch (error) {

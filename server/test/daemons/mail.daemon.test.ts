@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
+import type { AddressInfo } from 'node:net';
 import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { freePort } from '../faults/processes.ts';
@@ -21,6 +23,7 @@ let runDir: string;
 let domainId: number;
 let tenantId: number;
 let mailboxId: number;
+let outside: Outside;
 const PASSWORD = 'a long mailbox passphrase 91';
 const MAILBOX = 'info@post.example';
 
@@ -39,6 +42,7 @@ beforeAll(async () => {
   expect(created.statusCode, created.body).toBe(201);
   mailboxId = created.json().data.id;
   runDir = mkdtempSync(path.join(tmpdir(), 'berth-mail-'));
+  outside = await startOutside();
   settings = {
     databaseUrl: t.databaseUrl,
     address: '127.0.0.1',
@@ -46,6 +50,8 @@ beforeAll(async () => {
     imapPort: await freePort(),
     lmtpPort: await freePort(),
     quotaStatusPort: await freePort(),
+    replyPort: await freePort(),
+    relayHost: `[127.0.0.1]:${outside.port}`,
     runDir,
   };
   await prepareMail(t.db, settings);
@@ -53,22 +59,65 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await mail?.stop();
+  await outside?.close();
   await t?.close();
   if (runDir && !process.env.KEEP_MAIL_RUN_DIR) rmSync(runDir, { recursive: true, force: true });
 });
+
+/** "The rest of the internet": Postfix's relay for outgoing mail, a real SMTP server keeping what it gets. */
+interface Outside {
+  port: number;
+  received: { to: string[]; from: string; raw: string }[];
+  close(): Promise<void>;
+}
+async function startOutside(): Promise<Outside> {
+  const received: Outside['received'] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  const port = await new Promise<number>((resolve) => {
+    const listening = server.listen(0, '127.0.0.1', () => resolve((listening.address() as AddressInfo).port));
+  });
+  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The replies the outside got for `to`, polled until there are `count` (delivery goes Dovecot -> Postfix -> relay). */
+async function repliesTo(to: string, count: number, withinMs = 15_000) {
+  const started = Date.now();
+  for (;;) {
+    const replies = outside.received.filter((mail) => mail.to.includes(to));
+    if (replies.length >= count || Date.now() - started > withinMs) return replies;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 const smtp = () =>
   nodemailer.createTransport({ host: settings.address, port: settings.smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
 
 /** Sends one message; answers the SMTP error's code when the server refuses it. */
-async function send(to: string, subject: string, options: { size?: number; text?: string } = {}): Promise<number | 'sent'> {
+async function send(to: string, subject: string, options: { size?: number; text?: string; from?: string } = {}): Promise<number | 'sent'> {
+  const from = options.from ?? 'sender@elsewhere.test';
   try {
     await smtp().sendMail({
-      from: 'sender@elsewhere.test',
+      from,
       to,
       subject,
       text: options.text ?? `Hello ${to}`,
-      envelope: { from: 'sender@elsewhere.test', to: [to], ...(options.size ? { size: options.size } : {}) },
+      envelope: { from, to: [to], ...(options.size ? { size: options.size } : {}) },
     });
     return 'sent';
   } catch (error) {
@@ -181,5 +230,46 @@ describe('mail served from the panel', () => {
     expect(await send(MAILBOX, 'Too big for the quota', { size: big.length + 1000, text: big })).toBe(552);
     expect((await quota(50)).statusCode).toBe(200);
     expect(await send(MAILBOX, 'Fits again', { size: big.length + 1000, text: big })).toBe('sent');
+  });
+});
+
+describe('the autoresponder set on the panel', () => {
+  const autoreply = (payload: Record<string, unknown>) =>
+    owner.call({ method: 'PUT', url: `/api/host/domain/${domainId}/users/${mailboxId}/autoreply`, payload });
+  const subjectOf = (raw: string) => /^Subject: (.*)$/m.exec(raw)?.[1]?.trim();
+
+  it('answers each sender once per interval with its subject and text; the mail itself is delivered', async () => {
+    const set = await autoreply({ enabled: true, subject: 'Out of office', body: 'I am away until Monday.\nInfo desk', interval_days: 1 });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(await send(MAILBOX, 'Question one', { from: 'anna@elsewhere.test' })).toBe('sent');
+    const [reply] = await repliesTo('anna@elsewhere.test', 1);
+    expect(reply, JSON.stringify(outside.received)).toBeDefined();
+    expect(subjectOf(reply?.raw ?? '')).toBe('Out of office');
+    expect(reply?.raw).toContain('I am away until Monday.');
+    expect(reply?.raw).toMatch(/^From: .*info@post\.example/im);
+    expect(reply?.raw).toMatch(/^Auto-Submitted: auto-replied/im);
+    expect(await inboxSubjects(MAILBOX, PASSWORD, 'Question one')).toContain('Question one');
+
+    // Within the interval Anna gets no second reply; another sender gets theirs.
+    expect(await send(MAILBOX, 'Question two', { from: 'anna@elsewhere.test' })).toBe('sent');
+    expect(await inboxSubjects(MAILBOX, PASSWORD, 'Question two')).toContain('Question two');
+    expect(await send(MAILBOX, 'Question three', { from: 'ben@elsewhere.test' })).toBe('sent');
+    expect(await repliesTo('ben@elsewhere.test', 1)).toHaveLength(1);
+    expect(outside.received.filter((mail) => mail.to.includes('anna@elsewhere.test'))).toHaveLength(1);
+  });
+
+  it('switched off it answers nobody; a changed text applies to the next delivery', async () => {
+    expect((await autoreply({ enabled: false, subject: 'Out of office', body: 'x' })).statusCode).toBe(200);
+    expect(await send(MAILBOX, 'While off', { from: 'cleo@elsewhere.test' })).toBe('sent');
+    expect(await inboxSubjects(MAILBOX, PASSWORD, 'While off')).toContain('While off');
+    expect((await autoreply({ enabled: true, subject: 'Back on Monday', body: 'See you then.' })).statusCode).toBe(200);
+    expect(await send(MAILBOX, 'After the change', { from: 'dan@elsewhere.test' })).toBe('sent');
+    const [reply] = await repliesTo('dan@elsewhere.test', 1);
+    expect(subjectOf(reply?.raw ?? '')).toBe('Back on Monday');
+    expect(outside.received.filter((mail) => mail.to.includes('cleo@elsewhere.test'))).toEqual([]);
+  });
+
+  it('the public SMTP port still relays for nobody, loopback included', async () => {
+    expect(await send('someone@not-in-berth.example', 'Relay attempt')).toBe(554);
   });
 });
