@@ -103,6 +103,37 @@ async function manageAccounts(page: Page, testInfo: TestInfo, baseURL: string, d
   await page.keyboard.press('Escape');
   await expect(settings).toBeHidden();
 
+  // ---- the autoresponder: refused without its text, then on, shown in the list, kept ----
+  await openRowAction(page, uid, 'Autoresponder');
+  const autoreply = dialog(page, `Autoresponder of ${uid}`);
+  const replySwitch = autoreply.getByRole('switch', { name: 'Send automatic replies' });
+  await expect(replySwitch).not.toBeChecked();
+  await replySwitch.focus();
+  await page.keyboard.press('Space');
+  await autoreply.getByLabel('First day').fill('2027-01-10');
+  await autoreply.getByLabel('Last day').fill('2027-01-03');
+  await autoreply.getByRole('button', { name: 'Save autoresponder' }).click();
+  await expect(autoreply.getByLabel('Subject')).toHaveAccessibleDescription(/This field is required\./);
+  await expect(autoreply.getByLabel('Message')).toHaveAccessibleDescription(/This field is required\./);
+  await expect(autoreply.getByLabel('Last day')).toHaveAccessibleDescription(/The last day cannot be before the first\./);
+  await autoreply.getByLabel('Subject').fill('Away until 10 January');
+  await autoreply.getByLabel('Message').fill('Thank you for your mail.\nWe answer after the holidays.');
+  await autoreply.getByLabel('First day').fill('');
+  await autoreply.getByLabel('Last day').fill('2027-01-10');
+  await autoreply.getByLabel('Reply interval').fill('3');
+  await reviewScreen(page, testInfo, `domain-users-autoreply-${who}`, DIALOG);
+  await autoreply.getByRole('button', { name: 'Save autoresponder' }).click();
+  await expect(autoreply).toBeHidden();
+  await expect(notice(page, `The autoresponder of ${uid} is on.`)).toBeVisible();
+  await expect(row).toContainText('Auto-reply on');
+  await openRowAction(page, uid, 'Autoresponder');
+  await expect(autoreply.getByLabel('Subject')).toHaveValue('Away until 10 January');
+  await expect(autoreply.getByLabel('Message')).toHaveValue('Thank you for your mail.\nWe answer after the holidays.');
+  await expect(autoreply.getByLabel('Last day')).toHaveValue('2027-01-10');
+  await expect(autoreply.getByLabel('Reply interval')).toHaveValue('3 days');
+  await page.keyboard.press('Escape');
+  await expect(autoreply).toBeHidden();
+
   // ---- reset the password; the new one is the account's password now ----
   await openRowAction(page, uid, 'Reset password');
   const reset = dialog(page, 'Reset password');

@@ -1,11 +1,14 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
+  autoreplyAnswerSchema,
   domainAnswerSchema,
   domainUserAnswerSchema,
   domainUserListAnswerSchema,
   messageAnswerSchema,
   PAGE_SIZE_MAX,
+  type Autoreply,
+  type AutoreplyPayload,
   type Domain,
   type DomainUser,
   type DomainUserCreatePayload,
@@ -104,6 +107,28 @@ export function useDomainUserDelete(domainId: number) {
   const refresh = useRefreshUsers(domainId);
   return useMutation<z.output<typeof messageAnswerSchema>, ApiError, DomainUser>({
     mutationFn: (account) => apiRequest(`/host/domain/${domainId}/users/${account.id}`, { method: 'DELETE', schema: messageAnswerSchema }),
+    onSuccess: () => refresh(),
+  });
+}
+
+/** GET /api/host/domain/{id}/users/{userId}/autoreply: the mailbox's autoresponder. */
+export function useAutoreply(domainId: number, accountId: number | null) {
+  return useQuery<Autoreply, ApiError>({
+    queryKey: [...domainUserKeys.list(domainId), accountId, 'autoreply'],
+    enabled: accountId !== null,
+    // Opened to be edited: always what the server holds now.
+    staleTime: 0,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(`/host/domain/${domainId}/users/${accountId}/autoreply`, { schema: autoreplyAnswerSchema, signal })).data,
+  });
+}
+
+/** PUT /api/host/domain/{id}/users/{userId}/autoreply */
+export function useAutoreplySave(domainId: number) {
+  const refresh = useRefreshUsers(domainId);
+  return useMutation<z.output<typeof autoreplyAnswerSchema>, ApiError, { account: DomainUser; payload: AutoreplyPayload }>({
+    mutationFn: ({ account, payload }) =>
+      apiRequest(`/host/domain/${domainId}/users/${account.id}/autoreply`, { method: 'PUT', body: payload, schema: autoreplyAnswerSchema }),
     onSuccess: () => refresh(),
   });
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Menu, Switch } from '@mantine/core';
-import { IconDots, IconGauge, IconKey, IconPlugConnected, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconGauge, IconKey, IconMailForward, IconPlugConnected, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { DomainUser } from '@berth/contracts';
 import { useDomainUserUpdate } from '../../../api/domainUsers.ts';
@@ -17,10 +17,19 @@ interface AccountsTableProps {
   onEditQuota: (account: DomainUser) => void;
   onDelete: (account: DomainUser) => void;
   onShowSettings: (account: DomainUser) => void;
+  onEditAutoreply: (account: DomainUser) => void;
 }
 
 /** One row per account: uid, quota, an enabled switch, when it was made, and its actions. */
-export function AccountsTable({ domainId, accounts, onResetPassword, onEditQuota, onDelete, onShowSettings }: AccountsTableProps) {
+export function AccountsTable({
+  domainId,
+  accounts,
+  onResetPassword,
+  onEditQuota,
+  onDelete,
+  onShowSettings,
+  onEditAutoreply,
+}: AccountsTableProps) {
   const { t } = useTranslation();
   const update = useDomainUserUpdate(domainId);
   const [toggling, setToggling] = useState<number | null>(null);
@@ -78,6 +87,11 @@ export function AccountsTable({ domainId, accounts, onResetPassword, onEditQuota
                 <Badge variant="dot" color={account.enabled ? 'green' : 'gray'} radius="sm" className={classes.badge}>
                   {account.enabled ? t('domainUsers.enabled') : t('domainUsers.disabled')}
                 </Badge>
+                {account.autoreply ? (
+                  <Badge variant="light" color="harbor" radius="sm" className={classes.badge}>
+                    {t('domainUsers.autoreply.badge')}
+                  </Badge>
+                ) : null}
               </div>
             </td>
             <td data-label={t('domainUsers.columns.created')} className={classes.dimCell}>
@@ -95,6 +109,9 @@ export function AccountsTable({ domainId, accounts, onResetPassword, onEditQuota
                 <Menu.Dropdown>
                   <Menu.Item leftSection={<IconPlugConnected size={16} aria-hidden />} onClick={() => onShowSettings(account)}>
                     {t('domainUsers.actions.settings')}
+                  </Menu.Item>
+                  <Menu.Item leftSection={<IconMailForward size={16} aria-hidden />} onClick={() => onEditAutoreply(account)}>
+                    {t('domainUsers.actions.autoreply')}
                   </Menu.Item>
                   <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => onResetPassword(account)}>
                     {t('domainUsers.actions.resetPassword')}

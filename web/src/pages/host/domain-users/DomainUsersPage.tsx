@@ -13,6 +13,7 @@ import { DomainPageFrame, useDomainIdParam } from './DomainPageFrame.tsx';
 import { PasswordResetDialog } from './PasswordResetDialog.tsx';
 import { QuotaDialog } from './QuotaDialog.tsx';
 import { MailClientDialog } from './MailClientDialog.tsx';
+import { AutoreplyDialog } from './AutoreplyDialog.tsx';
 import classes from './DomainPages.module.css';
 import { LoadingRows, LoadMore } from '../../../components/ListStates.tsx';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
@@ -70,6 +71,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
   const [editingQuota, setEditingQuota] = useState<DomainUser | null>(null);
   const [deleting, setDeleting] = useState<DomainUser | null>(null);
   const [showing, setShowing] = useState<DomainUser | null>(null);
+  const [replying, setReplying] = useState<DomainUser | null>(null);
   const accounts = users.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
@@ -110,6 +112,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
             onEditQuota={setEditingQuota}
             onDelete={setDeleting}
             onShowSettings={setShowing}
+            onEditAutoreply={setReplying}
           />
           <LoadMore pages={users} label={t('domainUsers.more')} />
         </>
@@ -126,6 +129,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
       </p>
 
       <MailClientDialog account={showing} domainText={domain.text} onClose={() => setShowing(null)} />
+      <AutoreplyDialog domainId={domain.id} account={replying} onClose={() => setReplying(null)} />
       <PasswordResetDialog
         domainId={domain.id}
         account={resetting}

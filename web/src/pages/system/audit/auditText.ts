@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = {
     'domain_user.deleted',
     'domain_user.password_changed',
     'domain_user.password_change_failed',
+    'domain_user.autoreply_changed',
   ],
   mail_alias: ['mail_alias.created', 'mail_alias.deleted'],
   api_token: ['api_token.created', 'api_token.revoked'],
