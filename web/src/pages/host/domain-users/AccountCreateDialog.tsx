@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { Stack, Switch, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/AppModal.tsx';
@@ -8,6 +8,7 @@ import { DialogActions } from '../../../components/DialogActions.tsx';
 import { useDomainUserCreate } from '../../../api/domainUsers.ts';
 import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
+import { SwitchField } from '../../../forms/SwitchField.tsx';
 import { NewPasswordFields } from '../../../forms/NewPasswordFields.tsx';
 import { formErrorOf, useSchemaResolver } from '../../../forms/validation.ts';
 import { accountCreateSchema, QUOTA_DEFAULT_MB, type AccountCreateValues } from './accountForms.ts';
@@ -103,22 +104,12 @@ export function AccountCreateDialog({ opened, onClose, domainId, domainText }: A
               />
             )}
           />
-          <Controller
+          <SwitchField
             control={control}
             name="enabled"
-            render={({ field }) => (
-              <Switch
-                ref={field.ref}
-                checked={field.value}
-                onChange={(event) => {
-                  field.onChange(event.currentTarget.checked);
-                }}
-                onBlur={field.onBlur}
-                label={t('domainUsers.create.enabled')}
-                description={t('domainUsers.create.enabledHint')}
-                error={errors.enabled?.message}
-              />
-            )}
+            label={t('domainUsers.create.enabled')}
+            description={t('domainUsers.create.enabledHint')}
+            error={errors.enabled?.message}
           />
           <DialogActions
             submitLabel={t('domainUsers.create.submit')}

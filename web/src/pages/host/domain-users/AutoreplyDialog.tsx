@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { Group, NumberInput, Skeleton, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Group, NumberInput, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { AUTOREPLY_BODY_MAX, AUTOREPLY_INTERVAL_DAYS, AUTOREPLY_SUBJECT_MAX, type Autoreply, type DomainUser } from '@berth/contracts';
@@ -10,6 +10,7 @@ import { DialogActions } from '../../../components/DialogActions.tsx';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
 import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
+import { SwitchField } from '../../../forms/SwitchField.tsx';
 import { formErrorOf } from '../../../forms/validation.ts';
 import classes from './DomainPages.module.css';
 
@@ -86,12 +87,11 @@ function AutoreplyFormBody({
     handleSubmit,
     reset,
     setError,
-    watch,
   } = useForm<AutoreplyForm>({ defaultValues: formOf(reply) });
   useEffect(() => {
     reset(formOf(reply));
   }, [reply, reset]);
-  const enabled = watch('enabled');
+  const enabled = useWatch({ control, name: 'enabled' });
 
   const close = () => {
     if (isSubmitting) return;
@@ -126,21 +126,12 @@ function AutoreplyFormBody({
           {t('domainUsers.autoreply.intro')}
         </Text>
         {formError ? <FormAlert kind="error">{formError}</FormAlert> : null}
-        <Controller
+        <SwitchField
           control={control}
           name="enabled"
-          render={({ field }) => (
-            <Switch
-              ref={field.ref}
-              checked={field.value}
-              onChange={(event) => {
-                field.onChange(event.currentTarget.checked);
-              }}
-              label={t('domainUsers.autoreply.enabled')}
-              description={t('domainUsers.autoreply.enabledHint')}
-              size="md"
-            />
-          )}
+          label={t('domainUsers.autoreply.enabled')}
+          description={t('domainUsers.autoreply.enabledHint')}
+          size="md"
         />
         <TextInput
           {...register('subject')}

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Button, NativeSelect, Stack, Switch, TextInput, Title } from '@mantine/core';
+import { Button, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
 import { IconDeviceFloppy, IconFolder } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { domainSettingsSchema, PHP_VERSIONS, type Domain, type DomainUpdatePayload } from '@berth/contracts';
 import { useDomainUpdate } from '../../../api/domains.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
+import { SwitchField } from '../../../forms/SwitchField.tsx';
 import { formErrorOf, useSchemaResolver } from '../../../forms/validation.ts';
 import { translateServerText } from '../../../i18n/i18n.ts';
 import { ExpiryField, expiryFieldSchema, NotesField, notesFieldSchema } from './DomainFields.tsx';
@@ -134,24 +135,13 @@ export function DomainSettingsForm({ domain, isAdmin }: DomainSettingsFormProps)
         />
         <div className={domainClasses.switches}>
           {(['ssl_redirect', 'hsts'] as const).map((setting) => (
-            <Controller
+            <SwitchField
               key={setting}
               control={control}
               name={`settings.${setting}`}
-              render={({ field }) => (
-                <Switch
-                  label={t(`domains.settings.${setting}`)}
-                  description={t(`domains.settings.${setting}Hint`)}
-                  checked={field.value}
-                  onChange={(event) => {
-                    field.onChange(event.currentTarget.checked);
-                  }}
-                  onBlur={field.onBlur}
-                  name={field.name}
-                  ref={field.ref}
-                  error={errors.settings?.[setting]?.message}
-                />
-              )}
+              label={t(`domains.settings.${setting}`)}
+              description={t(`domains.settings.${setting}Hint`)}
+              error={errors.settings?.[setting]?.message}
             />
           ))}
         </div>
