@@ -95,7 +95,8 @@ export const domainSchema = domainListItemSchema.extend({
   updated_at: z.string(),
   counts: z.object({ users: z.number().int(), dns_records: z.number().int() }),
   /** The TXT record that proves the name is the customer's (POST /api/host/domain/{id}/verify checks it); null when proven. */
-  proof: z.object({ record: z.string(), value: z.string() }).nullable(),
+  /** `held_until`: when the unproven claim stops holding the name for its owner (DOMAIN_PROOF_DAYS). */
+  proof: z.object({ record: z.string(), value: z.string(), held_until: z.string() }).nullable(),
 });
 export type Domain = z.infer<typeof domainSchema>;
 export const domainAnswerSchema = z.object({ data: domainSchema, message: z.string().optional() });
@@ -123,6 +124,11 @@ export type DomainUpdatePayload = z.infer<typeof domainUpdatePayloadSchema>;
 
 /** The label below the domain where its proof TXT record goes (`_domain-verification.example.com`). */
 export const DOMAIN_PROOF_LABEL = '_domain-verification';
+/**
+ * How long an unproven claim holds its name: afterwards whoever really holds the name may add it
+ * (or register it in the shop), and the lapsed claim is removed (modules/domains/claims.ts).
+ */
+export const DOMAIN_PROOF_DAYS = 7;
 
 /** DELETE confirmations repeat the object's name (domain name, customer e-mail), as GitHub does. */
 export const deleteConfirmQuerySchema = z.object({ confirm: z.string().trim().max(320).default('') });

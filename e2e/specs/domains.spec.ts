@@ -124,6 +124,9 @@ test.describe('as a customer', () => {
     await expect(proof.getByTestId('proof-record')).toHaveText(`_domain-verification.${name}`);
     const value = (await proof.getByTestId('proof-value').textContent()) ?? '';
     expect(value).toMatch(/^domain-verification=[0-9a-f]{32}$/);
+    // Held for a week (DOMAIN_PROOF_DAYS), then free for whoever really holds the name.
+    const week = new Date(Date.now() + 7 * 86_400_000).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+    await expect(proof.getByTestId('proof-held-until')).toContainText(`The name is held for you until ${week}.`);
     await reviewScreen(page, testInfo, 'domain-proof-customer', { include: 'main' });
     await proof.getByRole('button', { name: 'Check now' }).click();
     await expect(proof.getByRole('alert')).toHaveText(

@@ -97,6 +97,8 @@ const en = {
   'language.changed': 'The language has been changed.',
   'domain.invalid_name': 'Enter a valid domain name, e.g. example.com (internationalised names like bücher.de work too).',
   'domain.taken': 'This domain already exists in the panel.',
+  'domain.claim_lapsed':
+    'Your domain {name} was removed: it was not proven within {days} days, and somebody else has now added it. Add it again if it is yours.',
   'domain.owner_unknown': 'Choose an owner from your customers.',
   'domain.confirm_mismatch': 'Type the domain name to confirm the deletion.',
   'domain.created': 'The domain {name} has been added.',
@@ -387,6 +389,8 @@ const de: Dictionary = {
   'language.changed': 'Die Sprache wurde geändert.',
   'domain.invalid_name': 'Geben Sie einen gültigen Domainnamen ein, z. B. example.com (auch internationalisierte Namen wie bücher.de).',
   'domain.taken': 'Diese Domain existiert bereits im Panel.',
+  'domain.claim_lapsed':
+    'Ihre Domain {name} wurde entfernt: Sie wurde nicht innerhalb von {days} Tagen nachgewiesen, und jemand anderes hat sie nun hinzugefügt. Fügen Sie sie erneut hinzu, wenn sie Ihnen gehört.',
   'domain.owner_unknown': 'Wählen Sie einen Inhaber aus Ihren Kunden.',
   'domain.confirm_mismatch': 'Geben Sie zur Bestätigung den Domainnamen ein.',
   'domain.created': 'Die Domain {name} wurde angelegt.',
@@ -676,6 +680,8 @@ const cs: Dictionary = {
   'language.changed': 'Jazyk byl změněn.',
   'domain.invalid_name': 'Zadejte platný název domény, např. example.com (fungují i mezinárodní názvy jako bücher.de).',
   'domain.taken': 'Tato doména už v panelu existuje.',
+  'domain.claim_lapsed':
+    'Vaše doména {name} byla odebrána: nebyla prokázána do {days} dní a nyní ji přidal někdo jiný. Pokud je vaše, přidejte ji znovu.',
   'domain.owner_unknown': 'Vyberte vlastníka ze svých zákazníků.',
   'domain.confirm_mismatch': 'Pro potvrzení smazání zadejte název domény.',
   'domain.created': 'Doména {name} byla přidána.',

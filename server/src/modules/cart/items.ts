@@ -3,7 +3,8 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { CartItemsTable } from '../../db/schema.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
-import { findDomainByName, findVisibleDomain } from '../domains/queries.ts';
+import { findVisibleDomain } from '../domains/queries.ts';
+import { nameHeld } from '../domains/claims.ts';
 import { toStoredDomainName } from '../domains/names.ts';
 import { ensureShop, findPlan, listTlds } from '../shop/queries.ts';
 import type { UserRow } from '../users/queries.ts';
@@ -59,7 +60,7 @@ export async function resolveItem(db: Db, user: UserRow, input: CartAddPayload, 
   if (!sold) throw fieldError(field, 'shop.tld_unsupported', { tld: name.split('.').slice(1).join('.') });
   if (input.kind !== 'domain_renew') {
     if (!sold.registrable) throw fieldError('name', 'shop.not_registrable');
-    if (await findDomainByName(db, name)) throw fieldError('name', 'domain.taken');
+    if (await nameHeld(db, name, now)) throw fieldError('name', 'domain.taken');
   }
   const tld = tlds.find((t) => t.tld === sold.tld);
   const net = netFor(input.kind, input.period_months, undefined, tld);

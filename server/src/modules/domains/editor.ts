@@ -12,8 +12,9 @@ import { administers } from '../tenants/scope.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
 import { displayDomainName, toStoredDomainName } from './names.ts';
 import { presentDomain, settingsOf } from './present.ts';
+import { nameHeld, releaseLapsedClaim } from './claims.ts';
 import { newVerificationToken } from './proof.ts';
-import { deleteDomainWithChildren, findDomainByName, findDomainDetail, insertDomain, moveDomainToTenant, updateDomain } from './queries.ts';
+import { deleteDomainWithChildren, findDomainDetail, insertDomain, moveDomainToTenant, updateDomain } from './queries.ts';
 import type { DomainDirectory } from './service.ts';
 
 const parseTimestamp = (value: string | null | undefined): Date | null | undefined =>
@@ -47,14 +48,15 @@ export class DomainEditor {
     const name = toStoredDomainName(input.name);
     if (!name) throw fieldError('name', 'domain.invalid_name');
     const owner = await this.owner(actor.user, input.owner_id);
-    if (await findDomainByName(db, name)) throw fieldError('name', 'domain.taken');
-    const zoneDefaults = await tenantZoneDefaults(db, owner.tenant_id);
     const now = clock.now();
+    if (await nameHeld(db, name, now)) throw fieldError('name', 'domain.taken');
+    const zoneDefaults = await tenantZoneDefaults(db, owner.tenant_id);
     const dkim = await sealedDkimKey(this.deps.secrets, now);
     let domain;
     try {
       domain = await db.transaction().execute(async (trx) => {
         await assertWithinPlans(trx, actor.user, owner.id, { domains: 1 }, now, { domains: 'name' });
+        await releaseLapsedClaim(trx, name, now);
         const created = await insertDomain(trx, {
           tenant_id: owner.tenant_id,
           owner_id: owner.id,

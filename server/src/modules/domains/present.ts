@@ -7,6 +7,7 @@ import {
   type DomainSettings,
 } from '@berth/contracts';
 import { displayNameOf, iso, isoOrNull } from '../tenants/scope.ts';
+import { claimHeldUntil } from './claims.ts';
 import { displayDomainName } from './names.ts';
 import type { DomainListRow } from './queries.ts';
 
@@ -53,6 +54,13 @@ export function presentDomain(
     settings: settingsOf(row.settings),
     updated_at: iso(row.updated_at),
     counts: { users: Number(row.user_count ?? 0), dns_records: Number(row.record_count ?? 0) },
-    proof: row.verification_token === null ? null : { record: `${DOMAIN_PROOF_LABEL}.${row.name}`, value: row.verification_token },
+    proof:
+      row.verification_token === null
+        ? null
+        : {
+            record: `${DOMAIN_PROOF_LABEL}.${row.name}`,
+            value: row.verification_token,
+            held_until: claimHeldUntil(row.created_at).toISOString(),
+          },
   };
 }

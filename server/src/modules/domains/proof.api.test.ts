@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { DOMAIN_PROOF_DAYS } from '@berth/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsWorld, type DnsWorld } from '../../../test/dns-world.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
@@ -156,5 +157,59 @@ describe("a customer's own domain", () => {
     const answer = await verify(alice.call, second.id);
     expect(answer.statusCode, answer.body).toBe(409);
     expect(answer.json().message).toBe('The name servers of alice-two.example did not answer. Try again in a few minutes.');
+  });
+});
+
+describe('an unproven claim', () => {
+  const add = (call: Caller, name: string) => call({ method: 'POST', url: '/api/host/domain', payload: { name } });
+  const DAY = 86_400_000;
+
+  it(`holds its name for ${DOMAIN_PROOF_DAYS} days; then 30 simultaneous adds by its real holder make one domain, and the claimant is told`, async () => {
+    const claimedAt = t.clock.now();
+    const claim = await add(bob.call, 'squatted.example');
+    expect(claim.statusCode, claim.body).toBe(201);
+    expect(claim.json().data.proof.held_until).toBe(new Date(claimedAt.getTime() + DOMAIN_PROOF_DAYS * DAY).toISOString());
+    const refused = await add(alice.call, 'squatted.example');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.name).toEqual(['This domain already exists in the panel.']);
+
+    t.clock.advance(DOMAIN_PROOF_DAYS * DAY - 60_000);
+    expect((await add(alice.call, 'squatted.example')).statusCode).toBe(422);
+
+    t.clock.advance(120_000);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => add(alice.call, 'squatted.example')));
+    const codes = answers.map((answer) => answer.statusCode).sort();
+    expect(codes.filter((code) => code === 201)).toHaveLength(1);
+    expect(codes.filter((code) => code === 422)).toHaveLength(29);
+    const rows = await t.db
+      .selectFrom('domains')
+      .select(['owner_id', 'verification_token'])
+      .where('name', '=', 'squatted.example')
+      .execute();
+    expect(rows).toEqual([{ owner_id: alice.user.id, verification_token: expect.stringMatching(/^domain-verification=/) }]);
+    const told = await t.db.selectFrom('notifications').select(['type', 'text']).where('user_id', '=', bob.user.id).execute();
+    expect(told).toEqual([
+      {
+        type: 'warning',
+        text: `Your domain squatted.example was removed: it was not proven within ${DOMAIN_PROOF_DAYS} days, and somebody else has now added it. Add it again if it is yours.`,
+      },
+    ]);
+  });
+
+  it('a lapsed claim does not keep the name from the shop either; a served domain never lapses', async () => {
+    const check = async (name: string) => (await alice.call({ method: 'GET', url: `/api/shop/domain-check?name=${name}` })).json().data;
+    await add(bob.call, 'lapsing-claim.com');
+    expect(await check('lapsing-claim.com')).toMatchObject({ available: false, reason: 'taken' });
+    const vouched = await admin.call({
+      method: 'POST',
+      url: '/api/host/domain',
+      payload: { name: 'kept-claim.com', owner_id: bob.user.id },
+    });
+    expect(vouched.statusCode, vouched.body).toBe(201);
+    t.clock.advance((DOMAIN_PROOF_DAYS + 1) * DAY);
+    // The tenant's shop sells .com (modules/shop/defaults.ts).
+    expect(await check('lapsing-claim.com')).toMatchObject({ available: true, reason: null });
+    expect(await check('kept-claim.com')).toMatchObject({ available: false, reason: 'taken' });
+    expect((await add(alice.call, 'kept-claim.com')).statusCode).toBe(422);
   });
 });

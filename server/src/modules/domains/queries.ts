@@ -191,6 +191,24 @@ export const findDomainDetail = (db: Db, viewer: UserRow, id: number) => {
   return query.executeTakeFirst();
 };
 
+/** The domain holding a name, with what says whether its claim is proven and how old it is (claims.ts). */
+export const findDomainClaim = (db: Db, storedName: string) =>
+  db
+    .selectFrom('domains')
+    .select(['id', 'verification_token', 'created_at'])
+    .where(sql<string>`lower(name)`, '=', storedName.toLowerCase())
+    .executeTakeFirst();
+
+/** Deletes an unproven claim made before `cutoff`; nothing when it was proven or renewed meanwhile. */
+export const deleteLapsedClaim = (db: Db, id: number, cutoff: Date) =>
+  db
+    .deleteFrom('domains')
+    .where('id', '=', id)
+    .where('verification_token', 'is not', null)
+    .where('created_at', '<=', cutoff)
+    .returning(['id', 'name', 'owner_id', 'tenant_id'])
+    .executeTakeFirst();
+
 export const findDomainByName = (db: Db, storedName: string) =>
   db
     .selectFrom('domains')

@@ -5,6 +5,7 @@ import { post } from '../credit/ledger.ts';
 import { createDefaultZone } from '../dns/service.ts';
 import { tenantZoneDefaults } from '../dns/queries.ts';
 import type { ZoneDefaults } from '../dns/default-zone.ts';
+import { releaseLapsedClaim } from '../domains/claims.ts';
 import { findDomainByName, insertDomain, updateDomain, lockDomainExpiry } from '../domains/queries.ts';
 import { addMonths, vatOf } from '../shop/money.ts';
 import { languageOf } from '../shop/language.ts';
@@ -74,7 +75,9 @@ async function deliver(
     }
     case 'domain_register':
     case 'domain_transfer': {
-      if (!item.domain_name || (await findDomainByName(trx, item.domain_name))) return undefined;
+      if (!item.domain_name) return undefined;
+      await releaseLapsedClaim(trx, item.domain_name, now);
+      if (await findDomainByName(trx, item.domain_name)) return undefined;
       const domain = await insertDomain(trx, {
         tenant_id: order.tenant_id,
         owner_id: order.user_id,

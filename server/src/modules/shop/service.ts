@@ -18,7 +18,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { tldOf } from '../cart/pricing.ts';
 import { displayDomainName, toStoredDomainName } from '../domains/names.ts';
-import { findDomainByName } from '../domains/queries.ts';
+import { nameHeld } from '../domains/claims.ts';
 import type { PaymentProviders } from '../payments/registry.ts';
 import { assertAdmin, iso } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
@@ -113,7 +113,7 @@ export class ShopCatalogue {
     const tld = tlds.find((t) => t.tld === sold.tld);
     const tldPrice = tld ? presentTld(tld, settings, language) : null;
     if (!sold.registrable) return { ...base, tld: sold.tld, available: false, reason: 'invalid', price: tldPrice };
-    const taken = (await findDomainByName(db, name)) !== undefined;
+    const taken = await nameHeld(db, name, this.deps.clock.now());
     return { ...base, tld: sold.tld, available: !taken, reason: taken ? 'taken' : null, price: tldPrice };
   }
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Stack, Text } from '@mantine/core';
 import { IconShieldCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../../components/formatDate.ts';
 import type { Domain } from '@berth/contracts';
 import { useDomainVerify } from '../../../api/domains.ts';
 import { CopyValueButton } from '../../../components/CopyValueButton.tsx';
@@ -60,6 +61,9 @@ export function DomainProofSection({ domain, proof }: { domain: Domain; proof: N
             </div>
           ))}
         </dl>
+        <Text fz="sm" c="dimmed" data-testid="proof-held-until">
+          {t('domains.proof.heldUntil', { date: formatDate(proof.held_until) })}
+        </Text>
         {error ? <FormAlert kind="error">{error}</FormAlert> : null}
         <div>
           <Button onClick={() => void check()} loading={verify.isPending} leftSection={<IconShieldCheck size={16} aria-hidden />}>
