@@ -430,6 +430,16 @@ export const subscriptionCancelAnswerSchema = z.object({
   data: z.object({ refunded: z.number().int(), formatted: z.string() }),
   message: z.string(),
 });
+/**
+ * POST /api/shop/subscriptions/{id}/change: upgrade or downgrade in one step. The plan ends now,
+ * its unused days go to the credit, and the credit pays the new plan (answered like a checkout).
+ */
+export const subscriptionChangePayloadSchema = z.object({
+  plan_id: idSchema,
+  period_months: periodSchema.default(12),
+  idempotency_key: idempotencyKeySchema,
+});
+export type SubscriptionChangePayload = z.input<typeof subscriptionChangePayloadSchema>;
 export const subscriptionsAnswerSchema = z.object({ data: z.array(subscriptionSchema), usage: planUsageSchema.optional() });
 
 /* ---- credit (/api/credit, /api/system/credit) ---- */

@@ -238,6 +238,8 @@ const en = {
   'credit.entry.unused': 'Unused time of {title}, cancelled',
   'services.not_active': 'This plan has already ended.',
   'services.cancelled': '{title} is cancelled; {amount} for the unused time is in your credit.',
+  'services.same_plan': 'This is the plan you have; choose another one.',
+  'services.changed': 'You now have {title}. The unused time of {old} ({amount}) went to your credit, which paid invoice {number}.',
   'invoice.amount_short': 'The payment of {amount} does not cover the invoice total of {total}.',
   'invoice.paid_notice': 'Thank you: invoice {number} has been paid.',
   'payments.iban_invalid': 'Enter a valid IBAN, e.g. DE89 3704 0044 0532 0130 00.',
@@ -534,6 +536,9 @@ const de: Dictionary = {
   'credit.entry.unused': 'Ungenutzte Zeit von {title}, gekündigt',
   'services.not_active': 'Dieses Paket ist bereits beendet.',
   'services.cancelled': '{title} ist gekündigt; {amount} für die ungenutzte Zeit sind in Ihrem Guthaben.',
+  'services.same_plan': 'Dieses Paket haben Sie bereits; wählen Sie ein anderes.',
+  'services.changed':
+    'Sie haben jetzt {title}. Die ungenutzte Zeit von {old} ({amount}) ging in Ihr Guthaben, das die Rechnung {number} bezahlt hat.',
   'invoice.amount_short': 'Die Zahlung von {amount} deckt den Rechnungsbetrag von {total} nicht.',
   'invoice.paid_notice': 'Vielen Dank: Die Rechnung {number} wurde bezahlt.',
   'payments.iban_invalid': 'Geben Sie eine gültige IBAN ein, z. B. DE89 3704 0044 0532 0130 00.',
@@ -823,6 +828,9 @@ const cs: Dictionary = {
   'credit.entry.unused': 'Nevyužitá doba {title}, zrušeno',
   'services.not_active': 'Tento tarif už skončil.',
   'services.cancelled': '{title} je zrušen; {amount} za nevyužitou dobu máte v kreditu.',
+  'services.same_plan': 'Tento tarif už máte; zvolte jiný.',
+  'services.changed':
+    'Nyní máte {title}. Nevyužitá doba tarifu {old} ({amount}) šla do kreditu, ze kterého byla zaplacena faktura {number}.',
   'invoice.amount_short': 'Platba {amount} nepokrývá částku faktury {total}.',
   'invoice.paid_notice': 'Děkujeme: faktura {number} byla zaplacena.',
   'payments.iban_invalid': 'Zadejte platný IBAN, např. CZ65 0800 0000 1920 0014 5399.',

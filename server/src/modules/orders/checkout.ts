@@ -13,6 +13,8 @@ import { settleInTransaction } from '../invoices/settlement.ts';
 import { assertOwnPaymentMethod } from '../payments/methods.ts';
 import type { PaymentProviders } from '../payments/registry.ts';
 import { claimUse, insertRedemption } from '../promo/queries.ts';
+import { formatMoney } from '../shop/money.ts';
+import { endWithRefund } from '../shop/subscriptions.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import { findOrderByKey, insertOrder, insertOrderItems, setOrderTotals } from './queries.ts';
 
@@ -22,6 +24,12 @@ export interface CheckoutInput {
   idempotencyKey: string | undefined;
   /** "Buy now": this product instead of the cart; the cart is left alone. */
   item?: CartAddPayload | undefined;
+  /**
+   * A plan change: this active hosting plan of the user ends in the same transaction and its
+   * unused days go to their credit first, which then pays `item` (a hosting plan). If the credit
+   * does not cover it, nothing happens: the old plan keeps running.
+   */
+  replacesSubscription?: number | undefined;
 }
 
 /**
@@ -44,7 +52,40 @@ export class CheckoutService {
     this.deps = deps;
   }
 
-  async checkout(actor: Actor, input: CheckoutInput, language: string): Promise<{ result: CheckoutResult; created: boolean }> {
+  /**
+   * Upgrade or downgrade in one step: `subscriptionId` ends now, its unused days go to the credit,
+   * and the credit pays `plan` (a "buy now" checkout), all in one transaction.
+   */
+  async changePlan(
+    actor: Actor,
+    subscriptionId: number,
+    plan: { plan_id: number; period_months: number; idempotencyKey: string },
+    language: string,
+  ): Promise<{ result: CheckoutResult; created: boolean; replaced?: { title: string; formatted: string } }> {
+    const done = await this.checkout(
+      actor,
+      {
+        payment: 'credit',
+        paymentMethodId: null,
+        idempotencyKey: plan.idempotencyKey,
+        item: { kind: 'hosting', plan_id: plan.plan_id, period_months: plan.period_months },
+        replacesSubscription: subscriptionId,
+      },
+      language,
+    );
+    const { replaced } = done;
+    return {
+      result: done.result,
+      created: done.created,
+      ...(replaced ? { replaced: { title: replaced.title, formatted: formatMoney(replaced.refunded, replaced.currency, language) } } : {}),
+    };
+  }
+
+  async checkout(
+    actor: Actor,
+    input: CheckoutInput,
+    language: string,
+  ): Promise<{ result: CheckoutResult; created: boolean; replaced?: Awaited<ReturnType<typeof endWithRefund>> }> {
     const { db, clock, providers } = this.deps;
     const user = actor.user;
     const key = input.idempotencyKey;
@@ -57,6 +98,7 @@ export class CheckoutService {
     await assertOwnPaymentMethod(db, user.id, input.paymentMethodId);
 
     let outcome: { orderId: number; invoiceId: number; paid: boolean; number: string; gross: number; promo: string | null };
+    let replaced: Awaited<ReturnType<typeof endWithRefund>> | undefined;
     try {
       outcome = await db.transaction().execute(async (trx) => {
         const now = clock.now();
@@ -79,6 +121,12 @@ export class CheckoutService {
           paid_at: null,
         });
         if (!cart.lines.length) throw new HttpError(422, 'cart.empty', { fields: { cart: [{ key: 'cart.empty' }] } });
+        if (input.replacesSubscription !== undefined) {
+          if (input.item?.kind !== 'hosting' || input.payment !== 'credit') throw fieldError('plan_id', 'validation.invalid');
+          const ended = await endWithRefund(trx, user, input.replacesSubscription, now);
+          if (ended.planId === input.item.plan_id) throw fieldError('plan_id', 'services.same_plan');
+          replaced = ended;
+        }
         if (cart.lines.some((line) => !line.available))
           throw new HttpError(422, 'cart.unavailable', { fields: { cart: [{ key: 'cart.unavailable' }] } });
 
@@ -168,6 +216,15 @@ export class CheckoutService {
       throw error;
     }
     if (!input.item) this.deps.realtime.cartUpdated(user.id);
+    if (replaced && input.replacesSubscription !== undefined) {
+      await this.deps.audit.recordAction(
+        actor,
+        'subscription.cancelled',
+        user.tenant_id,
+        { type: 'user', id: user.id },
+        { title: replaced.title, amount: replaced.refunded, currency: replaced.currency, replaced_by_order: outcome.orderId },
+      );
+    }
     await this.deps.audit.recordAction(
       actor,
       'order.created',
@@ -191,7 +248,11 @@ export class CheckoutService {
       );
     }
     const invoice = await this.deps.invoices.getInvoiceForUser(user, outcome.invoiceId, language);
-    return { result: { order_id: outcome.orderId, status: outcome.paid ? 'paid' : 'pending', invoice }, created: true };
+    return {
+      result: { order_id: outcome.orderId, status: outcome.paid ? 'paid' : 'pending', invoice },
+      created: true,
+      ...(replaced ? { replaced } : {}),
+    };
   }
 
   /** One product priced like a cart row of its own (never stored in the cart). */

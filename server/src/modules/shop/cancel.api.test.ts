@@ -62,3 +62,72 @@ describe('POST /api/shop/subscriptions/{id}/cancel', () => {
     expect(audit).toHaveLength(1);
   });
 });
+
+describe('POST /api/shop/subscriptions/{id}/change', () => {
+  it('ends the plan, credits its unused days and pays the new one from the credit, all or nothing, once', async () => {
+    const customer = alpha.customers[1]!;
+    // Fresh sessions: the test above moved the clock 100 days on.
+    let call = await callerFor(t, customer.user);
+    let admin = await callerFor(t, alpha.admin.user);
+    const plans = (await ok(call, { method: 'GET', url: '/api/shop/products' })).data.plans as { id: number; title: string }[];
+    const [starter, bigger] = plans;
+    if (!starter || !bigger) throw new Error('the shop sells two plans');
+    await giveCredit(admin, customer.user.id, 5_000);
+    const bought = await call({
+      method: 'POST',
+      url: '/api/shop/checkout',
+      payload: {
+        payment: 'credit',
+        idempotency_key: 'change-plan-0001',
+        item: { kind: 'hosting', plan_id: starter.id, period_months: 12 },
+      },
+    });
+    expect(bought.statusCode, bought.body).toBe(201);
+    const [subscription] = (await ok(call, { method: 'GET', url: '/api/shop/subscriptions' })).data as { id: number }[];
+    t.clock.advance(100 * DAY + 60 * 60 * 1000);
+    call = await callerFor(t, customer.user);
+    admin = await callerFor(t, alpha.admin.user);
+    const change = (key: string, planId = bigger.id) =>
+      call({
+        method: 'POST',
+        url: `/api/shop/subscriptions/${subscription!.id}/change`,
+        payload: { plan_id: planId, idempotency_key: key },
+      });
+
+    // Not enough credit even with the unused days: refused, and nothing changed.
+    const before = await balance(call);
+    const short = await change('change-plan-short');
+    expect(short.statusCode, short.body).toBe(422);
+    expect(short.json().message).toMatch(/^Insufficient credit/);
+    expect(await balance(call)).toBe(before);
+    expect((await ok(call, { method: 'GET', url: '/api/shop/subscriptions' })).data).toMatchObject([
+      { id: subscription!.id, active: true },
+    ]);
+
+    // The same plan again is no change.
+    expect((await change('change-plan-same', starter.id)).json().errors.plan_id).toEqual([
+      'This is the plan you have; choose another one.',
+    ]);
+
+    await giveCredit(admin, customer.user.id, 20_000);
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => change(`change-plan-race-${i}`)));
+    // One wins; the others find the plan ended, or are stopped by the checkout rate limit first.
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 409).length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.statusCode !== 409 && a.statusCode !== 429)).toHaveLength(1);
+    const done = answers.find((a) => a.statusCode === 201)!.json();
+    expect(done.data.status).toBe('paid');
+    expect(done.message).toBe(
+      `You now have Hosting ${bigger.title}. The unused time of Hosting ${starter.title} (€34.13) went to your credit, which paid invoice ${done.data.invoice.number}.`,
+    );
+    const after = (await ok(call, { method: 'GET', url: '/api/shop/subscriptions' })).data as { plan_id: number; active: boolean }[];
+    expect(after.map((row) => [row.plan_id, row.active]).sort()).toEqual(
+      [
+        [starter.id, false],
+        [bigger.id, true],
+      ].sort(),
+    );
+    expect(await balance(call)).toBe(before + 20_000 + 3_413 - done.data.invoice.gross.amount);
+    expect(await ledgerConsistent(t, customer.user.id)).toBe(await balance(call));
+  });
+});

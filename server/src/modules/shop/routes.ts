@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   checkoutAnswerSchema,
   checkoutPayloadSchema,
+  subscriptionChangePayloadSchema,
   idempotencyKeySchema,
   adminCatalogueAnswerSchema,
   catalogueAnswerSchema,
@@ -116,6 +117,40 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
           data: { refunded: done.refunded, formatted: done.formatted },
           message: translate(request.lang, 'services.cancelled', { title: done.title, amount: done.formatted }),
         };
+      },
+    );
+
+    api.post(
+      '/shop/subscriptions/:id/change',
+      {
+        config: { rateLimit: RATE_LIMITS.checkout },
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop'],
+          summary:
+            "Change one of the user's active hosting plans: it ends now, its unused days go to the credit, and the credit pays the new plan, all or nothing",
+          params: idParamsSchema,
+          body: subscriptionChangePayloadSchema,
+          response: { 200: checkoutAnswerSchema, 201: checkoutAnswerSchema, ...errors, 409: errorAnswerSchema },
+        },
+      },
+      async (request, reply) => {
+        const { plan_id, period_months, idempotency_key } = request.body;
+        const { result, created, replaced } = await checkout.changePlan(
+          await actors.actor(request),
+          request.params.id,
+          { plan_id, period_months, idempotencyKey: idempotency_key },
+          request.lang,
+        );
+        const message = replaced
+          ? translate(request.lang, 'services.changed', {
+              title: result.invoice.lines[0]?.title ?? '',
+              old: replaced.title,
+              amount: replaced.formatted,
+              number: result.invoice.number,
+            })
+          : translate(request.lang, 'checkout.paid', { number: result.invoice.number });
+        return reply.code(created ? 201 : 200).send({ data: result, message });
       },
     );
 

@@ -22,13 +22,10 @@ import { nameHeld } from '../domains/claims.ts';
 import type { PaymentProviders } from '../payments/registry.ts';
 import { assertAdmin, iso } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
-import { bpToPercent, formatMoney, percentToBp, price, vatOf } from './money.ts';
-import { languageOf } from './language.ts';
-import { post } from '../credit/ledger.ts';
-import { translate } from '../../i18n/messages.ts';
+import { bpToPercent, formatMoney, percentToBp, price } from './money.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 import { planAllowance } from './plan-limits.ts';
+import { endWithRefund } from './subscriptions.ts';
 import {
   tenantHasMoney,
   deletePlan,
@@ -38,9 +35,6 @@ import {
   insertTld,
   listPlans,
   listSubscriptions,
-  lockSubscription,
-  paidForOrderItem,
-  endSubscription,
   planUsage,
   listTlds,
   updatePlan,
@@ -139,40 +133,7 @@ export class ShopCatalogue {
     const { db, clock } = this.deps;
     const user = actor.user;
     const now = clock.now();
-    const result = await db.transaction().execute(async (trx) => {
-      const row = await lockSubscription(trx, id, user.id);
-      if (!row) throw new HttpError(404, 'http.not_found');
-      const starts = new Date(row.starts_at).getTime();
-      const expires = new Date(row.expires_at).getTime();
-      if (expires <= now.getTime()) throw new HttpError(409, 'services.not_active');
-      const paid = row.order_item_id === null ? undefined : await paidForOrderItem(trx, row.order_item_id);
-      const settings = await ensureShop(trx, user.tenant_id);
-      const currency = paid?.currency ?? settings.currency;
-      let refunded = 0;
-      if (paid && paid.status === 'paid') {
-        const net = Number(paid.net) - Number(paid.discount);
-        const gross = net + vatOf(net, paid.vat_rate_bp);
-        // The unused share of the period, whole days only: the day it is cancelled is used.
-        const days = (ms: number) => Math.floor(ms / DAY_MS);
-        const total = Math.max(1, days(expires - starts));
-        const unused = Math.max(0, days(expires - now.getTime()));
-        refunded = Math.floor((gross * Math.min(unused, total)) / total);
-      }
-      await endSubscription(trx, row.id, now);
-      if (refunded > 0) {
-        await post(trx, {
-          tenantId: user.tenant_id,
-          userId: user.id,
-          amount: refunded,
-          currency,
-          type: 'refund',
-          description: translate(languageOf(user), 'credit.entry.unused', { title: row.title }),
-          reference: `cancel:subscription:${row.id}`,
-          now,
-        });
-      }
-      return { title: row.title, refunded, currency };
-    });
+    const result = await db.transaction().execute((trx) => endWithRefund(trx, user, id, now));
     await this.deps.audit.recordAction(
       actor,
       'subscription.cancelled',
