@@ -49,18 +49,41 @@ test('a customer buys a hosting plan and finds it under My hosting', async ({ pa
   await expect(row).toContainText(/€[\d.,]+ a month/);
   await reviewScreen(page, testInfo, 'services-active', SHELL_PAGE);
 
+  // Upgraded in one step: Starter ends now, its unused days go to the credit, which pays Business.
+  await row.getByRole('button', { name: 'Change plan of Hosting Starter' }).click();
+  const change = page.getByRole('dialog', { name: 'Change Hosting Starter' });
+  // The other plans the shop sells, not the one the customer has.
+  await expect(change.getByRole('radio', { name: /Pro/ })).toBeVisible();
+  await expect(change.getByRole('radio', { name: /Starter/ })).toHaveCount(0);
+  await change.getByRole('radio', { name: /Business/ }).click();
+  await reviewScreen(page, testInfo, 'services-change', { include: '[role="dialog"]' });
+  await change.getByRole('button', { name: 'Change plan' }).click();
+  await expect(change).toBeHidden();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: /You now have Hosting Business\. The unused time of Hosting Starter \(€[\d.,]+\) went to your credit/ }),
+  ).toBeVisible();
+  const rows = page.getByTestId('service-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'Starter' })).toContainText('Expired');
+  const business = rows.filter({ hasText: 'Business' });
+  await expect(business).toContainText('Active');
+  await expect(page.getByTestId('usage-mailboxes')).not.toHaveText('0 of 5');
+  await reviewScreen(page, testInfo, 'services-changed', SHELL_PAGE);
+
   // Cancelled: the plan ends now and the unused days go to the customer's credit.
-  await row.getByRole('button', { name: 'Cancel Hosting Starter' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Cancel Hosting Starter?' });
+  await business.getByRole('button', { name: 'Cancel Hosting Business' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel Hosting Business?' });
   await expect(dialog).toContainText('The unused days of what you paid go to your credit');
   await reviewScreen(page, testInfo, 'services-cancel', { include: '[role="dialog"]' });
   await dialog.getByRole('button', { name: 'Cancel the plan' }).click();
   await expect(dialog).toBeHidden();
   await expect(
-    page.getByRole('status').filter({ hasText: /Hosting Starter is cancelled; €[\d.,]+ for the unused time is in your credit\./ }),
+    page.getByRole('status').filter({ hasText: /Hosting Business is cancelled; €[\d.,]+ for the unused time is in your credit\./ }),
   ).toBeVisible();
-  await expect(row).toContainText('Expired');
-  await expect(row.getByRole('button', { name: 'Cancel Hosting Starter' })).toHaveCount(0);
+  await expect(business).toContainText('Expired');
+  await expect(page.getByRole('button', { name: /^Cancel Hosting/ })).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'What your plans include' })).toContainText('Your plans have run out');
   await expect(page.getByTestId('usage-domains')).toHaveText('0 of 0');
 });

@@ -12,11 +12,13 @@ import {
   type CheckoutPayload,
   type DomainCheck,
   type ShopCart,
+  type SubscriptionChangePayload,
 } from '@berth/contracts';
 import type { z } from 'zod';
 import { type ApiError, apiRequest } from './client.ts';
 import { shellKeys } from './shell.ts';
 import { creditKeys } from './credit.ts';
+import { invoiceKeys } from './invoices.ts';
 
 /* The shop's calls: catalogue, domain check, the server-side cart and checkout. */
 
@@ -50,6 +52,24 @@ export function useSubscriptionCancel() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['shop', 'subscriptions'] }),
         queryClient.invalidateQueries({ queryKey: creditKeys.all }),
+      ]),
+  });
+}
+
+/**
+ * POST /api/shop/subscriptions/{id}/change: the plan ends now, its unused time goes to credit,
+ * and the credit pays the new plan, in one step. One idempotency key per attempt (the caller's).
+ */
+export function useSubscriptionChange() {
+  const queryClient = useQueryClient();
+  return useMutation<CheckoutAnswer, ApiError, { id: number; payload: SubscriptionChangePayload }>({
+    mutationFn: ({ id, payload }) =>
+      apiRequest(`/shop/subscriptions/${id}/change`, { method: 'POST', body: payload, schema: checkoutAnswerSchema }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['shop', 'subscriptions'] }),
+        queryClient.invalidateQueries({ queryKey: creditKeys.all }),
+        queryClient.invalidateQueries({ queryKey: invoiceKeys.all }),
       ]),
   });
 }
@@ -152,7 +172,7 @@ export function useCheckout() {
       void Promise.all([
         queryClient.invalidateQueries({ queryKey: shopKeys.cart }),
         queryClient.invalidateQueries({ queryKey: ['domains'] }),
-        queryClient.invalidateQueries({ queryKey: ['invoices'] }),
+        queryClient.invalidateQueries({ queryKey: invoiceKeys.all }),
         queryClient.invalidateQueries({ queryKey: ['credit'] }),
         queryClient.invalidateQueries({ queryKey: ['user'] }),
       ]);

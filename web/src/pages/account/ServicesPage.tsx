@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Badge, Button, Group, Progress, Stack, Text } from '@mantine/core';
-import { IconCircleX, IconServer, IconShoppingCart } from '@tabler/icons-react';
+import { IconArrowsExchange, IconCircleX, IconServer, IconShoppingCart } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { PlanLimits } from '../shop/PlanLimits.tsx';
 import type { PlanUsage, Subscription } from '@berth/contracts';
@@ -13,6 +13,7 @@ import { EmptyState, LoadingRows } from '../../components/ListStates.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
+import { PlanChangeDialog } from './PlanChangeDialog.tsx';
 import classes from '../Pages.module.css';
 import accountClasses from './Account.module.css';
 
@@ -24,6 +25,7 @@ export function ServicesPage() {
   const rows = services.data?.data ?? [];
   const allowance = services.data?.usage?.allowance;
   const [cancelling, setCancelling] = useState<Subscription | null>(null);
+  const [changing, setChanging] = useState<Subscription | null>(null);
   const cancel = useSubscriptionCancel();
 
   return (
@@ -60,12 +62,18 @@ export function ServicesPage() {
             </thead>
             <tbody>
               {rows.map((service) => (
-                <ServiceRow key={service.id} service={service} onCancel={setCancelling} />
+                <ServiceRow key={service.id} service={service} onCancel={setCancelling} onChange={setChanging} />
               ))}
             </tbody>
           </table>
         )}
       </Section>
+      <PlanChangeDialog
+        service={changing}
+        onClose={() => {
+          setChanging(null);
+        }}
+      />
       <ConfirmDialog
         opened={cancelling !== null}
         title={t('services.cancel.title', { title: cancelling?.title ?? '' })}
@@ -87,7 +95,15 @@ export function ServicesPage() {
   );
 }
 
-function ServiceRow({ service, onCancel }: { service: Subscription; onCancel: (service: Subscription) => void }) {
+function ServiceRow({
+  service,
+  onCancel,
+  onChange,
+}: {
+  service: Subscription;
+  onCancel: (service: Subscription) => void;
+  onChange: (service: Subscription) => void;
+}) {
   const { t } = useTranslation();
   // The server decides by its clock; an older server's answer without it counts as active.
   const active = service.active ?? true;
@@ -133,17 +149,30 @@ function ServiceRow({ service, onCancel }: { service: Subscription; onCancel: (s
       </td>
       <td data-label={t('services.columns.actions')}>
         {active ? (
-          <Button
-            variant="default"
-            size="xs"
-            leftSection={<IconCircleX size={14} aria-hidden />}
-            aria-label={t('services.cancel.button', { title: service.title })}
-            onClick={() => {
-              onCancel(service);
-            }}
-          >
-            {t('services.cancel.short')}
-          </Button>
+          <Group gap="xs" wrap="wrap">
+            <Button
+              variant="light"
+              size="xs"
+              leftSection={<IconArrowsExchange size={14} aria-hidden />}
+              aria-label={t('services.change.button', { title: service.title })}
+              onClick={() => {
+                onChange(service);
+              }}
+            >
+              {t('services.change.short')}
+            </Button>
+            <Button
+              variant="default"
+              size="xs"
+              leftSection={<IconCircleX size={14} aria-hidden />}
+              aria-label={t('services.cancel.button', { title: service.title })}
+              onClick={() => {
+                onCancel(service);
+              }}
+            >
+              {t('services.cancel.short')}
+            </Button>
+          </Group>
         ) : null}
       </td>
     </tr>
