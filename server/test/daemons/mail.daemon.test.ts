@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
-import type { AddressInfo } from 'node:net';
 import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { freePort } from '../faults/processes.ts';
+import { startSmtpReceiver } from '../smtp-receiver.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
 
@@ -23,7 +22,8 @@ let runDir: string;
 let domainId: number;
 let tenantId: number;
 let mailboxId: number;
-let outside: Outside;
+/** "The rest of the internet": Postfix's relay for outgoing mail. */
+let outside: Awaited<ReturnType<typeof startSmtpReceiver>>;
 const PASSWORD = 'a long mailbox passphrase 91';
 const MAILBOX = 'info@post.example';
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
   expect(created.statusCode, created.body).toBe(201);
   mailboxId = created.json().data.id;
   runDir = mkdtempSync(path.join(tmpdir(), 'berth-mail-'));
-  outside = await startOutside();
+  outside = await startSmtpReceiver();
   settings = {
     databaseUrl: t.databaseUrl,
     address: '127.0.0.1',
@@ -64,42 +64,11 @@ afterAll(async () => {
   if (runDir && !process.env.KEEP_MAIL_RUN_DIR) rmSync(runDir, { recursive: true, force: true });
 });
 
-/** "The rest of the internet": Postfix's relay for outgoing mail, a real SMTP server keeping what it gets. */
-interface Outside {
-  port: number;
-  received: { to: string[]; from: string; raw: string }[];
-  close(): Promise<void>;
-}
-async function startOutside(): Promise<Outside> {
-  const received: Outside['received'] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  const port = await new Promise<number>((resolve) => {
-    const listening = server.listen(0, '127.0.0.1', () => resolve((listening.address() as AddressInfo).port));
-  });
-  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 /** The replies the outside got for `to`, polled until there are `count` (delivery goes Dovecot -> Postfix -> relay). */
 async function repliesTo(to: string, count: number, withinMs = 15_000) {
   const started = Date.now();
   for (;;) {
-    const replies = outside.received.filter((mail) => mail.to.includes(to));
+    const replies = outside.received.filter((mail) => mail.rcptTo.includes(to));
     if (replies.length >= count || Date.now() - started > withinMs) return replies;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -255,7 +224,7 @@ describe('the autoresponder set on the panel', () => {
     expect(await inboxSubjects(MAILBOX, PASSWORD, 'Question two')).toContain('Question two');
     expect(await send(MAILBOX, 'Question three', { from: 'ben@elsewhere.test' })).toBe('sent');
     expect(await repliesTo('ben@elsewhere.test', 1)).toHaveLength(1);
-    expect(outside.received.filter((mail) => mail.to.includes('anna@elsewhere.test'))).toHaveLength(1);
+    expect(outside.received.filter((mail) => mail.rcptTo.includes('anna@elsewhere.test'))).toHaveLength(1);
   });
 
   it('switched off it answers nobody; a changed text applies to the next delivery', async () => {
@@ -266,7 +235,7 @@ describe('the autoresponder set on the panel', () => {
     expect(await send(MAILBOX, 'After the change', { from: 'dan@elsewhere.test' })).toBe('sent');
     const [reply] = await repliesTo('dan@elsewhere.test', 1);
     expect(subjectOf(reply?.raw ?? '')).toBe('Back on Monday');
-    expect(outside.received.filter((mail) => mail.to.includes('cleo@elsewhere.test'))).toEqual([]);
+    expect(outside.received.filter((mail) => mail.rcptTo.includes('cleo@elsewhere.test'))).toEqual([]);
   });
 
   it('the public SMTP port still relays for nobody, loopback included', async () => {

@@ -1,44 +1,13 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/harness.ts';
+import { startSmtpReceiver, type ReceivedMail } from '../../../test/smtp-receiver.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { MailDeliveryError, Mailer, type MailRequest } from './mailer.ts';
 
-/* ---- a real SMTP receiver and a small MIME reader (mailparser is not a dependency) ---- */
-
-interface Received {
-  mailFrom: string;
-  rcptTo: string[];
-  raw: string;
-}
-
-async function startSmtpReceiver() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const mailFrom = session.envelope.mailFrom;
-        received.push({
-          mailFrom: mailFrom ? mailFrom.address : '',
-          rcptTo: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('latin1'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { received, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+/* ---- a small MIME reader (mailparser is not a dependency) ---- */
 
 interface MimePart {
   headers: Map<string, string>;
@@ -257,7 +226,7 @@ describe('Mailer with SMTP_URL', () => {
     await mailer.close();
 
     expect(smtp.received).toHaveLength(2);
-    const [reset, otp] = smtp.received as [Received, Received];
+    const [reset, otp] = smtp.received as [ReceivedMail, ReceivedMail];
     expect(reset.mailFrom).toBe('noreply@example.com');
     expect(reset.rcptTo).toEqual(['jane@example.com']);
 

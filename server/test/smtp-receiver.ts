@@ -1,0 +1,38 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+/** One message as the receiver got it: the envelope and the raw message (latin1, byte for byte). */
+export interface ReceivedMail {
+  mailFrom: string;
+  rcptTo: string[];
+  raw: string;
+}
+
+/**
+ * A real SMTP server on 127.0.0.1 (a port the OS picks) that keeps every message it is given:
+ * the outside world for the mailer's tests and for Postfix's relay in the mail daemon test.
+ */
+export async function startSmtpReceiver() {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const mailFrom = session.envelope.mailFrom;
+        received.push({
+          mailFrom: mailFrom ? mailFrom.address : '',
+          rcptTo: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('latin1'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { received, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
