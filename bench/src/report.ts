@@ -4,7 +4,8 @@ export interface Comparison {
   title: string;
   subject: { label: string; result: LoadResult };
   baseline: { label: string; result: LoadResult | { requestsPerSecond: number } };
-  goal: number;
+  /** None for a reference figure (the hello world: a request without the database sets no bar). */
+  goal?: number;
 }
 
 const number = (value: number, digits = 0) =>
@@ -29,7 +30,12 @@ export function formatComparison(comparison: Comparison): string {
     rows.push([side.label, number(result.requestsPerSecond, 1), p99, failed]);
   }
   const ratio = ratioOf(comparison);
-  rows.push(['ratio', number(ratio, 2), `goal >= ${number(comparison.goal, 2)}`, verdict(ratio, comparison.goal)]);
+  const goal = comparison.goal;
+  rows.push([
+    'ratio',
+    number(ratio, 2),
+    ...(goal === undefined ? ['for reference', ''] : [`goal >= ${number(goal, 2)}`, verdict(ratio, goal)]),
+  ]);
 
   const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   const line = (row: string[]) => row.map((cell, column) => pad(cell, widths[column] ?? 0, column > 0)).join('   ');
