@@ -65,14 +65,15 @@ test('the page itself is compressed and revalidated: a second visit gets 304 wit
   expect(first.headers['content-encoding']).toBe('br');
   expect(first.headers['cache-control']).toBe('no-cache');
   const html = brotliDecompressSync(first.body).toString('utf8');
-  expect(html).toContain('<div id="root"></div>');
+  // Loading dots paint before any script has run.
+  expect(html).toMatch(/<div id="root">\s*<!--[^>]*-->\s*<div class="berth-boot"/);
   // The login screen's own chunks are linked from the page, so they load beside the entry.
-  expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/admin\/assets\/LoginScreen-[\w-]+\.js">/);
+  expect(html).toMatch(/<link rel="modulepreload" fetchpriority="low" crossorigin href="\/admin\/assets\/LoginScreen-[\w-]+\.js">/);
   const etag = String(first.headers.etag);
   const again = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br', 'if-none-match': etag });
   expect(again.status).toBe(304);
   expect(again.body.length).toBe(0);
   const plain = await rawGet(`${berth.baseURL}/login`, {});
   expect(plain.headers['content-encoding']).toBeUndefined();
-  expect(plain.body.toString('utf8')).toContain('<div id="root"></div>');
+  expect(plain.body.toString('utf8')).toContain('<div class="berth-boot"');
 });

@@ -18,7 +18,7 @@ export interface RoutePreload {
 }
 
 const auth = (screen: string) => ['src/auth/AuthLayout.tsx', `src/auth/${screen}.tsx`];
-const shell = (...pages: string[]) => ['src/shell/Shell.tsx', ...pages.map((page) => `src/pages/${page}.tsx`)];
+const shell = (...pages: string[]) => ['src/shell/Shell.tsx', 'src/i18n/enAreas.ts', ...pages.map((page) => `src/pages/${page}.tsx`)];
 /** What the shell itself asks for on every page (shell/useSignedInUser.ts, api/shell.ts). */
 const SHELL_DATA = ['/api/user', '/api/menu'];
 

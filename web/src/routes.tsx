@@ -1,6 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RouteError } from './components/RouteError.tsx';
+import { loadEnglishAreas } from './i18n/i18n.ts';
 
 /** React.lazy for a named export (the codebase uses named exports only). */
 function lazyScreen(load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> {
@@ -18,7 +19,8 @@ const RegisterVerifyScreen = lazyScreen(async () => (await import('./auth/Regist
 const ChangePasswordScreen = lazyScreen(async () => (await import('./auth/ChangePasswordScreen.tsx')).ChangePasswordScreen);
 const OtpRequestScreen = lazyScreen(async () => (await import('./auth/OtpRequestScreen.tsx')).OtpRequestScreen);
 const OtpLoginScreen = lazyScreen(async () => (await import('./auth/OtpLoginScreen.tsx')).OtpLoginScreen);
-const Shell = lazyScreen(async () => (await import('./shell/Shell.tsx')).Shell);
+// The inner pages' English strings come with the shell, fetched side by side (i18n/enAreas.ts).
+const Shell = lazyScreen(async () => (await Promise.all([import('./shell/Shell.tsx'), loadEnglishAreas()]))[0].Shell);
 
 /** docs/product.md §2: the public routes in the order of docs/product.md §2, then the shell for every other path. */
 export const routes: RouteObject[] = [

@@ -51,6 +51,13 @@ interface RoutePreloads {
   data?: string[];
 }
 
+/**
+ * Scripts are fetched at once but behind the stylesheets: index.html paints its loading dots with
+ * the stylesheets alone (web/index.html), and a preload's default high priority would hold that
+ * first paint back until every script is in (seconds on a slow phone network).
+ */
+const SCRIPT_PRIORITY = 'fetchpriority="low"';
+
 /** The page for a path, for a visitor without a session cookie and for one with it. */
 interface PagePair {
   anonymous: Page;
@@ -61,7 +68,8 @@ interface PagePair {
  * index.html once per entry of dist/route-preloads.json, with that path's chunks and stylesheets
  * linked from <head>: the browser fetches them beside the entry instead of after it has run.
  */
-function pagesByPath(distDir: string, indexHtml: string): (path: string) => PagePair {
+function pagesByPath(distDir: string, builtHtml: string): (path: string) => PagePair {
+  const indexHtml = builtHtml.replaceAll('<link rel="modulepreload" ', `<link rel="modulepreload" ${SCRIPT_PRIORITY} `);
   const plainPage = pageOf(indexHtml);
   const plain = { anonymous: plainPage, withSession: plainPage };
   const preloadsPath = `${distDir}/route-preloads.json`;
@@ -70,7 +78,7 @@ function pagesByPath(distDir: string, indexHtml: string): (path: string) => Page
   const routes = (JSON.parse(readFileSync(preloadsPath, 'utf8')) as RoutePreloads[]).map((route) => {
     const links = [
       ...route.styles.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
-      ...route.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
+      ...route.scripts.map((href) => `<link rel="modulepreload" ${SCRIPT_PRIORITY} crossorigin href="${href}">`),
     ];
     // API answers only for a visitor with a session: for anyone else they would be 401s.
     const data = (route.data ?? []).map((href) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${href}">`);

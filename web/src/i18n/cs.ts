@@ -1,5 +1,5 @@
 /** Czech, a chunk of its own loaded when chosen (i18n.ts); `satisfies` fails the build when it misses a key of English. */
-import type { en } from './en.ts';
+import type { Strings } from './en.ts';
 import base from './cs.json';
 import csDashboard from './areas/dashboard/cs.json';
 import csDomains from './areas/domains/cs.json';
@@ -32,4 +32,4 @@ export const cs = {
   invoices: csInvoices,
   catalogue: csCatalogue,
   mailAliases: csMailAliases,
-} satisfies typeof en;
+} satisfies Strings;

@@ -1,5 +1,5 @@
 /** German, a chunk of its own loaded when chosen (i18n.ts); `satisfies` fails the build when it misses a key of English. */
-import type { en } from './en.ts';
+import type { Strings } from './en.ts';
 import base from './de.json';
 import deDashboard from './areas/dashboard/de.json';
 import deDomains from './areas/domains/de.json';
@@ -32,4 +32,4 @@ export const de = {
   invoices: deInvoices,
   catalogue: deCatalogue,
   mailAliases: deMailAliases,
-} satisfies typeof en;
+} satisfies Strings;

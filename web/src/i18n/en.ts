@@ -1,38 +1,12 @@
 /**
- * English, bundled with the entry: every other language is checked against it (de.ts, cs.ts) and
- * loaded only when chosen (i18n.ts). Each area of the inner pages owns its strings in a folder
- * under areas/ and is a top-level key of the translation (`domains.list.title`).
+ * English, bundled with the entry: the strings of the login screens and the shell's frame. The
+ * inner pages' areas (enAreas.ts) load with the shell. Every other language is checked against
+ * both together (de.ts, cs.ts) and loaded only when chosen (i18n.ts).
  */
 import base from './en.json';
-import enDashboard from './areas/dashboard/en.json';
-import enDomains from './areas/domains/en.json';
-import enDomainUsers from './areas/domainUsers/en.json';
-import enDns from './areas/dns/en.json';
-import enCustomers from './areas/customers/en.json';
-import enTenants from './areas/tenants/en.json';
-import enAudit from './areas/audit/en.json';
-import enNotifications from './areas/notifications/en.json';
-import enShop from './areas/shop/en.json';
-import enPartner from './areas/partner/en.json';
-import enPayments from './areas/payments/en.json';
-import enInvoices from './areas/invoices/en.json';
-import enCatalogue from './areas/catalogue/en.json';
-import enMailAliases from './areas/mailAliases/en.json';
+import type { enAreas } from './enAreas.ts';
 
-export const en = {
-  ...base,
-  dashboard: enDashboard,
-  domains: enDomains,
-  domainUsers: enDomainUsers,
-  dns: enDns,
-  customers: enCustomers,
-  tenants: enTenants,
-  audit: enAudit,
-  notifications: enNotifications,
-  shop: enShop,
-  partner: enPartner,
-  payments: enPayments,
-  invoices: enInvoices,
-  catalogue: enCatalogue,
-  mailAliases: enMailAliases,
-};
+export const en = base;
+
+/** Every string the web has, in English: what `t` accepts and every language must hold. */
+export type Strings = typeof base & typeof enAreas;

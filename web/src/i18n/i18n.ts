@@ -2,17 +2,17 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, type LanguageCode } from '@berth/contracts';
 import { setRequestLanguage } from '../api/client.ts';
-import { en } from './en.ts';
+import { en, type Strings } from './en.ts';
 
 /** Languages other than English come as chunks of their own, fetched when someone picks them. */
-const catalogues: Record<Exclude<LanguageCode, 'en'>, () => Promise<typeof en>> = {
+const catalogues: Record<Exclude<LanguageCode, 'en'>, () => Promise<Strings>> = {
   de: async () => (await import('./de.ts')).de,
   cs: async () => (await import('./cs.ts')).cs,
 };
 
 declare module 'i18next' {
   interface CustomTypeOptions {
-    resources: { translation: typeof en };
+    resources: { translation: Strings };
   }
 }
 
@@ -69,6 +69,24 @@ async function switchTo(language: LanguageCode): Promise<void> {
     i18n.addResourceBundle(language, 'translation', await catalogues[language]());
   }
   await i18n.changeLanguage(language);
+}
+
+let englishAreas: Promise<void> | undefined;
+
+/**
+ * The inner pages' English strings (enAreas.ts), added once before the shell renders: English is
+ * every language's fallback, so they load whatever the language (German and Czech hold theirs).
+ */
+export function loadEnglishAreas(): Promise<void> {
+  englishAreas ??= import('./enAreas.ts')
+    .then(({ enAreas }) => {
+      i18n.addResourceBundle('en', 'translation', enAreas, true, false);
+    })
+    .catch((error: unknown) => {
+      englishAreas = undefined;
+      throw error;
+    });
+  return englishAreas;
 }
 
 /** Resolves once the visitor's language is loaded: main.tsx renders after it, so no English flashes first. */
