@@ -47,9 +47,15 @@ export function createQueryClient(): QueryClient {
 
 /** GET /api/user: the session's user and tenant; fails with a 401 ApiError when logged out. */
 export function useCurrentUser() {
+  const queryClient = useQueryClient();
   return useQuery<CurrentUser, ApiError>({
     queryKey: queryKeys.currentUser,
-    queryFn: async ({ signal }) => (await apiRequest('/user', { schema: currentUserAnswerSchema, signal })).data,
+    queryFn: async ({ signal }) => {
+      const data = (await apiRequest('/user', { schema: currentUserAnswerSchema, signal })).data;
+      // The answer holds this host's tenant: the pages (usePageTitle) need no GET /api/tenant of their own.
+      queryClient.setQueryData<Tenant>(queryKeys.tenant, data.tenant);
+      return data;
+    },
   });
 }
 
