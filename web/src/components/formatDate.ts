@@ -1,4 +1,5 @@
 import { currentLanguage } from '../i18n/i18n.ts';
+import { dateTimeFormat, relativeTimeFormat } from './intlFormats.ts';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -13,7 +14,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 export function formatRelative(iso: string, now: number = Date.now()): string {
   const language = currentLanguage();
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const format = relativeTimeFormat(language, { numeric: 'auto' });
   let text = format.format(0, 'second');
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) {
@@ -26,13 +27,10 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
 
 /** A date with time, e.g. "22 Nov 2025, 14:03", in the UI language. */
 export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat(currentLanguage(), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  }).format(new Date(iso));
+  return dateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
 /** A date without time, e.g. "22 Nov 2025", in the UI language. */
 export function formatDate(iso: string): string {
-  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium' }).format(new Date(iso));
+  return dateTimeFormat(currentLanguage(), { dateStyle: 'medium' }).format(new Date(iso));
 }

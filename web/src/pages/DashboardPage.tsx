@@ -29,6 +29,7 @@ import { DashboardShortcut } from './DashboardShortcut.tsx';
 import { DashboardStat } from './DashboardStat.tsx';
 import classes from './Pages.module.css';
 import dashboard from './DashboardPage.module.css';
+import { relativeTimeFormat } from '../components/intlFormats.ts';
 
 /**
  * /dashboard: the numbers a user looks at first (their own for customers, the tenant's or every
@@ -197,7 +198,7 @@ const DAY = 24 * 60 * 60 * 1000;
 /** "tomorrow", "in 3 days" (in the UI language): an expiry is a matter of days. */
 function inDays(iso: string): string {
   const days = Math.max(0, Math.ceil((new Date(iso).getTime() - Date.now()) / DAY));
-  return new Intl.RelativeTimeFormat(currentLanguage(), { numeric: 'auto' }).format(days, 'day');
+  return relativeTimeFormat(currentLanguage(), { numeric: 'auto' }).format(days, 'day');
 }
 
 function ExpiringRow({ domain, admin }: { domain: DomainListItem; admin: boolean }) {

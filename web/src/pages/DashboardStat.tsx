@@ -3,6 +3,7 @@ import { Skeleton } from '@mantine/core';
 import type { Icon } from '@tabler/icons-react';
 import { currentLanguage } from '../i18n/i18n.ts';
 import dashboard from './DashboardPage.module.css';
+import { numberFormat } from '../components/intlFormats.ts';
 
 interface StatProps {
   to: string;
@@ -30,7 +31,7 @@ export function DashboardStat({ to, icon: StatIcon, label, value, hint, tone = '
         {value === undefined ? (
           <Skeleton height={30} width={56} radius="sm" className={dashboard.statSkeleton} />
         ) : (
-          <span className={dashboard.statValue}>{new Intl.NumberFormat(currentLanguage()).format(value)}</span>
+          <span className={dashboard.statValue}>{numberFormat(currentLanguage()).format(value)}</span>
         )}
         {hint ? <span className={dashboard.statHint}>{hint}</span> : null}
       </Link>

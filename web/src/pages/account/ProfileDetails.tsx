@@ -13,6 +13,7 @@ import { displayName } from '../../shell/UserMenu.tsx';
 import { Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import accountClasses from './Account.module.css';
+import { displayNames } from '../../components/intlFormats.ts';
 
 /** Countries offered for the billing address: the EU's, its neighbours' and the largest markets. */
 const COUNTRIES = [
@@ -150,7 +151,7 @@ export function ProfileForm({ user }: { user: User }) {
     register,
   } = form;
   const countries = useMemo(() => {
-    const names = new Intl.DisplayNames([i18n.language], { type: 'region' });
+    const names = displayNames(i18n.language, { type: 'region' });
     const codes: string[] = [...COUNTRIES];
     if (initial.country && !codes.includes(initial.country)) codes.push(initial.country);
     return [

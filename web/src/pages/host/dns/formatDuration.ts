@@ -1,4 +1,5 @@
 import { currentLanguage } from '../../../i18n/i18n.ts';
+import { numberFormat } from '../../../components/intlFormats.ts';
 
 const UNITS: [Intl.NumberFormatOptions['unit'], number][] = [
   ['week', 604_800],
@@ -12,8 +13,8 @@ export function formatDuration(seconds: number): string {
   const language = currentLanguage();
   for (const [unit, size] of UNITS) {
     if (seconds >= size && seconds % size === 0) {
-      return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'long' }).format(seconds / size);
+      return numberFormat(language, { style: 'unit', unit, unitDisplay: 'long' }).format(seconds / size);
     }
   }
-  return new Intl.NumberFormat(language, { style: 'unit', unit: 'second', unitDisplay: 'long' }).format(seconds);
+  return numberFormat(language, { style: 'unit', unit: 'second', unitDisplay: 'long' }).format(seconds);
 }

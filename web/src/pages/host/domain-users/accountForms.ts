@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DOMAIN_USER_QUOTA_MAX_MB, domainUserCreatePayloadSchema, domainUserPasswordResetPayloadSchema } from '@berth/contracts';
 import { withNewPassword } from '../../../forms/validation.ts';
 import { currentLanguage, i18n } from '../../../i18n/i18n.ts';
+import { numberFormat } from '../../../components/intlFormats.ts';
 
 export const QUOTA_DEFAULT_MB = 1024;
 const MB_PER_GB = 1024;
@@ -11,11 +12,10 @@ const MB_PER_TB = 1024 * 1024;
 export function formatQuota(mb: number): string {
   const [value, unit] =
     mb % MB_PER_TB === 0 ? [mb / MB_PER_TB, 'terabyte'] : mb % MB_PER_GB === 0 ? [mb / MB_PER_GB, 'gigabyte'] : [mb, 'megabyte'];
-  return new Intl.NumberFormat(currentLanguage(), { style: 'unit', unit, unitDisplay: 'short' }).format(value);
+  return numberFormat(currentLanguage(), { style: 'unit', unit, unitDisplay: 'short' }).format(value);
 }
 
-const quotaRange = () =>
-  i18n.t('domainUsers.quota.range', { max: new Intl.NumberFormat(currentLanguage()).format(DOMAIN_USER_QUOTA_MAX_MB) });
+const quotaRange = () => i18n.t('domainUsers.quota.range', { max: numberFormat(currentLanguage()).format(DOMAIN_USER_QUOTA_MAX_MB) });
 
 /**
  * The contract's quota (whole MB, 1 MB to 1 TB) with the message in the UI language; an empty

@@ -3,13 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../../i18n/i18n.ts';
 import { daysLeft, expiryState } from './expiry.ts';
 import classes from './Domains.module.css';
+import { dateTimeFormat } from '../../../components/intlFormats.ts';
 
 /**
  * An expiry as a date, e.g. "1 Mar 2027". Admins enter expiries as dates, stored as midnight UTC,
  * so they are shown in UTC: the day typed is the day shown, in every time zone.
  */
 function formatExpiry(iso: string): string {
-  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+  return dateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
 }
 
 interface DomainExpiryProps {

@@ -1,0 +1,30 @@
+/**
+ * Intl formatters, built once per language and options and then reused: building one costs about
+ * 0.3 ms (four times that on a slow phone), and the domain list alone formats 100 dates.
+ */
+const formats = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DisplayNames>();
+
+function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.RelativeTimeFormat | Intl.DisplayNames>(
+  key: string,
+  build: () => T,
+): T {
+  let format = formats.get(key) as T | undefined;
+  if (format === undefined) {
+    // A constructor that throws (an unknown currency) caches nothing: the caller's catch decides.
+    format = build();
+    formats.set(key, format);
+  }
+  return format;
+}
+
+export const dateTimeFormat = (language: string, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat =>
+  cached(`date|${language}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(language, options));
+
+export const numberFormat = (language: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat =>
+  cached(`number|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options));
+
+export const relativeTimeFormat = (language: string, options: Intl.RelativeTimeFormatOptions = {}): Intl.RelativeTimeFormat =>
+  cached(`relative|${language}|${JSON.stringify(options)}`, () => new Intl.RelativeTimeFormat(language, options));
+
+export const displayNames = (language: string, options: Intl.DisplayNamesOptions): Intl.DisplayNames =>
+  cached(`names|${language}|${JSON.stringify(options)}`, () => new Intl.DisplayNames([language], options));
