@@ -41,13 +41,30 @@ export function logInOnHost(baseUrl: string, host: string, email: string, passwo
 
 export interface PageResult {
   goal: PageGoal;
+  /** The audit with the median performance score. */
   audit: PageAudit;
+  /** Every audit's performance score, lowest first. */
+  scores: number[];
 }
+
+/**
+ * Audits per page: on this machine one page's score moved by up to 10 points between runs (the
+ * simulated blocking time multiplies the main thread's tasks, which other work stretches), so the
+ * median run is reported, as Lighthouse's own documentation advises.
+ */
+const AUDITS_PER_PAGE = 3;
 
 export async function auditPages(origin: string, cookie: string): Promise<PageResult[]> {
   const results: PageResult[] = [];
   for (const goal of PAGE_GOALS) {
-    results.push({ goal, audit: await auditPage(`${origin}${goal.path}`, goal.signedIn ? { cookie } : {}) });
+    const audits: PageAudit[] = [];
+    for (let run = 0; run < AUDITS_PER_PAGE; run++) {
+      audits.push(await auditPage(`${origin}${goal.path}`, goal.signedIn ? { cookie } : {}));
+    }
+    audits.sort((a, b) => a.performance - b.performance);
+    const median = audits[Math.floor(audits.length / 2)];
+    if (!median) throw new Error(`no audit of ${goal.path}`);
+    results.push({ goal, audit: median, scores: audits.map((audit) => audit.performance) });
   }
   return results;
 }
@@ -56,9 +73,11 @@ const mark = (ok: boolean) => (ok ? 'ABOVE GOAL' : 'BELOW GOAL');
 
 export function formatPages(results: PageResult[]): string {
   const lines = ['Lighthouse 13, mobile (simulated slow 4G, 4x CPU slowdown), Debian Chromium'];
-  for (const { goal, audit } of results) {
-    lines.push(`${goal.path}${goal.signedIn ? ' (signed in, demo data)' : ''}`);
-    lines.push(`  performance ${audit.performance} (goal >= ${goal.performance}) ${mark(audit.performance >= goal.performance)}`);
+  for (const { goal, audit, scores } of results) {
+    lines.push(`${goal.path}${goal.signedIn ? ' (signed in, demo data)' : ''}, the median of ${scores.length} runs`);
+    lines.push(
+      `  performance ${audit.performance} (runs: ${scores.join(', ')}; goal >= ${goal.performance}) ${mark(audit.performance >= goal.performance)}`,
+    );
     lines.push(
       `  LCP ${(audit.lcpMs / 1000).toFixed(2)} s (goal <= ${(goal.lcpMs / 1000).toFixed(1)} s) ${mark(audit.lcpMs <= goal.lcpMs)}`,
     );
