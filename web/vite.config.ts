@@ -135,11 +135,45 @@ function routePreloads(): Plugin {
           if (!chunk) throw new Error(`src/routePreloads.ts names ${module}, which is no lazily loaded chunk`);
           return chunk.fileName;
         });
+        // The public screens must not pull in the shell's chunks: the `app` and `mantine-shell`
+        // groups below are lists read off the module graph, and a new import can outgrow them.
+        if (!modules.includes(SHELL_MODULE)) {
+          const reached = [...closure([...entry, ...roots])].filter((fileName) =>
+            SHELL_CHUNKS.includes(byFileName.get(fileName)?.name ?? ''),
+          );
+          if (reached.length > 0) {
+            throw new Error(
+              `the public route ${pattern} loads the shell's chunks ${reached.join(', ')}: see codeSplitting in web/vite.config.ts`,
+            );
+          }
+        }
         const scripts = [...closure(roots)].filter((fileName) => !entry.has(fileName));
         const styles = [...new Set(cssOf(closure(roots)))].filter((fileName) => !entryCss.has(fileName));
         return { pattern, scripts: scripts.map((f) => base + f), styles: styles.map((f) => base + f), data };
       });
       this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: JSON.stringify(routes, null, 1) });
+    },
+  };
+}
+
+/** The signed-in shell, and the chunks only it may load (the public screens must not). */
+const SHELL_MODULE = 'src/shell/Shell.tsx';
+const SHELL_CHUNKS = ['shell', 'mantine-shell'];
+
+/**
+ * Scripts are preloaded behind the stylesheets: index.html paints its loading dots with the
+ * stylesheets alone, and a preload's default high priority would hold that first paint back until
+ * every script is in (seconds on a slow phone network). The server marks the route preloads it
+ * adds the same way (server/src/http/web-app.ts).
+ */
+function lowPriorityScriptPreloads(): Plugin {
+  return {
+    name: 'berth:low-priority-script-preloads',
+    apply: 'build',
+    transformIndexHtml: {
+      // After vite has written its preload links into the page.
+      order: 'post',
+      handler: (html) => html.replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" '),
     },
   };
 }
@@ -161,7 +195,7 @@ export default defineConfig(({ command }) => ({
   // The SPA answers at every path; only its built assets live under /admin/ (the server
   // serves them there). The dev server serves everything at `/` with an SPA fallback.
   base: command === 'build' ? '/admin/' : '/',
-  plugins: [react(), mantineThemeCss(), routePreloads(), precompress()],
+  plugins: [react(), mantineThemeCss(), lowPriorityScriptPreloads(), routePreloads(), precompress()],
   css: {
     postcss: {
       plugins: [postcssPresetMantine(), postcssSimpleVars({ variables: breakpoints })],

@@ -69,6 +69,9 @@ test('the page itself is compressed and revalidated: a second visit gets 304 wit
   expect(html).toMatch(/<div id="root">\s*<!--[^>]*-->\s*<div class="berth-boot"/);
   // The login screen's own chunks are linked from the page, so they load beside the entry.
   expect(html).toMatch(/<link rel="modulepreload" fetchpriority="low" crossorigin href="\/admin\/assets\/LoginScreen-[\w-]+\.js">/);
+  // Every script preload, the build's and the route's, waits behind the stylesheets.
+  expect(html.match(/<link rel="modulepreload"/g)?.length).toBeGreaterThan(3);
+  expect(html).not.toMatch(/<link rel="modulepreload" (?!fetchpriority="low")/);
   const etag = String(first.headers.etag);
   const again = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br', 'if-none-match': etag });
   expect(again.status).toBe(304);

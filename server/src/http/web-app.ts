@@ -51,11 +51,7 @@ interface RoutePreloads {
   data?: string[];
 }
 
-/**
- * Scripts are fetched at once but behind the stylesheets: index.html paints its loading dots with
- * the stylesheets alone (web/index.html), and a preload's default high priority would hold that
- * first paint back until every script is in (seconds on a slow phone network).
- */
+/** Behind the stylesheets, like the build's own preloads in index.html (web/vite.config.ts). */
 const SCRIPT_PRIORITY = 'fetchpriority="low"';
 
 /** The page for a path, for a visitor without a session cookie and for one with it. */
@@ -69,12 +65,11 @@ interface PagePair {
  * linked from <head>: the browser fetches them beside the entry instead of after it has run.
  */
 function pagesByPath(distDir: string, builtHtml: string): (path: string) => PagePair {
-  const indexHtml = builtHtml.replaceAll('<link rel="modulepreload" ', `<link rel="modulepreload" ${SCRIPT_PRIORITY} `);
-  const plainPage = pageOf(indexHtml);
+  const plainPage = pageOf(builtHtml);
   const plain = { anonymous: plainPage, withSession: plainPage };
   const preloadsPath = `${distDir}/route-preloads.json`;
   if (!existsSync(preloadsPath)) return () => plain;
-  const withLinks = (links: string[]) => pageOf(indexHtml.replace('</head>', `    ${links.join('\n    ')}\n  </head>`));
+  const withLinks = (links: string[]) => pageOf(builtHtml.replace('</head>', `    ${links.join('\n    ')}\n  </head>`));
   const routes = (JSON.parse(readFileSync(preloadsPath, 'utf8')) as RoutePreloads[]).map((route) => {
     const links = [
       ...route.styles.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
