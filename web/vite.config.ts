@@ -98,6 +98,43 @@ function precompress(): Plugin {
 }
 
 /**
+ * V8's explicit compile hint (Chrome 136 and later): a script that starts with this comment is
+ * compiled whole on a background thread while it streams in, instead of function by function on
+ * the main thread at each first call. Only for the chunks whose code runs at start on every page.
+ * Lighthouse (mean of alternating runs with and without): /login script evaluation 1,384 -> 1,091 ms,
+ * blocking time 977 -> 844 ms; /dashboard script evaluation 2,390 -> 1,693 ms, blocking time
+ * 2,752 -> 1,873 ms.
+ */
+const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
+
+function compileHints(): Plugin {
+  return {
+    name: 'berth:compile-hints',
+    apply: 'build',
+    generateBundle: {
+      // After vite has written the dynamic imports' preload lists into the chunks.
+      order: 'post',
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+        const byFileName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const atStart = new Set<string>();
+        const visit = (fileName: string) => {
+          if (atStart.has(fileName)) return;
+          atStart.add(fileName);
+          for (const imported of byFileName.get(fileName)?.imports ?? []) visit(imported);
+        };
+        for (const chunk of chunks) if (chunk.isEntry || SHELL_CHUNKS.includes(chunk.name)) visit(chunk.fileName);
+        for (const fileName of atStart) {
+          const chunk = byFileName.get(fileName);
+          // The hint must be the file's first line.
+          if (chunk) chunk.code = COMPILE_HINT + chunk.code;
+        }
+      },
+    },
+  };
+}
+
+/**
  * dist/route-preloads.json: for each pattern of src/routePreloads.ts, the chunks (with their
  * static imports) and stylesheets of its modules that index.html does not already load.
  */
@@ -195,7 +232,7 @@ export default defineConfig(({ command }) => ({
   // The SPA answers at every path; only its built assets live under /admin/ (the server
   // serves them there). The dev server serves everything at `/` with an SPA fallback.
   base: command === 'build' ? '/admin/' : '/',
-  plugins: [react(), mantineThemeCss(), lowPriorityScriptPreloads(), routePreloads(), precompress()],
+  plugins: [react(), mantineThemeCss(), lowPriorityScriptPreloads(), routePreloads(), compileHints(), precompress()],
   css: {
     postcss: {
       plugins: [postcssPresetMantine(), postcssSimpleVars({ variables: breakpoints })],
