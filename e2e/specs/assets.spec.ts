@@ -72,6 +72,14 @@ test('the page itself is compressed and revalidated: a second visit gets 304 wit
   // Every script preload, the build's and the route's, waits behind the stylesheets.
   expect(html.match(/<link rel="modulepreload"/g)?.length).toBeGreaterThan(3);
   expect(html).not.toMatch(/<link rel="modulepreload" (?!fetchpriority="low")/);
+  // The scripts every page runs at start ask Chromium to compile them whole off the main thread
+  // (web/vite.config.ts); the login screen's own small chunk does not.
+  const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]* href="\/admin\/assets\/([^"]+)">/g)].map((match) => match[1] ?? '');
+  const hinted = (name: string) => readFileSync(path.join(assetsDir, name), 'utf8').startsWith('//# allFunctionsCalledOnLoad\n');
+  const shared = preloaded.filter((name) => /^(react|mantine|libs|app)-/.test(name));
+  expect(shared).toHaveLength(4);
+  for (const name of shared) expect(hinted(name), name).toBe(true);
+  expect(preloaded.filter((name) => name.startsWith('LoginScreen-')).map(hinted)).toEqual([false]);
   const etag = String(first.headers.etag);
   const again = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br', 'if-none-match': etag });
   expect(again.status).toBe(304);
