@@ -125,6 +125,7 @@ function Stats({ data, admin }: { data: Dashboard | undefined; admin: boolean })
         label={t('dashboard.stat.expiring')}
         value={expiring}
         tone={expiring ? 'warning' : 'neutral'}
+        withHint
         hint={expiring === undefined ? undefined : expiring ? t('dashboard.stat.expiringHint') : t('dashboard.stat.expiringNone')}
       />
       {admin || expired ? (
@@ -147,6 +148,7 @@ function Stats({ data, admin }: { data: Dashboard | undefined; admin: boolean })
         label={t('dashboard.stat.notifications')}
         value={unread}
         tone={unread ? 'warning' : 'neutral'}
+        withHint
         hint={unread === undefined ? undefined : unread ? t('dashboard.stat.notificationsHint') : t('dashboard.stat.notificationsNone')}
       />
     </ul>

@@ -13,12 +13,14 @@ interface StatProps {
   value: number | undefined;
   /** A second line under the label, e.g. what to do about the number. */
   hint?: string | undefined;
+  /** The card has a hint once loaded: a placeholder holds its line while loading (no layout shift). */
+  withHint?: boolean;
   /** `warning` and `danger` colour the card when the number needs attention. */
   tone?: 'neutral' | 'warning' | 'danger';
 }
 
 /** One number of the dashboard, leading to the page where it can be acted on. */
-export function DashboardStat({ to, icon: StatIcon, label, value, hint, tone = 'neutral' }: StatProps) {
+export function DashboardStat({ to, icon: StatIcon, label, value, hint, withHint = false, tone = 'neutral' }: StatProps) {
   return (
     <li className={dashboard.statItem}>
       <Link to={to} className={dashboard.stat} data-tone={tone}>
@@ -33,7 +35,11 @@ export function DashboardStat({ to, icon: StatIcon, label, value, hint, tone = '
         ) : (
           <span className={dashboard.statValue}>{numberFormat(currentLanguage()).format(value)}</span>
         )}
-        {hint ? <span className={dashboard.statHint}>{hint}</span> : null}
+        {hint ? (
+          <span className={dashboard.statHint}>{hint}</span>
+        ) : withHint && value === undefined ? (
+          <Skeleton height={12} width="70%" radius="sm" className={dashboard.statHintSkeleton} />
+        ) : null}
       </Link>
     </li>
   );
