@@ -35,7 +35,7 @@ const settings = {
   // The server's own defaults (server/src/lib/password.ts); passed to it explicitly so both sides match.
   argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
   admin: { email: 'bench@localhost', password: 'bench-password-0123456789' },
-  /** Hard stop, in case something hangs: the run is meant to take about six minutes. */
+  /** Hard stop, in case something hangs: the run is meant to take about eight minutes. */
   watchdogSeconds: 900,
 };
 
