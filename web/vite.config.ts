@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import postcssPresetMantine from 'postcss-preset-mantine';
 import postcssSimpleVars from 'postcss-simple-vars';
@@ -97,6 +97,23 @@ function precompress(): Plugin {
   };
 }
 
+/** The chunks of a bundle by file name, and the set of `fileNames` with everything they import statically. */
+function chunkGraph(bundle: Rolldown.OutputBundle) {
+  const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+  const byFileName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const closure = (fileNames: Iterable<string>) => {
+    const seen = new Set<string>();
+    const visit = (fileName: string) => {
+      if (seen.has(fileName)) return;
+      seen.add(fileName);
+      for (const imported of byFileName.get(fileName)?.imports ?? []) visit(imported);
+    };
+    for (const fileName of fileNames) visit(fileName);
+    return seen;
+  };
+  return { chunks, byFileName, closure };
+}
+
 /**
  * V8's explicit compile hint (Chrome 136 and later): a script that starts with this comment is
  * compiled whole on a background thread while it streams in, instead of function by function on
@@ -115,15 +132,10 @@ function compileHints(): Plugin {
       // After vite has written the dynamic imports' preload lists into the chunks.
       order: 'post',
       handler(_options, bundle) {
-        const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
-        const byFileName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-        const atStart = new Set<string>();
-        const visit = (fileName: string) => {
-          if (atStart.has(fileName)) return;
-          atStart.add(fileName);
-          for (const imported of byFileName.get(fileName)?.imports ?? []) visit(imported);
-        };
-        for (const chunk of chunks) if (chunk.isEntry || SHELL_CHUNKS.includes(chunk.name)) visit(chunk.fileName);
+        const { chunks, byFileName, closure } = chunkGraph(bundle);
+        const atStart = closure(
+          chunks.filter((chunk) => chunk.isEntry || SHELL_CHUNKS.includes(chunk.name)).map((chunk) => chunk.fileName),
+        );
         for (const fileName of atStart) {
           const chunk = byFileName.get(fileName);
           // The hint must be the file's first line.
@@ -149,18 +161,7 @@ function routePreloads(): Plugin {
       base = config.base;
     },
     generateBundle(_options, bundle) {
-      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
-      const byFileName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const closure = (fileNames: string[]) => {
-        const seen = new Set<string>();
-        const visit = (fileName: string) => {
-          if (seen.has(fileName)) return;
-          seen.add(fileName);
-          for (const imported of byFileName.get(fileName)?.imports ?? []) visit(imported);
-        };
-        fileNames.forEach(visit);
-        return seen;
-      };
+      const { chunks, byFileName, closure } = chunkGraph(bundle);
       const cssOf = (fileNames: Iterable<string>) =>
         [...fileNames].flatMap((fileName) => [...(byFileName.get(fileName)?.viteMetadata?.importedCss ?? [])]);
       const entry = closure(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
