@@ -31,7 +31,7 @@ export function DashboardStat({ to, icon: StatIcon, label, value, hint, withHint
           </span>
         </span>
         {value === undefined ? (
-          <Skeleton height={30} width={56} radius="sm" className={dashboard.statSkeleton} />
+          <Skeleton width={56} radius="sm" className={dashboard.statSkeleton} />
         ) : (
           <span className={dashboard.statValue}>{numberFormat(currentLanguage()).format(value)}</span>
         )}

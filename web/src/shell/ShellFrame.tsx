@@ -1,5 +1,5 @@
 import './shellVariables.css';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Drawer } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -9,6 +9,8 @@ import { useDomain } from '../api/domains.ts';
 import { useRealtime } from '../api/realtime.ts';
 import { useDomainMenu, useLiveDomains, useMenu } from '../api/shell.ts';
 import { useMarkAppLoading } from '../components/appLoading.ts';
+import { warmUpFormats } from '../components/intlFormats.ts';
+import { currentLanguage } from '../i18n/i18n.ts';
 import { useScrollLock } from '../components/useScrollLock.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { domainIdOfPath, domainOverviewPath } from './domainPath.ts';
@@ -78,6 +80,10 @@ export function ShellFrame({ user, tenant }: ShellFrameProps) {
 
   useScrollLock(!wide && drawerOpened);
   useScrollOnNavigate(header);
+  useEffect(() => {
+    const timer = setTimeout(() => warmUpFormats(currentLanguage()), 0);
+    return () => clearTimeout(timer);
+  }, []);
   useRouteStateMessages();
   useRealtime(user.id);
   const logout = useLogoutAction();

@@ -100,7 +100,13 @@ export function DomainListPage() {
         id="domains"
         title={t('domains.list.section')}
         aside={
-          domains.isSuccess && rows.length > 0 ? (
+          domains.isPending ? (
+            // The count's line, held while the list loads: on a phone it sits under the title, and
+            // arriving late it pushed the search box down.
+            <Text fz="sm" component="div" aria-hidden>
+              <Skeleton width={120} radius="sm" className={domainClasses.countSkeleton} />
+            </Text>
+          ) : domains.isSuccess && rows.length > 0 ? (
             <Text fz="sm" c="dimmed" data-testid="domain-count">
               {domains.hasNextPage ? t('domains.list.shownMore', { count: rows.length }) : t('domains.list.shown', { count: rows.length })}
             </Text>
