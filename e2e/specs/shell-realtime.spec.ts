@@ -40,6 +40,46 @@ test('a notification sent by another instance reaches the page through Redis', a
   await expect(message).toHaveCount(0);
 });
 
+test.describe('a page still connecting', () => {
+  // The refused connection attempts are logged by the browser.
+  test.use({ allowedConsoleErrors: [/WebSocket connection to '.*\/socket\.io\/.*' failed|net::ERR_FAILED/] });
+
+  test('counts on the bell a notification sent after it read its data and before it subscribed', async ({ page, deployment }) => {
+    test.setTimeout(120_000);
+    const first = await deployment.start({ redis: true });
+    const customer = await deployment.accounts().customer('catch-up');
+    // As on a slow phone: the page shows its data seconds before its socket is subscribed. Here
+    // the socket (WebSocket or polling) is refused until the reminder has gone out.
+    let refused = true;
+    await page.route(/\/socket\.io\//, (route) => (refused ? route.abort() : route.continue()));
+    await page.routeWebSocket(/\/socket\.io\//, async (route) => {
+      if (refused) return route.close({ code: 1011, reason: 'not yet' });
+      const server = route.connectToServer();
+      route.onMessage((frame) => server.send(frame));
+      server.onMessage((frame) => route.send(frame));
+    });
+    const realtime = watchRealtime(page);
+    await signInPage(page, first.baseURL, customer);
+    await deployment.afterFirstExpiryRun(first);
+    const domain = await deployment.expiringDomain(first, customer);
+    await page.goto(`${first.baseURL}/dashboard`);
+    const bell = page.getByTestId('notification-bell');
+    await expect(bell).toHaveAccessibleName('Notifications, none unread');
+
+    // The second instance's first expiry run reminds the owner; its event finds no subscriber.
+    const second = await deployment.start({ redis: true });
+    await expect.poll(() => second.output(), { timeout: 20_000 }).toContain('"msg":"expiry reminders sent"');
+    await expect(page.getByTestId('shell-message').filter({ hasText: domain })).toHaveCount(0);
+
+    refused = false;
+    await expect.poll(() => realtime.subscribed(), { message: 'the next attempt connects', timeout: 15_000 }).toBe(1);
+    await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+    await expect(page.getByRole('region', { name: 'Key numbers' }).getByRole('link', { name: /Unread notifications/ })).toHaveText(
+      /^Unread notifications\s*1(\D|$)/,
+    );
+  });
+});
+
 test.describe('a server restart', () => {
   // While the server is down the browser logs its failed reconnection attempts. (One pattern: an
   // array of two would read as Playwright's [value, options] fixture tuple.)

@@ -10,6 +10,7 @@ import { dashboardKeys } from './dashboard.ts';
 
 export const notificationKeys = {
   all: ['notifications'] as const,
+  unread: ['notifications', 'unread'] as const,
 };
 
 /** GET /api/notifications, page after page (keyset cursor), newest first. */
@@ -29,7 +30,7 @@ export function useNotifications() {
 /** The unread count alone (the header's bell): the first page of one row carries it. */
 export function useUnreadNotifications() {
   return useQuery<number, ApiError>({
-    queryKey: [...notificationKeys.all, 'unread'],
+    queryKey: notificationKeys.unread,
     queryFn: async ({ signal }) => (await apiRequest('/notifications?limit=1', { schema: notificationListAnswerSchema, signal })).unread,
     staleTime: 30_000,
   });

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { io } from 'socket.io-client';
 import { notificationEventSchema, REALTIME_EVENTS, realtimeChannel } from '@berth/contracts';
 import { pushMessage } from '../components/messageStore.ts';
@@ -37,10 +37,13 @@ export function useRealtime(userId: number): void {
         void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
         void queryClient.invalidateQueries({ queryKey: shellKeys.cart });
       }
+      const firstConnect = !connectedBefore;
       connectedBefore = true;
-      for (const channel of [realtimeChannel.notifications(userId), realtimeChannel.cart(userId)]) {
+      const notifications = realtimeChannel.notifications(userId);
+      for (const channel of [notifications, realtimeChannel.cart(userId)]) {
         socket.emit('subscribe', channel, (answer: { ok?: boolean } | undefined) => {
           if (!answer?.ok) console.warn(`Realtime channel ${channel} was refused.`);
+          else if (firstConnect && channel === notifications) void catchUpOnNotifications(queryClient);
         });
       }
     });
@@ -62,4 +65,20 @@ export function useRealtime(userId: number): void {
       socket.disconnect();
     };
   }, [userId, queryClient]);
+}
+
+/**
+ * A notification sent after the page read its data (the HTML preloads it) and before this
+ * subscription reached nobody: on a slow phone that is seconds. The unread count is read again
+ * once the channel is subscribed (one small request), and only if it moved is what the event
+ * would have refreshed read again too.
+ */
+async function catchUpOnNotifications(queryClient: QueryClient): Promise<void> {
+  const before = queryClient.getQueryData<number>(notificationKeys.unread);
+  await queryClient.refetchQueries({ queryKey: notificationKeys.unread, exact: true });
+  const after = queryClient.getQueryData<number>(notificationKeys.unread);
+  if (before === undefined || after === before) return;
+  void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
+  void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+  void queryClient.invalidateQueries({ queryKey: dashboardKeys.dashboard });
 }
