@@ -52,9 +52,7 @@ export function useRealtime(userId: number): void {
       const event = notificationEventSchema.safeParse(payload);
       if (!event.success) return;
       pushMessage({ type: event.data.type, data: event.data.text });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
-      void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
-      void queryClient.invalidateQueries({ queryKey: dashboardKeys.dashboard });
+      refreshWhatNotificationsChange(queryClient);
     });
 
     socket.on(REALTIME_EVENTS.cartUpdated, () => {
@@ -77,7 +75,11 @@ async function catchUpOnNotifications(queryClient: QueryClient): Promise<void> {
   const before = queryClient.getQueryData<number>(notificationKeys.unread);
   await queryClient.refetchQueries({ queryKey: notificationKeys.unread, exact: true });
   const after = queryClient.getQueryData<number>(notificationKeys.unread);
-  if (before === undefined || after === before) return;
+  if (before !== undefined && after !== before) refreshWhatNotificationsChange(queryClient);
+}
+
+/** What a notification changes: the user, the notification list and count, the dashboard's number. */
+function refreshWhatNotificationsChange(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: queryKeys.currentUser });
   void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
   void queryClient.invalidateQueries({ queryKey: dashboardKeys.dashboard });
