@@ -228,12 +228,16 @@ const breakpoints = {
   'mantine-breakpoint-xl': '88em',
 };
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // The SPA answers at every path; only its built assets live under /admin/ (the server
   // serves them there). The dev server serves everything at `/` with an SPA fallback.
   base: command === 'build' ? '/admin/' : '/',
-  plugins: [react(), mantineThemeCss(), lowPriorityScriptPreloads(), routePreloads(), compileHints(), precompress()],
+  // The server-side build renders the login page to HTML at build time (scripts/prerender.ts):
+  // the same CSS modules (same class names), none of the browser bundle's post-processing.
+  plugins: isSsrBuild
+    ? [react()]
+    : [react(), mantineThemeCss(), lowPriorityScriptPreloads(), routePreloads(), compileHints(), precompress()],
   css: {
     postcss: {
       plugins: [postcssPresetMantine(), postcssSimpleVars({ variables: breakpoints })],

@@ -25,3 +25,5 @@ export const SESSION_REMEMBER_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const LANGUAGES = ['en', 'de', 'cs'] as const;
 export type LanguageCode = (typeof LANGUAGES)[number];
+/** The language picked by hand on the login screens, for the server's prerendered /login. */
+export const LANGUAGE_COOKIE = 'berth_language';

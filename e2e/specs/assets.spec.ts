@@ -60,7 +60,9 @@ test('every built JS and CSS asset is served brotli to a browser that accepts it
 
 test('the page itself is compressed and revalidated: a second visit gets 304 without a body', async ({ berth }, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', "the server's answers do not depend on the viewport");
-  const first = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br' });
+  // /login with an address in the path: the page as the build writes it, without the prerendered screen.
+  const url = `${berth.baseURL}/login/admin%40localhost`;
+  const first = await rawGet(url, { 'accept-encoding': 'br' });
   expect(first.status).toBe(200);
   expect(first.headers['content-encoding']).toBe('br');
   expect(first.headers['cache-control']).toBe('no-cache');
@@ -81,10 +83,33 @@ test('the page itself is compressed and revalidated: a second visit gets 304 wit
   for (const name of shared) expect(hinted(name), name).toBe(true);
   expect(preloaded.filter((name) => name.startsWith('LoginScreen-')).map(hinted)).toEqual([false]);
   const etag = String(first.headers.etag);
-  const again = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br', 'if-none-match': etag });
+  const again = await rawGet(url, { 'accept-encoding': 'br', 'if-none-match': etag });
   expect(again.status).toBe(304);
   expect(again.body.length).toBe(0);
-  const plain = await rawGet(`${berth.baseURL}/login`, {});
+  const plain = await rawGet(url, {});
   expect(plain.headers['content-encoding']).toBeUndefined();
   expect(plain.body.toString('utf8')).toContain('<div class="berth-boot"');
+});
+
+test('/login comes with the screen in the page, and its scripts start only once it is painted', async ({ berth }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', "the server's answers do not depend on the viewport");
+  const first = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br' });
+  expect(first.headers['content-encoding']).toBe('br');
+  expect(first.headers.vary).toMatch(/accept-language/);
+  const html = brotliDecompressSync(first.body).toString('utf8');
+  expect(html).toContain('<div id="prerender" data-language="en" inert>');
+  expect(html).toContain('Log in to your account</h1>');
+  // No inline style (the CSP would refuse it): its declarations are in a stylesheet of their own.
+  expect(html).not.toMatch(/<div id="prerender"[\s\S]* style="/);
+  expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/admin\/assets\/prerender-[\w-]+\.css">/);
+  // One small script, which links and starts the app's after the first paint.
+  expect(html).not.toContain('rel="modulepreload"');
+  const scripts = [...html.matchAll(/<script[^>]* src="\/admin\/assets\/([^"]+)"/g)].map((match) => match[1] ?? '');
+  expect(scripts).toHaveLength(1);
+  const boot = readFileSync(path.join(assetsDir, scripts[0] ?? ''), 'utf8');
+  expect(boot).toContain('requestAnimationFrame');
+  for (const chunk of ['react', 'mantine', 'libs', 'app', 'LoginScreen', 'AuthLayout', 'index'])
+    expect(boot).toMatch(new RegExp(`/admin/assets/${chunk}-[\\w-]+\\.js`));
+  const again = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) });
+  expect(again.status).toBe(304);
 });

@@ -54,6 +54,64 @@ test('a visitor is sent to /login, logs in with the printed credentials, stays i
   expect(answer.status()).toBe(401);
 });
 
+/** Holds the app's scripts back (all but the small one that starts them) until `release()`. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/admin/assets/*.js', async (route) => {
+    if (!route.request().url().includes('/login-boot-')) await released;
+    await route.continue();
+  });
+  return release;
+}
+
+test('on a slow network the login form is painted before its scripts arrive, and works once they are in', async ({
+  page,
+  berth,
+}, testInfo) => {
+  const release = await holdScripts(page);
+  await page.goto('/login');
+  const form = loginForm(page);
+  await expect(page.getByRole('heading', { name: 'Log in to your account' })).toBeVisible();
+  await expect(page.getByText('Welcome back. Enter your details to manage your hosting and domains.')).toBeVisible();
+  await expect(form.email).toBeVisible();
+  await expect(form.submit).toBeVisible();
+  // Painted, but it takes no input before the app is here: what was typed into it would be lost.
+  await expect(page.locator('#prerender')).toHaveAttribute('inert', '');
+  await keepScreenshot(page, testInfo, 'login-before-scripts');
+
+  release();
+  await expect(page.locator('#prerender')).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Log in to your account' })).toHaveCount(1);
+  await logIn(page, berth.admin);
+});
+
+test("the page painted before the scripts speaks the browser's language, or the one picked on this device", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const german = await browser.newContext({ baseURL, locale: 'de-DE', javaScriptEnabled: false });
+  try {
+    const visitor = await german.newPage();
+    await visitor.goto('/login');
+    await expect(visitor.getByRole('heading', { name: 'Bei Ihrem Konto anmelden' })).toBeVisible();
+    await expect(visitor.getByLabel('E-Mail oder UID', { exact: true })).toBeVisible();
+    await expect(visitor.locator('html')).toHaveAttribute('lang', 'de');
+  } finally {
+    await german.close();
+  }
+
+  // An English browser whose visitor picked Czech: the next visit starts in Czech before any script.
+  await page.goto('/login');
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('cs');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'cs');
+  await holdScripts(page);
+  await page.reload();
+  await expect(page.locator('#prerender')).toHaveAttribute('data-language', 'cs');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'cs');
+});
+
 test('a wrong password shows the error under the e-mail field', async ({ page, berth }) => {
   await page.goto('/login');
   const form = loginForm(page);

@@ -10,6 +10,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { FullPageLoader } from './components/FullPageLoader.tsx';
 import { createQueryClient } from './api/queries.ts';
 import { i18n, i18nReady } from './i18n/i18n.ts';
+import { handOffPrerender, prerenderedLanguage } from './prerender/handoff.ts';
 import { createRouter } from './routes.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -21,6 +22,11 @@ if (!container) throw new Error('The page has no #root element.');
 
 // German or Czech strings arrive as a chunk of their own: render once they are here.
 await i18nReady;
+// The prerendered login screen (scripts/prerender.ts) is in the language the server chose; if this
+// visitor picked another on this device, it goes at once. Any navigation ends it too.
+const prerendered = prerenderedLanguage();
+if (prerendered !== undefined && prerendered !== i18n.resolvedLanguage) handOffPrerender();
+router.subscribe(handOffPrerender);
 
 const root = createRoot(container);
 // The first render as a transition: React renders it in slices of 5 ms between which the browser

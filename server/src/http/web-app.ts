@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { translate } from '../i18n/messages.ts';
+import { LANGUAGE_COOKIE, LANGUAGES, type LanguageCode } from '@berth/contracts';
+import { isLanguage, translate } from '../i18n/messages.ts';
 
 export const defaultWebDistDir = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 
@@ -14,6 +15,8 @@ export const defaultWebDistDir = fileURLToPath(new URL('../../../web/dist/', imp
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 
 const LOGIN_PATH = /^\/login(\/[^/]*)?$/;
+/** Where the build's prerendered login page is sent (not with an address filled in: /login/:email). */
+const PRERENDERED_LOGIN_PATH = /^\/login\/?$/;
 
 type Encoding = 'br' | 'gzip';
 const ENCODINGS: Encoding[] = ['br', 'gzip'];
@@ -103,6 +106,15 @@ export async function registerWebApp(
 ): Promise<void> {
   const indexPath = `${distDir}/index.html`;
   const pageFor = existsSync(indexPath) ? pagesByPath(distDir, readFileSync(indexPath, 'utf8')) : undefined;
+  // /login with the screen already in the page, one per language (web/scripts/prerender.ts).
+  const loginPages = new Map<LanguageCode, PagePair>();
+  for (const language of LANGUAGES) {
+    const file = `${distDir}/login.${language}.html`;
+    if (!existsSync(file)) continue;
+    // It links what the login screen needs itself, and has no API answers to preload.
+    const page = pageOf(readFileSync(file, 'utf8'));
+    loginPages.set(language, { anonymous: page, withSession: page });
+  }
 
   if (existsSync(distDir)) {
     await app.register(fastifyStatic, {
@@ -131,9 +143,13 @@ export async function registerWebApp(
     if (LOGIN_PATH.test(path) && (await options.signedIn(request))) return reply.redirect('/dashboard', 303);
     // The reset page's URL holds a token: it must not leak to any other site as a Referer.
     if (request.url.startsWith('/password/reset/')) reply.header('referrer-policy', 'no-referrer');
-    const pages = pageFor(path);
+    const prerendered = PRERENDERED_LOGIN_PATH.test(path) ? loginPages.get(visitorLanguage(request)) : undefined;
+    const pages = prerendered ?? pageFor(path);
     const page = options.hasSessionCookie(request) ? pages.withSession : pages.anonymous;
-    reply.header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding, cookie');
+    reply
+      .header('cache-control', 'no-cache')
+      .header('etag', page.etag)
+      .header('vary', prerendered ? 'accept-encoding, cookie, accept-language' : 'accept-encoding, cookie');
     if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
     reply.type('text/html; charset=utf-8');
     // The not-found handler is no route: the compression hook does not see it.
@@ -141,4 +157,13 @@ export async function registerWebApp(
     if (encoding) return reply.header('content-encoding', encoding).send(page.compressed[encoding]);
     return reply.send(page.html);
   });
+}
+
+/**
+ * The language the web app starts in for this visitor (web/src/i18n/i18n.ts): the one picked on
+ * this device (remembered in a cookie as well), else the browser's.
+ */
+function visitorLanguage(request: FastifyRequest): LanguageCode {
+  const picked = request.cookies[LANGUAGE_COOKIE];
+  return picked !== undefined && isLanguage(picked) ? picked : request.lang;
 }

@@ -36,7 +36,8 @@ export function AuthLayout() {
       </main>
       <footer className={classes.footer}>
         <Text fz="xs" c="dimmed">
-          {t('auth.footer', { year: new Date().getFullYear(), title })}
+          {/* A reseller's customers must not see another name first: the line waits for the tenant (keeping its height). */}
+          {tenant.isPending ? '\u00a0' : t('auth.footer', { year: new Date().getFullYear(), title })}
         </Text>
       </footer>
     </div>

@@ -11,6 +11,7 @@ import { useLogin, useTenant } from '../api/queries.ts';
 import { passkeyCancelled, usePasskeyAutofill, usePasskeyLogin } from '../api/passkeys.ts';
 import { readRouteState, RouteStateMessage } from '../components/RouteStateMessage.tsx';
 import { usePageTitle } from '../components/usePageTitle.ts';
+import { usePrerenderHandoff } from '../prerender/handoff.ts';
 import { IdentifierField } from '../forms/IdentifierField.tsx';
 import { PasswordField } from '../forms/PasswordField.tsx';
 import { applyFieldErrors, describeError, useSchemaResolver } from '../forms/validation.ts';
@@ -32,6 +33,7 @@ export function LoginScreen() {
   const login = useLogin();
   const [formError, setFormError] = useState<string | null>(null);
   usePageTitle(t('login.pageTitle'));
+  usePrerenderHandoff();
 
   const { from } = readRouteState(location.state);
   const resolver = useSchemaResolver(loginPayloadSchema);
@@ -69,7 +71,9 @@ export function LoginScreen() {
 
   const showOtp = tenant.data ? offersOtpLogin(tenant.data.id) : false;
   const passkeyLogin = usePasskeyLogin();
-  const passkeysWork = typeof window.PublicKeyCredential === 'function';
+  // The build's render of this screen (prerender/loginPage.tsx) has no window: it shows the button,
+  // as every current browser does.
+  const passkeysWork = typeof window === 'undefined' || typeof window.PublicKeyCredential === 'function';
   const passkeyFailed = (error: Error) => setFormError(error instanceof ApiError ? describeError(error, t) : t('passkeys.loginFailed'));
   const signedIn = () => void navigate(returnTarget(from), { replace: true });
   usePasskeyAutofill(signedIn, passkeyFailed);

@@ -2,6 +2,7 @@ import { useRouteError } from 'react-router';
 import { VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useEffect } from 'react';
+import { usePrerenderHandoff } from '../prerender/handoff.ts';
 import { RenderFailed } from './RenderFailed.tsx';
 import classes from './RouteError.module.css';
 
@@ -9,6 +10,7 @@ import classes from './RouteError.module.css';
 export function RouteError() {
   const error = useRouteError();
   const { t } = useTranslation();
+  usePrerenderHandoff();
 
   useEffect(() => {
     console.warn('Route failed to render', error);

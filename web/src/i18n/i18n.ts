@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, type LanguageCode } from '@berth/contracts';
+import { LANGUAGE_COOKIE, LANGUAGES, type LanguageCode } from '@berth/contracts';
 import { setRequestLanguage } from '../api/client.ts';
 import { en, type Strings } from './en.ts';
 
@@ -45,6 +45,8 @@ function initialLanguage(): LanguageCode {
 }
 
 function syncDocumentLanguage(language: string): void {
+  // No document when the build renders the login page (prerender/loginPage.tsx).
+  if (typeof document === 'undefined') return;
   document.documentElement.lang = language;
   setRequestLanguage(language);
 }
@@ -64,7 +66,7 @@ void i18n.use(initReactI18next).init({
 });
 
 /** Switches to `language` once its strings are here (English always is). */
-async function switchTo(language: LanguageCode): Promise<void> {
+export async function switchLanguage(language: LanguageCode): Promise<void> {
   if (language !== 'en' && !i18n.hasResourceBundle(language, 'translation')) {
     i18n.addResourceBundle(language, 'translation', await catalogues[language]());
   }
@@ -90,7 +92,7 @@ export function loadEnglishAreas(): Promise<void> {
 }
 
 /** Resolves once the visitor's language is loaded: main.tsx renders after it, so no English flashes first. */
-export const i18nReady: Promise<void> = switchTo(initialLanguage()).catch(() => undefined);
+export const i18nReady: Promise<void> = switchLanguage(initialLanguage()).catch(() => undefined);
 
 /** A language picked by hand is remembered on this device for the login screens. */
 export function chooseLanguage(language: LanguageCode): void {
@@ -99,13 +101,15 @@ export function chooseLanguage(language: LanguageCode): void {
   } catch {
     // Private mode or blocked storage: the pick still applies for this visit.
   }
-  void switchTo(language);
+  // The server sends the prerendered login page in this language (server/src/http/web-app.ts).
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=31536000; SameSite=Lax${window.location.protocol === 'https:' ? '; Secure' : ''}`;
+  void switchLanguage(language);
 }
 
 /** The signed-in user's language wins over the device's pick. */
 export function applyUserLanguage(language: string): void {
   if (isLanguageCode(language) && i18n.resolvedLanguage !== language) {
-    void switchTo(language);
+    void switchLanguage(language);
   }
 }
 
