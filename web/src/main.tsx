@@ -5,14 +5,13 @@ import './styles/global.css';
 import { StrictMode, Suspense, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { FullPageLoader } from './components/FullPageLoader.tsx';
 import { createQueryClient } from './api/queries.ts';
 import { i18n, i18nReady } from './i18n/i18n.ts';
 import { handOffPrerender, prerenderedLanguage } from './prerender/handoff.ts';
 import { createRouter } from './routes.tsx';
-import { cssVariablesResolver, theme } from './theme.ts';
+import { ThemeProvider } from './components/ThemeProvider.tsx';
 
 const queryClient = createQueryClient();
 const router = createRouter();
@@ -35,20 +34,13 @@ const root = createRoot(container);
 startTransition(() =>
   root.render(
     <StrictMode>
-      {/* CSS variables come from a static stylesheet (vite.config.ts), not an inline <style>. */}
-      <MantineProvider
-        theme={theme}
-        cssVariablesResolver={cssVariablesResolver}
-        withCssVariables={false}
-        withGlobalClasses={false}
-        forceColorScheme="light"
-      >
+      <ThemeProvider>
         <QueryClientProvider client={queryClient}>
           <Suspense fallback={<FullPageLoader message={i18n.t('app.loading')} />}>
             <RouterProvider router={router} />
           </Suspense>
         </QueryClientProvider>
-      </MantineProvider>
+      </ThemeProvider>
     </StrictMode>,
   ),
 );

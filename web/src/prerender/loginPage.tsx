@@ -4,13 +4,12 @@
 import '../zodConfig.ts';
 import { prerender } from 'react-dom/static';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { LanguageCode } from '@berth/contracts';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { LoginScreen } from '../auth/LoginScreen.tsx';
 import { switchLanguage } from '../i18n/i18n.ts';
-import { cssVariablesResolver, theme } from '../theme.ts';
+import { ThemeProvider } from '../components/ThemeProvider.tsx';
 
 /** The markup of /login in `language`, as the app's first render with nothing fetched yet shows it. */
 export async function renderLoginPage(language: LanguageCode): Promise<string> {
@@ -20,13 +19,7 @@ export async function renderLoginPage(language: LanguageCode): Promise<string> {
   const queryClient = new QueryClient();
   // Waits for everything that suspends (lazily loaded parts), unlike renderToString.
   const { prelude } = await prerender(
-    <MantineProvider
-      theme={theme}
-      cssVariablesResolver={cssVariablesResolver}
-      withCssVariables={false}
-      withGlobalClasses={false}
-      forceColorScheme="light"
-    >
+    <ThemeProvider>
       <QueryClientProvider client={queryClient}>
         <MemoryRouter initialEntries={['/login']}>
           <Routes>
@@ -36,7 +29,7 @@ export async function renderLoginPage(language: LanguageCode): Promise<string> {
           </Routes>
         </MemoryRouter>
       </QueryClientProvider>
-    </MantineProvider>,
+    </ThemeProvider>,
   );
   return new Response(prelude).text();
 }
