@@ -1,7 +1,8 @@
 // `npm run bench`: Berth's authenticated GET /api/user against a bare Fastify hello world and
-// against Fastify doing one pooled select, the queries per request, logins/s against raw argon2id
-// verifies/s, and Lighthouse on /login, /dashboard and /host/domain. Prints each figure with its
-// goal and ABOVE/BELOW; a miss is reported, not an exit code.
+// against Fastify doing one pooled select, the queries per request, how soon a session ended on one
+// instance is refused by another, logins/s against raw argon2id verifies/s, and Lighthouse on
+// /login, /dashboard and /host/domain. Prints each figure with its goal and ABOVE/BELOW; a miss is
+// reported, not an exit code.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { formatPropagation, measureDnsPropagation } from './dns-propagation.ts';
 import { formatDnsThroughput, measureDnsThroughput } from './dns-throughput.ts';
 import { auditPages, formatPages, logInOnHost } from './pages.ts';
 import { queriesPerRequest } from './queries.ts';
+import { formatRevocation, measureRevocation } from './revocation.ts';
 import { repoRoot, startBaseline, startBerth, startPoolBaseline, type RunningServer } from './servers.ts';
 
 const positiveInteger = (name: string, fallback: number): number => {
@@ -138,6 +140,9 @@ async function main(): Promise<void> {
 
   log('queries per request (in-process, counted) ...');
   const queryCounts = await queriesPerRequest(database.url, settings.admin, ['/api/user']);
+  // The sessions answered from memory must still end at once everywhere (issue: fast pages).
+  log('session revocation across two instances ...');
+  const revocation = await measureRevocation(database.url, settings.admin);
 
   const loginLoad: LoadOptions = {
     url: `${berth.url}/api/login`,
@@ -207,6 +212,7 @@ async function main(): Promise<void> {
       `queries per GET ${path} (plain session): ${count.toFixed(2)} (goal <= ${settings.goals.queriesPerRequest}) ${ok ? 'ABOVE GOAL' : 'BELOW GOAL'}`,
     );
   }
+  log(formatRevocation(revocation));
   log(`\n${formatPages(pages)}`);
   log(`\n${formatPropagation(propagation)}`);
   log(`\n${formatDnsThroughput(dnsThroughput)}`);

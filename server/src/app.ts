@@ -98,6 +98,8 @@ import { PaymentProviders } from './modules/payments/registry.ts';
 import { promoRoutes } from './modules/promo/routes.ts';
 import { PromoAdmin } from './modules/promo/service.ts';
 import { shopRoutes } from './modules/shop/routes.ts';
+import { SessionCache } from './modules/sessions/cache.ts';
+import type { SessionWithUserRow } from './modules/sessions/queries.ts';
 import { ShopCatalogue } from './modules/shop/service.ts';
 
 export interface AppOptions {
@@ -142,7 +144,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.setSerializerCompiler(serializerCompiler);
 
   const hasher = new PasswordHasher({ memoryCost: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
-  const sessions = new SessionService(db, clock);
+  const sessionCache = config.DATABASE_URL
+    ? new SessionCache<SessionWithUserRow>({
+        databaseUrl: config.DATABASE_URL,
+        clock,
+        onError: (error) =>
+          app.log.warn({ err: error }, 'session cache: listener connection lost; sessions are read from the database until it is back'),
+      })
+    : undefined;
+  await sessionCache?.start();
+  const sessions = new SessionService(db, clock, sessionCache);
   const tenants = new TenantResolver(db, clock);
   const audit = new AuditService(db, clock, app.log);
   const mailer = new Mailer({
@@ -358,6 +369,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     hasSessionCookie: (request) => readSessionCookie(request) !== undefined,
   });
   app.addHook('onClose', async () => {
+    await sessionCache?.close();
     await background.close();
     await mailer.close();
   });

@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_hosting_addresses.ts';
 import * as m0018 from './migrations/0018_plan_limits.ts';
 import * as m0019 from './migrations/0019_domain_proof.ts';
 import * as m0020 from './migrations/0020_mail_autoreplies.ts';
+import * as m0021 from './migrations/0021_session_cache.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0018_plan_limits': m0018,
   '0019_domain_proof': m0019,
   '0020_mail_autoreplies': m0020,
+  '0021_session_cache': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

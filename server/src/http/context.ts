@@ -42,7 +42,16 @@ export function registerRequestContext(
     request.auth = active;
     if (!active.session.twoFactorPending && isLanguage(active.user.language)) request.lang = active.user.language;
   });
+
+  // A request that may have written answers only after this instance forgot the sessions it keeps:
+  // its own next request sees the change at once (other instances hear of it from the database,
+  // modules/sessions/cache.ts).
+  app.addHook('onSend', async (request) => {
+    if (!READ_ONLY_METHODS.has(request.method)) deps.sessions.cache?.clear();
+  });
 }
+
+const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Whether this session's user must set up a second factor first (modules/twofactor/policy.ts).

@@ -39,7 +39,7 @@ const sessionWithUser = (db: Db, idHash: string) =>
     .where('sessions.id_hash', '=', idHash);
 
 let sessionWithUserStatement: ((parameters: readonly unknown[]) => CompiledQuery<SessionWithUserRow>) | undefined;
-type SessionWithUserRow = Awaited<ReturnType<ReturnType<typeof sessionWithUser>['executeTakeFirstOrThrow']>>;
+export type SessionWithUserRow = Awaited<ReturnType<ReturnType<typeof sessionWithUser>['executeTakeFirstOrThrow']>>;
 
 /** Every API request runs this: compiled once, and a prepared statement on PostgreSQL. */
 export async function findSessionWithUser(db: Db, idHash: string): Promise<SessionWithUserRow | undefined> {

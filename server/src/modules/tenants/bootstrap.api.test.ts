@@ -40,6 +40,7 @@ describe('first start', () => {
       '0018_plan_limits',
       '0019_domain_proof',
       '0020_mail_autoreplies',
+      '0021_session_cache',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
