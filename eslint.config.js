@@ -19,6 +19,11 @@ export default tseslint.config(
     },
   },
   {
+    // The prerendered login page's own script runs in the browser (web/scripts/prerender.ts ships it).
+    files: ['web/scripts/login-boot.js'],
+    languageOptions: { globals: { ...globals.browser, __SCRIPTS__: 'readonly', __ENTRY__: 'readonly' } },
+  },
+  {
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

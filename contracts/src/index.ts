@@ -1,5 +1,6 @@
 export * from './envelope.ts';
 export * from './constants.ts';
+export * from './prerender.ts';
 export * from './auth.ts';
 export * from './user.ts';
 export * from './tenant.ts';

@@ -91,23 +91,23 @@ test('the page itself is compressed and revalidated: a second visit gets 304 wit
   expect(plain.body.toString('utf8')).toContain('<div class="berth-boot"');
 });
 
-test('/login comes with the screen in the page, and its scripts start only once it is painted', async ({ berth }, testInfo) => {
+test('/login comes with the screen in the page, and its scripts start only once the visitor uses it', async ({ berth }, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', "the server's answers do not depend on the viewport");
   const first = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br' });
   expect(first.headers['content-encoding']).toBe('br');
   expect(first.headers.vary).toMatch(/accept-language/);
   const html = brotliDecompressSync(first.body).toString('utf8');
-  expect(html).toContain('<div id="prerender" data-language="en" inert>');
+  expect(html).toMatch(/<div id="prerender" data-language="en" data-tenant="[^"]+" inert>/);
   expect(html).toContain('Log in to your account</h1>');
   // No inline style (the CSP would refuse it): its declarations are in a stylesheet of their own.
   expect(html).not.toMatch(/<div id="prerender"[\s\S]* style="/);
   expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/admin\/assets\/prerender-[\w-]+\.css">/);
-  // One small script, which links and starts the app's after the first paint.
+  // One small script, which links and starts the app's when the visitor starts using the page.
   expect(html).not.toContain('rel="modulepreload"');
   const scripts = [...html.matchAll(/<script[^>]* src="\/admin\/assets\/([^"]+)"/g)].map((match) => match[1] ?? '');
   expect(scripts).toHaveLength(1);
   const boot = readFileSync(path.join(assetsDir, scripts[0] ?? ''), 'utf8');
-  expect(boot).toContain('requestAnimationFrame');
+  expect(boot).toContain('pointerdown');
   for (const chunk of ['react', 'mantine', 'libs', 'app', 'LoginScreen', 'AuthLayout', 'index'])
     expect(boot).toMatch(new RegExp(`/admin/assets/${chunk}-[\\w-]+\\.js`));
   const again = await rawGet(`${berth.baseURL}/login`, { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) });

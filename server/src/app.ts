@@ -24,7 +24,7 @@ import { SecretBox } from './lib/secret-box.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { SessionService } from './modules/sessions/service.ts';
 import { readSessionCookie } from './modules/sessions/cookie.ts';
-import { TENANTS_CHANGED, TenantResolver } from './modules/tenants/service.ts';
+import { TENANTS_CHANGED, TenantResolver, toPublicTenant } from './modules/tenants/service.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { UserProfiles } from './modules/users/profile.ts';
 import { SecurityNotifier } from './modules/auth/notifier.ts';
@@ -367,6 +367,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       return active !== undefined && !active.session.twoFactorPending;
     },
     hasSessionCookie: (request) => readSessionCookie(request) !== undefined,
+    tenantOf: async (request) => toPublicTenant(await tenants.forHost(request.headers.host)),
   });
   app.addHook('onClose', async () => {
     await sessionCache?.close();

@@ -1,13 +1,14 @@
-// After `vite build`: the login page rendered to HTML in each language (src/prerender/loginPage.tsx),
-// written as dist/login.<language>.html beside index.html, which the server sends for /login
-// (server/src/http/web-app.ts). Inline style attributes, which the CSP (style-src 'self') would
-// refuse to apply, become rules of one stylesheet of their own.
+// After `vite build`: the login page rendered to HTML in each language and variant of tenant
+// (src/prerender/loginPage.tsx), written as dist/login.<language>.<variant>.html beside index.html;
+// the server fills in the host's tenant and sends it for /login (server/src/http/web-app.ts).
+// Inline style attributes, which the CSP (style-src 'self') would refuse to apply, become rules of
+// one stylesheet of their own.
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { LANGUAGES } from '@berth/contracts';
+import { LANGUAGES, LOGIN_PAGE_VARIANTS, TENANT_MARKERS, variantName, type LanguageCode, type LoginPageVariant } from '@berth/contracts';
 
 const webDir = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(webDir, 'dist');
@@ -23,7 +24,7 @@ await build({
 });
 
 const { renderLoginPage } = (await import(path.join(ssrDir, 'loginPage.js'))) as {
-  renderLoginPage: (language: string) => Promise<string>;
+  renderLoginPage: (language: LanguageCode, variant: LoginPageVariant) => Promise<string>;
 };
 
 const decode = (value: string) =>
@@ -41,8 +42,16 @@ const withoutInlineStyles = (html: string) =>
     return ` data-ps="${id}"`;
   });
 
-const pages = new Map<string, string>();
-for (const language of LANGUAGES) pages.set(language, withoutInlineStyles(await renderLoginPage(language)));
+const pages = new Map<string, { language: LanguageCode; markup: string }>();
+for (const language of LANGUAGES) {
+  for (const variant of LOGIN_PAGE_VARIANTS) {
+    const rendered = await renderLoginPage(language, variant);
+    // React completes a boundary it outlined with an inline script, which the CSP would refuse.
+    if (rendered.includes('<script')) throw new Error(`the login page (${language}, ${variantName(variant)}) came with an inline script`);
+    const markup = withoutInlineStyles(rendered);
+    pages.set(`${language}.${variantName(variant)}`, { language, markup });
+  }
+}
 rmSync(ssrDir, { recursive: true, force: true });
 
 // An inline style outranks the stylesheets; so do these, being !important.
@@ -63,10 +72,8 @@ const compressedCopies = (file: string, content: Buffer) => {
 writeFileSync(path.join(distDir, cssName), css);
 compressedCopies(path.join(distDir, cssName), Buffer.from(css));
 
-// The app's scripts start once the page has been painted: until then the stylesheets have the
-// connection to themselves (on a slow phone network the scripts took it for seconds), and what
-// the visitor sees first no longer waits on them. A script of our own does it: the CSP allows no
-// inline one.
+// The app's scripts start when the visitor starts using the page (scripts/login-boot.js): the page
+// is complete without them. A script of our own does it: the CSP allows no inline one.
 const index = readFileSync(path.join(distDir, 'index.html'), 'utf8');
 const entryTag = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const preloadTag = /\s*<link rel="modulepreload"[^>]* href="([^"]+)">/g;
@@ -80,27 +87,9 @@ const routes = JSON.parse(readFileSync(path.join(distDir, 'route-preloads.json')
 const loginRoute = routes.find((route) => new RegExp(route.pattern).test('/login'));
 if (!loginRoute) throw new Error('dist/route-preloads.json has no entry for /login');
 const scripts = [...[...index.matchAll(preloadTag)].map((match) => match[1] ?? ''), ...loginRoute.scripts];
-const boot = [
-  '// Loads the app once the prerendered login page is painted (web/scripts/prerender.ts).',
-  'let started = false;',
-  'const start = () => {',
-  '  if (started) return;',
-  '  started = true;',
-  `  for (const href of ${JSON.stringify(scripts)}) {`,
-  "    const link = document.createElement('link');",
-  "    link.rel = 'modulepreload';",
-  "    link.crossOrigin = '';",
-  '    link.href = href;',
-  '    document.head.append(link);',
-  '  }',
-  `  void import(${JSON.stringify(entry)});`,
-  '};',
-  '// The frame after the first one that was painted.',
-  'requestAnimationFrame(() => setTimeout(start, 0));',
-  '// A page opened in a background tab paints no frame until it is shown.',
-  'setTimeout(start, 1000);',
-  '',
-].join('\n');
+const boot = readFileSync(path.join(webDir, 'scripts/login-boot.js'), 'utf8')
+  .replace('__SCRIPTS__', JSON.stringify(scripts))
+  .replace('__ENTRY__', JSON.stringify(entry));
 const bootName = `assets/login-boot-${createHash('sha256').update(boot).digest('base64url').slice(0, 8)}.js`;
 writeFileSync(path.join(distDir, bootName), boot);
 compressedCopies(path.join(distDir, bootName), Buffer.from(boot));
@@ -112,14 +101,17 @@ const head = [
   `<link rel="stylesheet" crossorigin href="${BASE}${cssName}">`,
   `<script type="module" crossorigin src="${BASE}${bootName}"></script>`,
 ];
-for (const [language, markup] of pages) {
+for (const [name, { language, markup }] of pages) {
   const html = index
     .replace('<html lang="en"', `<html lang="${language}"`)
     .replace(entryTag, '')
     .replace(preloadTag, '')
     .replace('</head>', `  ${head.join('\n    ')}\n  </head>`)
-    // Inert until the app replaces it: what is typed into it would be lost.
-    .replace(root, `<div id="prerender" data-language="${language}" inert>${markup}</div>\n    <div id="root"></div>`);
-  writeFileSync(path.join(distDir, `login.${language}.html`), html);
+    // Inert until its script runs (scripts/login-boot.js); the tenant for the app to start with.
+    .replace(
+      root,
+      `<div id="prerender" data-language="${language}" data-tenant="${TENANT_MARKERS.json}" inert>${markup}</div>\n    <div id="root"></div>`,
+    );
+  writeFileSync(path.join(distDir, `login.${name}.html`), html);
 }
-process.stdout.write(`prerendered /login in ${[...pages.keys()].join(', ')} (${rules.size} inline styles -> ${cssName})\n`);
+process.stdout.write(`prerendered /login as ${[...pages.keys()].join(', ')} (${rules.size} inline styles -> ${cssName})\n`);

@@ -7,9 +7,9 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { FullPageLoader } from './components/FullPageLoader.tsx';
-import { createQueryClient } from './api/queries.ts';
+import { createQueryClient, queryKeys } from './api/queries.ts';
 import { i18n, i18nReady } from './i18n/i18n.ts';
-import { handOffPrerender, prerenderedLanguage } from './prerender/handoff.ts';
+import { handOffPrerender, prerenderedLanguage, prerenderedTenant } from './prerender/handoff.ts';
 import { createRouter } from './routes.tsx';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 
@@ -19,13 +19,20 @@ const router = createRouter();
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element.');
 
+// The prerendered login page holds the host's tenant: the login screen starts with it.
+const tenant = prerenderedTenant();
+if (tenant) queryClient.setQueryData(queryKeys.tenant, tenant);
+
 // German or Czech strings arrive as a chunk of their own: render once they are here.
 await i18nReady;
 // The prerendered login screen (scripts/prerender.ts) is in the language the server chose; if this
-// visitor picked another on this device, it goes at once. Any navigation ends it too.
+// visitor picked another on this device, it goes at once. The first navigation ends it too.
 const prerendered = prerenderedLanguage();
 if (prerendered !== undefined && prerendered !== i18n.resolvedLanguage) handOffPrerender();
-router.subscribe(handOffPrerender);
+const stopWatching = router.subscribe(() => {
+  handOffPrerender();
+  stopWatching();
+});
 
 const root = createRoot(container);
 // The first render as a transition: React renders it in slices of 5 ms between which the browser

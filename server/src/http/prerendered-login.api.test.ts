@@ -2,21 +2,35 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LOGIN_PAGE_VARIANTS, OPERATOR_TENANT_ID, TENANT_MARKERS, tenantSchema, variantName } from '@berth/contracts';
 import { createTestApp, login, type TestApp } from '../../test/harness.ts';
+import { addTenant } from '../../test/hosting.ts';
 
-// A build with the login page prerendered in two languages (web/scripts/prerender.ts writes all three).
+// A build with the login page prerendered per language and variant of tenant, as
+// web/scripts/prerender.ts writes it: the tenant's title, logo, the year and its JSON are markers.
 let t: TestApp;
+let resellerHost: string;
 beforeAll(async () => {
   const dist = mkdtempSync(join(tmpdir(), 'berth-dist-'));
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><html><body><div id="root">dots</div></body></html>');
-  const page = (language: string, heading: string) =>
-    `<!doctype html><html lang="${language}"><body><div id="prerender" data-language="${language}" inert><h1>${heading}</h1></div><div id="root"></div></body></html>`;
-  writeFileSync(join(dist, 'login.en.html'), page('en', 'Log in to your account'));
-  writeFileSync(join(dist, 'login.de.html'), page('de', 'Bei Ihrem Konto anmelden'));
-  writeFileSync(join(dist, 'login.cs.html'), page('cs', 'Přihlášení k účtu'));
+  const headings = { en: 'Log in to your account', de: 'Bei Ihrem Konto anmelden', cs: 'Přihlášení k účtu' };
+  for (const [language, heading] of Object.entries(headings)) {
+    for (const variant of LOGIN_PAGE_VARIANTS) {
+      const brand = variant.logo
+        ? `<img src="${TENANT_MARKERS.logo}" alt="${TENANT_MARKERS.title}">`
+        : `<span>${TENANT_MARKERS.title}</span>`;
+      const otp = variant.otp ? '<a href="/password/otp">one-time code</a>' : '';
+      const page =
+        `<!doctype html><html lang="${language}"><body><div id="prerender" data-language="${language}" data-tenant="${TENANT_MARKERS.json}" inert>` +
+        `${brand}<h1>${heading}</h1>${otp}<footer>© ${TENANT_MARKERS.year} ${TENANT_MARKERS.title}</footer></div><div id="root"></div></body></html>`;
+      writeFileSync(join(dist, `login.${language}.${variantName(variant)}.html`), page);
+    }
+  }
   writeFileSync(join(dist, 'route-preloads.json'), JSON.stringify([{ pattern: '^/login(/[^/]*)?$', scripts: [], styles: [] }]));
   t = await createTestApp({ webDistDir: dist });
+  resellerHost = 'reseller.example.test';
+  await addTenant(t, 'Anchor & <Sons> "Hosting"', resellerHost);
 });
 afterAll(async () => {
   await t.close();
@@ -50,6 +64,34 @@ describe('the prerendered login page', () => {
     expect(english.headers.etag).not.toBe(german.headers.etag);
     const again = await t.app.inject({ url: '/login', headers: { 'accept-language': 'de', 'if-none-match': String(german.headers.etag) } });
     expect(again.statusCode).toBe(304);
+  });
+
+  it("holds the host's tenant: its title escaped, its logo, this year, and the tenant for the app", async () => {
+    const operator = await t.app.inject({ url: '/login' });
+    expect(operator.body).not.toMatch(/BerthTenant|9f3c/);
+    expect(operator.body).toContain(`© ${new Date().getFullYear()} Berth`);
+    // The operator's host offers the one-time-code login; another tenant's does not.
+    expect(operator.body).toContain('one-time code');
+
+    const reseller = await t.app.inject({ url: '/login', headers: { host: resellerHost } });
+    expect(reseller.body).toContain('<span>Anchor &amp; &lt;Sons&gt; &quot;Hosting&quot;</span>');
+    expect(reseller.body).not.toContain('<Sons>');
+    expect(reseller.body).not.toContain('one-time code');
+    expect(reseller.headers.etag).not.toBe(operator.headers.etag);
+    const json = /data-tenant="([^"]*)"/.exec(reseller.body)?.[1] ?? '';
+    const tenant = tenantSchema.parse(
+      JSON.parse(json.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&')),
+    );
+    expect(tenant).toMatchObject({ title: 'Anchor & <Sons> "Hosting"', config: { admin_logo: null } });
+    expect(tenant.id).not.toBe(OPERATOR_TENANT_ID);
+    expect(tenant).toEqual((await t.app.inject({ url: '/api/tenant', headers: { host: resellerHost } })).json().data);
+
+    // With a logo, the logo; and a change to the tenant is in the next page.
+    await t.db.updateTable('tenants').set({ admin_logo: '/api/tenant/logo?v=2' }).where('id', '=', tenant.id).execute();
+    t.services.tenants.clear();
+    const withLogo = await t.app.inject({ url: '/login', headers: { host: resellerHost } });
+    expect(withLogo.body).toContain('<img src="/api/tenant/logo?v=2" alt="Anchor &amp; &lt;Sons&gt; &quot;Hosting&quot;">');
+    expect(withLogo.headers.etag).not.toBe(reseller.headers.etag);
   });
 
   it('is not sent where the address is part of the path, nor on other pages, nor to someone signed in', async () => {

@@ -6,7 +6,17 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { LANGUAGE_COOKIE, LANGUAGES, type LanguageCode } from '@berth/contracts';
+import {
+  LANGUAGE_COOKIE,
+  LANGUAGES,
+  LOGIN_PAGE_VARIANTS,
+  offersOtpLogin,
+  TENANT_MARKERS,
+  variantName,
+  type LanguageCode,
+  type Tenant,
+} from '@berth/contracts';
+import { escapeHtml } from '../lib/html.ts';
 import { isLanguage, translate } from '../i18n/messages.ts';
 
 export const defaultWebDistDir = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
@@ -102,19 +112,13 @@ export async function registerWebApp(
     signedIn: (request: FastifyRequest) => Promise<boolean>;
     /** Whether the request carries a session cookie at all (not whether it is valid). */
     hasSessionCookie: (request: FastifyRequest) => boolean;
+    /** The public tenant of the request's host (GET /api/tenant), for the prerendered login page. */
+    tenantOf: (request: FastifyRequest) => Promise<Tenant>;
   },
 ): Promise<void> {
   const indexPath = `${distDir}/index.html`;
   const pageFor = existsSync(indexPath) ? pagesByPath(distDir, readFileSync(indexPath, 'utf8')) : undefined;
-  // /login with the screen already in the page, one per language (web/scripts/prerender.ts).
-  const loginPages = new Map<LanguageCode, PagePair>();
-  for (const language of LANGUAGES) {
-    const file = `${distDir}/login.${language}.html`;
-    if (!existsSync(file)) continue;
-    // It links what the login screen needs itself, and has no API answers to preload.
-    const page = pageOf(readFileSync(file, 'utf8'));
-    loginPages.set(language, { anonymous: page, withSession: page });
-  }
+  const loginPage = prerenderedLoginPages(distDir);
 
   if (existsSync(distDir)) {
     await app.register(fastifyStatic, {
@@ -143,9 +147,10 @@ export async function registerWebApp(
     if (LOGIN_PATH.test(path) && (await options.signedIn(request))) return reply.redirect('/dashboard', 303);
     // The reset page's URL holds a token: it must not leak to any other site as a Referer.
     if (request.url.startsWith('/password/reset/')) reply.header('referrer-policy', 'no-referrer');
-    const prerendered = PRERENDERED_LOGIN_PATH.test(path) ? loginPages.get(visitorLanguage(request)) : undefined;
-    const pages = prerendered ?? pageFor(path);
-    const page = options.hasSessionCookie(request) ? pages.withSession : pages.anonymous;
+    const prerendered = PRERENDERED_LOGIN_PATH.test(path)
+      ? loginPage(visitorLanguage(request), await options.tenantOf(request))
+      : undefined;
+    const page = prerendered ?? (options.hasSessionCookie(request) ? pageFor(path).withSession : pageFor(path).anonymous);
     reply
       .header('cache-control', 'no-cache')
       .header('etag', page.etag)
@@ -157,6 +162,45 @@ export async function registerWebApp(
     if (encoding) return reply.header('content-encoding', encoding).send(page.compressed[encoding]);
     return reply.send(page.html);
   });
+}
+
+/**
+ * /login with the screen already in the page (web/scripts/prerender.ts): one template per language
+ * and variant of tenant, into which the host's tenant goes (its title, logo, the year, and the
+ * tenant as JSON for the app). Each page is made and compressed once per language and tenant as it
+ * is then, and kept (a tenant's change makes another).
+ */
+function prerenderedLoginPages(distDir: string): (language: LanguageCode, tenant: Tenant) => Page | undefined {
+  const templates = new Map<string, string>();
+  for (const language of LANGUAGES) {
+    for (const variant of LOGIN_PAGE_VARIANTS) {
+      const name = `${language}.${variantName(variant)}`;
+      const file = `${distDir}/login.${name}.html`;
+      if (existsSync(file)) templates.set(name, readFileSync(file, 'utf8'));
+    }
+  }
+  const made = new Map<string, Page>();
+  return (language, tenant) => {
+    const logo = tenant.config.admin_logo;
+    const template = templates.get(`${language}.${variantName({ logo: Boolean(logo), otp: offersOtpLogin(tenant.id) })}`);
+    if (template === undefined) return undefined;
+    const year = String(new Date().getFullYear());
+    const json = JSON.stringify({ id: tenant.id, title: tenant.title, config: tenant.config });
+    const key = `${language}\n${year}\n${json}`;
+    let page = made.get(key);
+    if (!page) {
+      const html = template
+        .replaceAll(TENANT_MARKERS.json, escapeHtml(json))
+        .replaceAll(TENANT_MARKERS.logo, escapeHtml(logo ?? ''))
+        .replaceAll(TENANT_MARKERS.title, escapeHtml(tenant.title))
+        .replaceAll(TENANT_MARKERS.year, year);
+      page = pageOf(html);
+      // Tenants are few; a bound all the same, for titles that change all day.
+      if (made.size >= 500) made.clear();
+      made.set(key, page);
+    }
+    return page;
+  };
 }
 
 /**

@@ -7,8 +7,11 @@ import { BrandMark } from '../components/BrandMark.tsx';
 import { LanguageSelector } from '../components/LanguageSelector.tsx';
 import classes from './AuthLayout.module.css';
 
-/** The frame of every public screen: a centred card on a quiet background. */
-export function AuthLayout() {
+/**
+ * The frame of every public screen: a centred card on a quiet background. `year` is the footer's
+ * (the build's render of /login passes a marker the server replaces, prerender/loginPage.tsx).
+ */
+export function AuthLayout({ year = new Date().getFullYear() }: { year?: number | string }) {
   const { t } = useTranslation();
   const tenant = useTenant();
   const title = tenant.data?.title ?? t('app.name');
@@ -37,7 +40,7 @@ export function AuthLayout() {
       <footer className={classes.footer}>
         <Text fz="xs" c="dimmed">
           {/* A reseller's customers must not see another name first: the line waits for the tenant (keeping its height). */}
-          {tenant.isPending ? '\u00a0' : t('auth.footer', { year: new Date().getFullYear(), title })}
+          {tenant.isPending ? '\u00a0' : t('auth.footer', { year, title })}
         </Text>
       </footer>
     </div>

@@ -12,6 +12,7 @@ import { passkeyCancelled, usePasskeyAutofill, usePasskeyLogin } from '../api/pa
 import { readRouteState, RouteStateMessage } from '../components/RouteStateMessage.tsx';
 import { usePageTitle } from '../components/usePageTitle.ts';
 import { usePrerenderHandoff } from '../prerender/handoff.ts';
+import { chooseLanguage, currentLanguage, isLanguageCode } from '../i18n/i18n.ts';
 import { IdentifierField } from '../forms/IdentifierField.tsx';
 import { PasswordField } from '../forms/PasswordField.tsx';
 import { applyFieldErrors, describeError, useSchemaResolver } from '../forms/validation.ts';
@@ -33,7 +34,6 @@ export function LoginScreen() {
   const login = useLogin();
   const [formError, setFormError] = useState<string | null>(null);
   usePageTitle(t('login.pageTitle'));
-  usePrerenderHandoff();
 
   const { from } = readRouteState(location.state);
   const resolver = useSchemaResolver(loginPayloadSchema);
@@ -43,6 +43,8 @@ export function LoginScreen() {
     handleSubmit,
     register,
     setError,
+    setFocus,
+    setValue,
   } = useForm<LoginPayload, unknown, LoginValues>({
     resolver,
     defaultValues: { email: params.email ?? '', password: '', remember: true },
@@ -67,6 +69,25 @@ export function LoginScreen() {
       }
       setFormError(describeError(error, t));
     }
+  });
+
+  // What the visitor typed into the prerendered screen before the app was there is this form's,
+  // with the focus where it was; a form sent meanwhile is sent now (scripts/login-boot.js held it).
+  usePrerenderHandoff(({ values, focused, submitted }) => {
+    if (typeof values.email === 'string') setValue('email', values.email);
+    if (typeof values.password === 'string') setValue('password', values.password);
+    if (typeof values.remember === 'boolean') setValue('remember', values.remember);
+    if (typeof values.language === 'string' && isLanguageCode(values.language) && values.language !== currentLanguage()) {
+      chooseLanguage(values.language);
+    }
+    if (focused && LOGIN_FIELDS.some((name) => name === focused.name)) {
+      setFocus(focused.name as (typeof LOGIN_FIELDS)[number]);
+      const field = document.activeElement;
+      if (field instanceof HTMLInputElement && field.type !== 'checkbox' && focused.start !== null) {
+        field.setSelectionRange(focused.start, focused.end ?? focused.start);
+      }
+    }
+    if (submitted) void onSubmit();
   });
 
   const showOtp = tenant.data ? offersOtpLogin(tenant.data.id) : false;

@@ -15,6 +15,8 @@ export function LanguageSelector() {
   return (
     <NativeSelect
       aria-label={t('language.label')}
+      // Named so that a language picked on the prerendered login screen is the app's (prerender/handoff.ts).
+      name="language"
       value={currentLanguage()}
       onChange={(event) => {
         const code = event.currentTarget.value;

@@ -1,4 +1,5 @@
 import type { LanguageCode } from '@berth/contracts';
+import { escapeHtml } from '../../lib/html.ts';
 
 /** Who did a security-relevant change, and from where; `resetLink` adds a "reset password" button. */
 export interface SecurityNoticeParams {
@@ -741,10 +742,6 @@ function renderBlock(w: Wording, block: Block): string {
 }
 
 /* ---- helpers ---- */
-
-export function escapeHtml(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
-}
 
 /** Names and titles land in headers and single lines: no line breaks, no runs of blanks. */
 const oneLine = (value: string): string => value.replace(/\s+/g, ' ').trim();

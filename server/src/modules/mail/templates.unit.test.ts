@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '@berth/contracts';
-import { escapeHtml, MAIL_KINDS, renderMail, type MailKind, type MailParams } from './templates.ts';
+import { MAIL_KINDS, renderMail, type MailKind, type MailParams } from './templates.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
 const EVIL_NAME = `<script>alert("x")</script> O'Brien & Co`;
 const EVIL_BRAND = '<img src=x onerror=alert(1)> Hosting';

@@ -1,0 +1,28 @@
+/**
+ * The build's login page (web/src/prerender/loginPage.tsx) is rendered for a made-up tenant: these
+ * stand for its title, logo address, the footer's year and the tenant as JSON (for the app, on
+ * #prerender), and the server puts in the host's own (server/src/http/web-app.ts). Plain letters
+ * and digits: nothing the renderer would escape.
+ */
+export const TENANT_MARKERS = {
+  title: 'BerthTenantTitle9f3c',
+  logo: '/BerthTenantLogo9f3c',
+  year: 'BerthYear9f3c',
+  json: 'BerthTenantJson9f3c',
+} as const;
+
+/** What changes the markup of the login screen beside the markers: a logo or the title, and the one-time-code button. */
+export interface LoginPageVariant {
+  logo: boolean;
+  otp: boolean;
+}
+
+export const LOGIN_PAGE_VARIANTS: LoginPageVariant[] = [
+  { logo: false, otp: false },
+  { logo: false, otp: true },
+  { logo: true, otp: false },
+  { logo: true, otp: true },
+];
+
+/** The file name part of a variant: dist/login.<language>.<variant>.html. */
+export const variantName = (variant: LoginPageVariant): string => `${variant.logo ? 'logo' : 'title'}-${variant.otp ? 'otp' : 'plain'}`;

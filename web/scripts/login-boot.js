@@ -1,0 +1,38 @@
+// The only script of the prerendered /login (written by web/scripts/prerender.ts, which fills in
+// SCRIPTS and ENTRY). The page is complete without the app: the app's 250 KB of scripts load when
+// the visitor starts using it (a touch, a key, the pointer moving, a field focused or changed, by
+// hand or by a password manager), and what was typed meanwhile is the app's when it takes over
+// (web/src/prerender/handoff.ts).
+const SCRIPTS = __SCRIPTS__;
+const ENTRY = __ENTRY__;
+const USE = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin', 'input', 'change'];
+
+let started = false;
+const start = () => {
+  if (started) return;
+  started = true;
+  for (const type of USE) removeEventListener(type, start, true);
+  for (const href of SCRIPTS) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+  void import(ENTRY);
+};
+
+const page = document.getElementById('prerender');
+if (page) {
+  // Inert in the HTML: without scripts, nothing typed could be sent.
+  page.removeAttribute('inert');
+  // Sent before the app is here: the app sends it when it takes over.
+  page.addEventListener('submit', (event) => {
+    event.preventDefault();
+    page.dataset.submitted = 'true';
+    start();
+  });
+  for (const type of USE) addEventListener(type, start, { capture: true, passive: true });
+} else {
+  start();
+}
