@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import postcssPresetMantine from 'postcss-preset-mantine';
@@ -16,6 +15,8 @@ import {
 } from '@mantine/core';
 import { cssVariablesResolver, theme } from './src/theme.ts';
 import { ROUTE_PRELOADS } from './src/routePreloads.ts';
+import { writeCompressedCopies } from './scripts/compress.ts';
+import type { RoutePreloads } from '@berth/contracts';
 
 const THEME_CSS_ID = 'virtual:mantine-theme.css';
 const RESOLVED_THEME_CSS_ID = `\0${THEME_CSS_ID}`;
@@ -68,10 +69,7 @@ function mantineThemeCss(): Plugin {
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|map)$/;
 
-/**
- * Brotli and gzip copies of every text asset, written once at build time at the highest levels
- * (too slow per request): the server sends the one the browser accepts (server/src/http/web-app.ts).
- */
+/** Brotli and gzip copies of every text asset (scripts/compress.ts). */
 function precompress(): Plugin {
   let outDir = '';
   return {
@@ -84,14 +82,7 @@ function precompress(): Plugin {
       for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true })) {
         if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue;
         const file = path.join(entry.parentPath, entry.name);
-        const content = readFileSync(file);
-        writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(content, {
-            params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length },
-          }),
-        );
-        writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+        writeCompressedCopies(file, readFileSync(file));
       }
     },
   };
@@ -189,7 +180,8 @@ function routePreloads(): Plugin {
         const styles = [...new Set(cssOf(closure(roots)))].filter((fileName) => !entryCss.has(fileName));
         return { pattern, scripts: scripts.map((f) => base + f), styles: styles.map((f) => base + f), data };
       });
-      this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: JSON.stringify(routes, null, 1) });
+      const preloads: RoutePreloads = routes;
+      this.emitFile({ type: 'asset', fileName: 'route-preloads.json', source: JSON.stringify(preloads, null, 1) });
     },
   };
 }

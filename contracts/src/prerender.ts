@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The build's login page (web/src/prerender/loginPage.tsx) is rendered for a made-up tenant: these
  * stand for its title, logo address, the footer's year and the tenant as JSON (for the app, on
@@ -26,3 +28,14 @@ export const LOGIN_PAGE_VARIANTS: LoginPageVariant[] = [
 
 /** The file name part of a variant: dist/login.<language>.<variant>.html. */
 export const variantName = (variant: LoginPageVariant): string => `${variant.logo ? 'logo' : 'title'}-${variant.otp ? 'otp' : 'plain'}`;
+
+/**
+ * dist/route-preloads.json, written by the web build (web/vite.config.ts): per path pattern, the
+ * chunks and stylesheets its screen needs beyond the entry's, and API answers to preload for a
+ * visitor with a session. The server links them from the page (server/src/http/web-app.ts), the
+ * build's login page from its boot script (web/scripts/prerender.ts).
+ */
+export const routePreloadsSchema = z.array(
+  z.object({ pattern: z.string(), scripts: z.array(z.string()), styles: z.array(z.string()), data: z.array(z.string()).optional() }),
+);
+export type RoutePreloads = z.infer<typeof routePreloadsSchema>;

@@ -6,9 +6,17 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { writeCompressedCopies } from './compress.ts';
 import { build } from 'vite';
-import { LANGUAGES, LOGIN_PAGE_VARIANTS, TENANT_MARKERS, variantName, type LanguageCode, type LoginPageVariant } from '@berth/contracts';
+import {
+  LANGUAGES,
+  LOGIN_PAGE_VARIANTS,
+  routePreloadsSchema,
+  TENANT_MARKERS,
+  variantName,
+  type LanguageCode,
+  type LoginPageVariant,
+} from '@berth/contracts';
 
 const webDir = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(webDir, 'dist');
@@ -65,12 +73,8 @@ const css = [...rules]
   })
   .join('\n');
 const cssName = `assets/prerender-${createHash('sha256').update(css).digest('base64url').slice(0, 8)}.css`;
-const compressedCopies = (file: string, content: Buffer) => {
-  writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }));
-  writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
-};
 writeFileSync(path.join(distDir, cssName), css);
-compressedCopies(path.join(distDir, cssName), Buffer.from(css));
+writeCompressedCopies(path.join(distDir, cssName), Buffer.from(css));
 
 // The app's scripts start when the visitor starts using the page (scripts/login-boot.js): the page
 // is complete without them. A script of our own does it: the CSP allows no inline one.
@@ -79,11 +83,7 @@ const entryTag = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/
 const preloadTag = /\s*<link rel="modulepreload"[^>]* href="([^"]+)">/g;
 const entry = entryTag.exec(index)?.[1];
 if (!entry) throw new Error('dist/index.html has no module script');
-const routes = JSON.parse(readFileSync(path.join(distDir, 'route-preloads.json'), 'utf8')) as {
-  pattern: string;
-  scripts: string[];
-  styles: string[];
-}[];
+const routes = routePreloadsSchema.parse(JSON.parse(readFileSync(path.join(distDir, 'route-preloads.json'), 'utf8')));
 const loginRoute = routes.find((route) => new RegExp(route.pattern).test('/login'));
 if (!loginRoute) throw new Error('dist/route-preloads.json has no entry for /login');
 const scripts = [...[...index.matchAll(preloadTag)].map((match) => match[1] ?? ''), ...loginRoute.scripts];
@@ -92,7 +92,7 @@ const boot = readFileSync(path.join(webDir, 'scripts/login-boot.js'), 'utf8')
   .replace('__ENTRY__', JSON.stringify(entry));
 const bootName = `assets/login-boot-${createHash('sha256').update(boot).digest('base64url').slice(0, 8)}.js`;
 writeFileSync(path.join(distDir, bootName), boot);
-compressedCopies(path.join(distDir, bootName), Buffer.from(boot));
+writeCompressedCopies(path.join(distDir, bootName), Buffer.from(boot));
 
 const root = /<div id="root">[\s\S]*?<\/div>\s*<\/div>/;
 if (!root.test(index)) throw new Error('dist/index.html has no #root with the boot dots to replace');

@@ -11,6 +11,7 @@ import {
   LANGUAGES,
   LOGIN_PAGE_VARIANTS,
   offersOtpLogin,
+  routePreloadsSchema,
   TENANT_MARKERS,
   variantName,
   type LanguageCode,
@@ -56,14 +57,6 @@ const pageOf = (html: string): Page => ({
   },
 });
 
-/** What web/vite.config.ts writes to dist/route-preloads.json. */
-interface RoutePreloads {
-  pattern: string;
-  scripts: string[];
-  styles: string[];
-  data?: string[];
-}
-
 /** Behind the stylesheets, like the build's own preloads in index.html (web/vite.config.ts). */
 const SCRIPT_PRIORITY = 'fetchpriority="low"';
 
@@ -83,7 +76,7 @@ function pagesByPath(distDir: string, builtHtml: string): (path: string) => Page
   const preloadsPath = `${distDir}/route-preloads.json`;
   if (!existsSync(preloadsPath)) return () => plain;
   const withLinks = (links: string[]) => pageOf(builtHtml.replace('</head>', `    ${links.join('\n    ')}\n  </head>`));
-  const routes = (JSON.parse(readFileSync(preloadsPath, 'utf8')) as RoutePreloads[]).map((route) => {
+  const routes = routePreloadsSchema.parse(JSON.parse(readFileSync(preloadsPath, 'utf8'))).map((route) => {
     const links = [
       ...route.styles.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
       ...route.scripts.map((href) => `<link rel="modulepreload" ${SCRIPT_PRIORITY} crossorigin href="${href}">`),
