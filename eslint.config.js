@@ -21,7 +21,9 @@ export default tseslint.config(
   {
     // The prerendered login page's own script runs in the browser (web/scripts/prerender.ts ships it).
     files: ['web/scripts/login-boot.js'],
-    languageOptions: { globals: { ...globals.browser, __SCRIPTS__: 'readonly', __ENTRY__: 'readonly' } },
+    languageOptions: {
+      globals: { ...globals.browser, __SCRIPTS__: 'readonly', __ENTRY__: 'readonly', __PASSKEY_DEVICE_KEY__: 'readonly' },
+    },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],

@@ -13,6 +13,13 @@ export const TENANT_MARKERS = {
   json: 'BerthTenantJson9f3c',
 } as const;
 
+/**
+ * localStorage key set on a device where a passkey of this site was added or used: there the
+ * prerendered /login starts the app at once, so the browser can offer the passkey in the e-mail
+ * field's autofill as the page opens (web/scripts/login-boot.js, web/src/api/passkeys.ts).
+ */
+export const PASSKEY_DEVICE_KEY = 'berth_passkey_device';
+
 /** What changes the markup of the login screen beside the markers: a logo or the title, and the one-time-code button. */
 export interface LoginPageVariant {
   logo: boolean;

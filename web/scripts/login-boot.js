@@ -5,6 +5,7 @@
 // (web/src/prerender/handoff.ts).
 const SCRIPTS = __SCRIPTS__;
 const ENTRY = __ENTRY__;
+const PASSKEY_DEVICE_KEY = __PASSKEY_DEVICE_KEY__;
 const USE = ['pointerdown', 'pointermove', 'touchstart', 'keydown', 'focusin', 'input', 'change'];
 
 let started = false;
@@ -22,6 +23,15 @@ const start = () => {
   void import(ENTRY);
 };
 
+/** A passkey of this site was added or used here: the app starts at once, for the browser's autofill. */
+const passkeyDevice = () => {
+  try {
+    return localStorage.getItem(PASSKEY_DEVICE_KEY) === '1';
+  } catch {
+    return false;
+  }
+};
+
 const page = document.getElementById('prerender');
 if (page) {
   // Inert in the HTML: without scripts, nothing typed could be sent.
@@ -32,7 +42,15 @@ if (page) {
     page.dataset.submitted = 'true';
     start();
   });
+  // A button pressed before the app is here (a passkey, say) is pressed again by the app.
+  page.addEventListener('click', (event) => {
+    const replayed = event.target instanceof Element ? event.target.closest('[data-replay]') : null;
+    if (replayed instanceof HTMLElement && replayed.dataset.replay) page.dataset.clicked = replayed.dataset.replay;
+    start();
+  });
   for (const type of USE) addEventListener(type, start, { capture: true, passive: true });
+  // The frame after the first painted one.
+  if (passkeyDevice()) requestAnimationFrame(() => setTimeout(start, 0));
 } else {
   start();
 }

@@ -11,6 +11,7 @@ import { build } from 'vite';
 import {
   LANGUAGES,
   LOGIN_PAGE_VARIANTS,
+  PASSKEY_DEVICE_KEY,
   routePreloadsSchema,
   TENANT_MARKERS,
   variantName,
@@ -89,7 +90,8 @@ if (!loginRoute) throw new Error('dist/route-preloads.json has no entry for /log
 const scripts = [...[...index.matchAll(preloadTag)].map((match) => match[1] ?? ''), ...loginRoute.scripts];
 const boot = readFileSync(path.join(webDir, 'scripts/login-boot.js'), 'utf8')
   .replace('__SCRIPTS__', JSON.stringify(scripts))
-  .replace('__ENTRY__', JSON.stringify(entry));
+  .replace('__ENTRY__', JSON.stringify(entry))
+  .replace('__PASSKEY_DEVICE_KEY__', JSON.stringify(PASSKEY_DEVICE_KEY));
 const bootName = `assets/login-boot-${createHash('sha256').update(boot).digest('base64url').slice(0, 8)}.js`;
 writeFileSync(path.join(distDir, bootName), boot);
 writeCompressedCopies(path.join(distDir, bootName), Buffer.from(boot));

@@ -8,6 +8,7 @@ import {
   passkeyListAnswerSchema,
   sessionAnswerSchema,
   webauthnOptionsAnswerSchema,
+  PASSKEY_DEVICE_KEY,
   type Passkey,
   type SessionAnswer,
 } from '@berth/contracts';
@@ -16,6 +17,15 @@ import { queryKeys, storeSession } from './queries.ts';
 
 const passkeysKey = ['account', 'passkeys'] as const;
 export type PasskeyAnswer = z.output<typeof passkeyAnswerSchema>;
+
+/** This device has a passkey of the site: its /login starts the app at once, for the autofill (PASSKEY_DEVICE_KEY). */
+function rememberPasskeyDevice(): void {
+  try {
+    localStorage.setItem(PASSKEY_DEVICE_KEY, '1');
+  } catch {
+    // Storage refused (private mode, full): the login page then waits for the visitor's first move.
+  }
+}
 
 type RegistrationOptions = Parameters<typeof startRegistration>[0]['optionsJSON'];
 type AuthenticationOptions = Parameters<typeof startAuthentication>[0]['optionsJSON'];
@@ -42,12 +52,14 @@ export function usePasskeyAdd() {
         schema: passkeyAnswerSchema,
       });
     },
-    onSuccess: () =>
-      Promise.all([
+    onSuccess: () => {
+      rememberPasskeyDevice();
+      return Promise.all([
         queryClient.invalidateQueries({ queryKey: passkeysKey }),
         // A passkey is a second factor: a user held for one is free now.
         queryClient.invalidateQueries({ queryKey: queryKeys.currentUser }),
-      ]),
+      ]);
+    },
   });
 }
 
@@ -94,7 +106,10 @@ export function usePasskeyLogin(step: 'login' | 'login2fa' = 'login') {
         schema: sessionAnswerSchema,
       });
     },
-    onSuccess: (answer) => storeSession(queryClient, answer.data),
+    onSuccess: (answer) => {
+      rememberPasskeyDevice();
+      storeSession(queryClient, answer.data);
+    },
   });
 }
 
@@ -105,13 +120,17 @@ export const passkeyCancelled = (error: unknown): boolean =>
 /**
  * Offers the site's passkeys in the autofill of the field marked `autocomplete="username webauthn"`
  * while the screen is open, where the browser supports it; `onSignedIn` runs when one was picked.
+ * Not when `skip()` says so as the screen opens (a passkey dialog asked for already: a waiting
+ * autofill request started after it would end it).
  */
-export function usePasskeyAutofill(onSignedIn: (answer: SessionAnswer) => void, onError: (error: Error) => void) {
+export function usePasskeyAutofill(onSignedIn: (answer: SessionAnswer) => void, onError: (error: Error) => void, skip?: () => boolean) {
   const autofill = usePasskeyLogin();
   const signedIn = useEffectEvent(onSignedIn);
   const failed = useEffectEvent(onError);
+  const skipped = useEffectEvent(() => skip?.() ?? false);
   const { mutate } = autofill;
   useEffect(() => {
+    if (skipped()) return;
     let open = true;
     void import('@simplewebauthn/browser').then(async ({ browserSupportsWebAuthnAutofill }) => {
       if (!open || !(await browserSupportsWebAuthnAutofill())) return;

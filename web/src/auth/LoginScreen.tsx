@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { Controller, useForm } from 'react-hook-form';
 import { Alert, Anchor, Button, Checkbox, Divider, Group, Stack, Text } from '@mantine/core';
@@ -71,9 +71,30 @@ export function LoginScreen() {
     }
   });
 
+  const showOtp = tenant.data ? offersOtpLogin(tenant.data.id) : false;
+  const passkeyLogin = usePasskeyLogin();
+  // The build's render of this screen (prerender/loginPage.tsx) has no window: it shows the button,
+  // as every current browser does.
+  const passkeysWork = typeof window === 'undefined' || typeof window.PublicKeyCredential === 'function';
+  const passkeyFailed = (error: Error) => setFormError(error instanceof ApiError ? describeError(error, t) : t('passkeys.loginFailed'));
+  const signedIn = () => void navigate(returnTarget(from), { replace: true });
+  // Set by the take-over below (a layout effect, before the autofill's effect).
+  const passkeyReplayed = useRef(false);
+  usePasskeyAutofill(signedIn, passkeyFailed, () => passkeyReplayed.current);
+  const withPasskey = () => {
+    setFormError(null);
+    passkeyLogin.mutate(undefined, {
+      onSuccess: signedIn,
+      onError: (error) => {
+        // Closing the browser's passkey dialog is no failure to report.
+        if (!passkeyCancelled(error)) passkeyFailed(error);
+      },
+    });
+  };
+
   // What the visitor typed into the prerendered screen before the app was there is this form's,
   // with the focus where it was; a form sent meanwhile is sent now (scripts/login-boot.js held it).
-  usePrerenderHandoff(({ values, focused, submitted }) => {
+  usePrerenderHandoff(({ values, focused, submitted, clicked }) => {
     if (typeof values.email === 'string') setValue('email', values.email);
     if (typeof values.password === 'string') setValue('password', values.password);
     if (typeof values.remember === 'boolean') setValue('remember', values.remember);
@@ -88,26 +109,11 @@ export function LoginScreen() {
       }
     }
     if (submitted) void onSubmit();
+    else if (clicked === 'passkey') {
+      passkeyReplayed.current = true;
+      withPasskey();
+    }
   });
-
-  const showOtp = tenant.data ? offersOtpLogin(tenant.data.id) : false;
-  const passkeyLogin = usePasskeyLogin();
-  // The build's render of this screen (prerender/loginPage.tsx) has no window: it shows the button,
-  // as every current browser does.
-  const passkeysWork = typeof window === 'undefined' || typeof window.PublicKeyCredential === 'function';
-  const passkeyFailed = (error: Error) => setFormError(error instanceof ApiError ? describeError(error, t) : t('passkeys.loginFailed'));
-  const signedIn = () => void navigate(returnTarget(from), { replace: true });
-  usePasskeyAutofill(signedIn, passkeyFailed);
-  const withPasskey = () => {
-    setFormError(null);
-    passkeyLogin.mutate(undefined, {
-      onSuccess: signedIn,
-      onError: (error) => {
-        // Closing the browser's passkey dialog is no failure to report.
-        if (!passkeyCancelled(error)) passkeyFailed(error);
-      },
-    });
-  };
 
   // Someone already signed in who opens /login is sent on by the server (server/src/http/web-app.ts).
   return (
@@ -171,6 +177,8 @@ export function LoginScreen() {
           fullWidth
           loading={passkeyLogin.isPending}
           onClick={withPasskey}
+          // Pressed on the prerendered screen, it is pressed again when the app takes over.
+          data-replay="passkey"
           leftSection={<IconFingerprint size={18} aria-hidden />}
         >
           {t('passkeys.login')}

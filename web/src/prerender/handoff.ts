@@ -9,6 +9,8 @@ export interface PrerenderedForm {
   focused?: { name: string; start: number | null; end: number | null };
   /** Whether the form was sent (scripts/login-boot.js held it for the app). */
   submitted: boolean;
+  /** The `data-replay` of a button pressed before the app was there, for the app to press. */
+  clicked?: string;
 }
 
 /**
@@ -35,8 +37,9 @@ export function handOffPrerender(): PrerenderedForm | undefined {
         }
       : undefined;
   const submitted = page.dataset.submitted === 'true';
+  const clicked = page.dataset.clicked;
   page.remove();
-  return { values, ...(focused ? { focused } : {}), submitted };
+  return { values, ...(focused ? { focused } : {}), submitted, ...(clicked ? { clicked } : {}) };
 }
 
 /** For the screens that take the prerendered page's place: the login screen (which adopts the form), and an error. */
