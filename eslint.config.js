@@ -4,7 +4,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/artifacts/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'web/dist-prerender/**',
+      'data/**',
+      'e2e/artifacts/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -24,6 +34,11 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.browser, __SCRIPTS__: 'readonly', __ENTRY__: 'readonly', __PASSKEY_DEVICE_KEY__: 'readonly' },
     },
+  },
+  {
+    // The server-rendered signed-in pages' script (server/src/http/signed-in-page.ts links it).
+    files: ['web/scripts/page-boot.js'],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],

@@ -23,6 +23,7 @@ const PHONE_SPECS = [
   'services',
   'shop-catalogue',
   'login',
+  'signed-in-page',
 ].map((name) => `${name}.spec.ts`);
 
 /**

@@ -46,3 +46,11 @@ export const routePreloadsSchema = z.array(
   z.object({ pattern: z.string(), scripts: z.array(z.string()), styles: z.array(z.string()), data: z.array(z.string()).optional() }),
 );
 export type RoutePreloads = z.infer<typeof routePreloadsSchema>;
+
+/**
+ * dist/shell-boot.json, written by the web build (web/scripts/prerender.ts): for a signed-in page
+ * the server rendered (server/src/http/signed-in-page.ts), its one script, and the app's entry and
+ * shared chunks, which that script loads once the page is painted (with the route's own chunks).
+ */
+export const shellBootSchema = z.object({ boot: z.string(), entry: z.string(), scripts: z.array(z.string()) });
+export type ShellBoot = z.infer<typeof shellBootSchema>;

@@ -7,7 +7,7 @@ import { reviewScreen } from '../support/review.ts';
 import { openMenu } from '../support/shell-fixtures.ts';
 import { isPhone } from '../support/shell-helpers.ts';
 import { signIn } from '../support/shell-session.ts';
-import { countLayoutShifts, holdAnswers, layoutShift } from '../support/layoutShift.ts';
+import { countLayoutShifts, holdAnswers, layoutShift, navigateInApp, resetLayoutShift } from '../support/layoutShift.ts';
 
 // /host/domain (search, sort, keyset pages, expiry marks), /host/domain/create (IDN,
 // owner and expiry for admins, field errors) and /host/domain/{id}/edit (settings per role,
@@ -357,7 +357,10 @@ test('the search box keeps its place while the list loads', async ({ page, accou
   // The list a second late, as on a slow network. On a phone the count ("1 domain") sits under
   // the section's title; arriving late it pushed the search box down (0.008 in Lighthouse).
   const list = await holdAnswers(page, /\/api\/host\/domain\?/, 1_000);
-  await page.goto('/host/domain');
+  await page.goto('/account');
+  await navigateInApp(page, '/host/domain');
+  await expect(page.getByTestId('domain-skeleton')).toBeVisible();
+  await resetLayoutShift(page);
   await expect(page.getByTestId('domain-count')).toBeVisible();
   await expect(page.getByTestId('domain-row').first()).toBeVisible();
   expect(list.held).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
-import type { Page } from '@playwright/test';
+import { request, type Page } from '@playwright/test';
 import { test, expect, openMenu } from '../support/shell-fixtures.ts';
 import { isPhone } from '../support/shell-helpers.ts';
-import { FLEET_CART_URL, FLEET_HOST, HARBOR_HOST, seedUsers } from '../support/shell-server.ts';
+import { FLEET_CART_URL, FLEET_HOST, HARBOR_HOST, SEED_PASSWORD, seedUsers } from '../support/shell-server.ts';
 
 // docs/product.md §2 and §6: what the header shows for each role and tenant.
 
@@ -66,21 +66,38 @@ test('super admin: partner credit opens the add-credit dialog, cart and profile 
   await expect(nav.getByTestId('nav-partner.credit')).toHaveAttribute('aria-current', 'page');
 });
 
-test('a non-zero commission links the credit to /system/partner/credit', async ({ page, openAs }) => {
-  // The shop (a later issue) books commissions; until then the server always answers 0.
-  await page.route('**/api/user', async (route) => {
-    const answer = await route.fetch();
-    const body = (await answer.json()) as { data: { user: { commission: unknown } } };
-    body.data.user.commission = { value: 12.5, value_formatted: '€12.50' };
-    await route.fulfill({ response: answer, json: body });
-  });
-  await openAs(seedUsers.superAdmin);
-  const credit = page.getByTestId('partner-credit');
-  await expect(credit).toHaveAccessibleName('Partner credit €12.50');
-  await expect(credit).toHaveAttribute('href', '/system/partner/credit');
-  await credit.click();
-  await expect(page).toHaveURL((url) => url.pathname === '/system/partner/credit');
-  await expect(page.getByRole('dialog')).toHaveCount(0);
+test('a non-zero commission links the credit to /system/partner/credit', async ({ page, openAs, seeded }) => {
+  // A real balance: the super admin books one for the host admin of a tenant that sells (and takes
+  // it back after: the seeded server is the worker's). The page comes with its answers in it
+  // (server/src/http/signed-in-page.ts), so the balance must be the server's, not a doctored answer.
+  const fleet = await openAs(seedUsers.fleetAdmin, '/account', FLEET_HOST);
+  // Asked by the page: Node resolves no *.localhost name.
+  const userId = await page.evaluate(
+    async () => ((await (await fetch('/api/user')).json()) as { data: { user: { id: number } } }).data.user.id,
+  );
+  const asSuperAdmin = await request.newContext({ baseURL: seeded.baseURL });
+  const adjust = async (amount: number) => {
+    const answer = await asSuperAdmin.post('/api/system/credit/adjustments', {
+      data: { user_id: userId, amount, description: 'e2e: a commission' },
+    });
+    expect(answer.status(), await answer.text()).toBe(201);
+  };
+  expect(
+    (await asSuperAdmin.post('/api/login', { data: { email: seedUsers.superAdmin, password: SEED_PASSWORD, remember: false } })).status(),
+  ).toBe(200);
+  await adjust(12_50);
+  try {
+    await page.goto(`${fleet}/dashboard`);
+    const credit = page.getByTestId('partner-credit');
+    await expect(credit).toHaveAccessibleName(/^Partner credit .*12\.50$/);
+    await expect(credit).toHaveAttribute('href', '/system/partner/credit');
+    await credit.click();
+    await expect(page).toHaveURL((url) => url.pathname === '/system/partner/credit');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  } finally {
+    await adjust(-12_50);
+    await asSuperAdmin.dispose();
+  }
 });
 
 test('host admin of a tenant without its own shop: no credit, no payment methods or promo', async ({ page, openAs }) => {

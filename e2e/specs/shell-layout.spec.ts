@@ -12,37 +12,38 @@ test.describe('when a page fails to render', () => {
   test.use({ allowedConsoleErrors: [/net::ERR_FAILED|Failed to fetch dynamically imported module/] });
 
   test('the content gives way to System.UnknownErrorCtrlF5, translated; the shell stays', async ({ page, openAs }) => {
-    // The user's language is Czech, in every answer that carries the user (route.fetch() runs in
-    // Node, which knows no *.localhost: tenant 1).
-    await page.route(/\/api\/user(\/notification-viewed)?$/, async (route) => {
-      const answer = await route.fetch();
-      const body = (await answer.json()) as { data: { language?: string; user?: { language: string } } };
-      if (body.data.user) body.data.user.language = 'cs';
-      else body.data.language = 'cs';
-      await route.fulfill({ response: answer, json: body });
-    });
-    await openAs(seedUsers.superAdmin, '/dashboard');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'cs');
-    await page.route('**/admin/assets/AccountPage-*.js', (route) => route.abort());
+    // The user's language is Czech (the seeded server is the worker's: English again after).
+    const origin = await openAs(seedUsers.superAdmin, '/notifications');
+    const speak = async (language: string) => {
+      expect((await page.request.patch(`${origin}/api/user/language`, { data: { language } })).status()).toBe(200);
+    };
+    await speak('cs');
+    try {
+      await page.goto(`${origin}/dashboard`);
+      await expect(page.locator('html')).toHaveAttribute('lang', 'cs');
+      await page.route('**/admin/assets/AccountPage-*.js', (route) => route.abort());
 
-    await page.getByTestId('profile-menu').click();
-    await page.getByRole('menuitem', { name: 'Účet' }).click();
-    await expect(page).toHaveURL((url) => url.pathname === '/account');
-    const failure = page.getByTestId('render-error');
-    await expect(failure.getByRole('alert')).toHaveText('Došlo k neznámé chybě. Načtěte prosím stránku znovu (Ctrl+F5).');
-    await expect(page.getByRole('main').getByRole('heading')).toHaveCount(0);
-    await expect(page.getByRole('banner')).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Drobečková navigace' }).getByRole('listitem')).toHaveText([
-      'Domů',
-      'Účet',
-      'Profil',
-    ]);
+      await page.getByTestId('profile-menu').click();
+      await page.getByRole('menuitem', { name: 'Účet' }).click();
+      await expect(page).toHaveURL((url) => url.pathname === '/account');
+      const failure = page.getByTestId('render-error');
+      await expect(failure.getByRole('alert')).toHaveText('Došlo k neznámé chybě. Načtěte prosím stránku znovu (Ctrl+F5).');
+      await expect(page.getByRole('main').getByRole('heading')).toHaveCount(0);
+      await expect(page.getByRole('banner')).toBeVisible();
+      await expect(page.getByRole('navigation', { name: 'Drobečková navigace' }).getByRole('listitem')).toHaveText([
+        'Domů',
+        'Účet',
+        'Profil',
+      ]);
 
-    // The next navigation renders again.
-    await page.getByRole('navigation', { name: 'Drobečková navigace' }).getByRole('link', { name: 'Domů' }).click();
-    await expect(page).toHaveURL((url) => url.pathname === '/dashboard');
-    await expect(failure).toHaveCount(0);
-    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText('Vítejte, Super Admin');
+      // The next navigation renders again.
+      await page.getByRole('navigation', { name: 'Drobečková navigace' }).getByRole('link', { name: 'Domů' }).click();
+      await expect(page).toHaveURL((url) => url.pathname === '/dashboard');
+      await expect(failure).toHaveCount(0);
+      await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText('Vítejte, Super Admin');
+    } finally {
+      await speak('en');
+    }
   });
 });
 

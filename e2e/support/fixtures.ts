@@ -9,6 +9,12 @@ import { repoRoot, startBerthServer, type BerthServer } from './server.ts';
 export interface BerthTestOptions {
   /** Console errors a test expects; anything else logged as an error fails the test. */
   allowedConsoleErrors: RegExp[];
+  /**
+   * page.goto and page.reload return once the app has taken over a signed-in page the server
+   * rendered (server/src/http/signed-in-page.ts): until then that page is inert, for a visitor as
+   * for a test. False for the tests of that page itself.
+   */
+  waitForApp: boolean;
 }
 
 interface BerthTestFixtures extends BerthTestOptions {
@@ -126,6 +132,26 @@ export const test = base.extend<BerthTestFixtures, BerthWorkerFixtures>({
   },
 
   allowedConsoleErrors: [[], { option: true }],
+  waitForApp: [true, { option: true }],
+
+  page: async ({ page, waitForApp }, use) => {
+    if (waitForApp) {
+      const tookOver = () => page.locator('#prerender[data-state]').waitFor({ state: 'detached', timeout: 20_000 });
+      const goto = page.goto.bind(page);
+      const reload = page.reload.bind(page);
+      page.goto = async (...args) => {
+        const answer = await goto(...args);
+        await tookOver();
+        return answer;
+      };
+      page.reload = async (...args) => {
+        const answer = await reload(...args);
+        await tookOver();
+        return answer;
+      };
+    }
+    await use(page);
+  },
 
   // docs/architecture.md: any console.error or uncaught exception in the page fails the test.
   context: async ({ context, allowedConsoleErrors }, use) => {

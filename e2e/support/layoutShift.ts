@@ -28,3 +28,23 @@ export async function holdAnswers(page: Page, url: string | RegExp, ms: number):
   });
   return counter;
 }
+
+/** From now on: what moves later counts, what moved so far does not. */
+export const resetLayoutShift = (page: Page): Promise<void> =>
+  page.evaluate(() => {
+    (window as unknown as { layoutShift: number }).layoutShift = 0;
+  });
+
+/**
+ * Opens `path` through the app's router, as a visitor who follows a link does, but with no input
+ * (shifts right after input do not count). A page load would not do for what a page shows while
+ * its answers load: the server renders a signed-in page with its answers in it
+ * (server/src/http/signed-in-page.ts).
+ */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.locator('#prerender').waitFor({ state: 'detached' });
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, path);
+}

@@ -15,6 +15,7 @@ import { registerInputGuard } from './http/input-guard.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { isLanguage } from './i18n/messages.ts';
 import { defaultWebDistDir, registerCompression, registerWebApp } from './http/web-app.ts';
 import { AuditService } from './modules/audit/service.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -362,10 +363,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await registerWebApp(app, options.webDistDir ?? defaultWebDistDir, {
     signedIn: async (request) => {
       const token = readSessionCookie(request);
-      if (!token) return false;
+      if (!token) return undefined;
       const active = await sessions.resolveOn(token, (await tenants.forHost(request.headers.host)).id);
-      return active !== undefined && !active.session.twoFactorPending;
+      if (active === undefined || active.session.twoFactorPending) return undefined;
+      return { language: isLanguage(active.user.language) ? active.user.language : request.lang };
     },
+    sign: (value) => secrets.sign('page-styles', value),
     hasSessionCookie: (request) => readSessionCookie(request) !== undefined,
     tenantOf: async (request) => toPublicTenant(await tenants.forHost(request.headers.host)),
   });

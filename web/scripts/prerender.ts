@@ -4,7 +4,7 @@
 // Inline style attributes, which the CSP (style-src 'self') would refuse to apply, become rules of
 // one stylesheet of their own.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeCompressedCopies } from './compress.ts';
 import { build } from 'vite';
@@ -13,6 +13,8 @@ import {
   LOGIN_PAGE_VARIANTS,
   PASSKEY_DEVICE_KEY,
   routePreloadsSchema,
+  shellBootSchema,
+  type ShellBoot,
   TENANT_MARKERS,
   variantName,
   type LanguageCode,
@@ -29,7 +31,15 @@ await build({
   root: webDir,
   configFile: path.join(webDir, 'vite.config.ts'),
   logLevel: 'warn',
-  build: { ssr: 'src/prerender/loginPage.tsx', outDir: ssrDir, emptyOutDir: true, minify: false },
+  // The login page's render runs here; the shell's runs in the server, per request
+  // (server/src/http/signed-in-page.ts), which imports it from this folder.
+  build: {
+    ssr: true,
+    rollupOptions: { input: { loginPage: 'src/prerender/loginPage.tsx', shellPage: 'src/prerender/shellPage.tsx' } },
+    outDir: ssrDir,
+    emptyOutDir: true,
+    minify: false,
+  },
 });
 
 const { renderLoginPage } = (await import(path.join(ssrDir, 'loginPage.js'))) as {
@@ -61,7 +71,6 @@ for (const language of LANGUAGES) {
     pages.set(`${language}.${variantName(variant)}`, { language, markup });
   }
 }
-rmSync(ssrDir, { recursive: true, force: true });
 
 // An inline style outranks the stylesheets; so do these, being !important.
 const css = [...rules]
@@ -95,6 +104,19 @@ const boot = readFileSync(path.join(webDir, 'scripts/login-boot.js'), 'utf8')
 const bootName = `assets/login-boot-${createHash('sha256').update(boot).digest('base64url').slice(0, 8)}.js`;
 writeFileSync(path.join(distDir, bootName), boot);
 writeCompressedCopies(path.join(distDir, bootName), Buffer.from(boot));
+
+// Signed-in pages the server renders (server/src/http/signed-in-page.ts) ask for the app's scripts
+// once painted: their one script, and what it loads.
+const pageBoot = readFileSync(path.join(webDir, 'scripts/page-boot.js'), 'utf8');
+const pageBootName = `assets/page-boot-${createHash('sha256').update(pageBoot).digest('base64url').slice(0, 8)}.js`;
+writeFileSync(path.join(distDir, pageBootName), pageBoot);
+writeCompressedCopies(path.join(distDir, pageBootName), Buffer.from(pageBoot));
+const shellBoot: ShellBoot = {
+  boot: `${BASE}${pageBootName}`,
+  entry,
+  scripts: [...index.matchAll(preloadTag)].map((match) => match[1] ?? ''),
+};
+writeFileSync(path.join(distDir, 'shell-boot.json'), JSON.stringify(shellBootSchema.parse(shellBoot)));
 
 const root = /<div id="root">[\s\S]*?<\/div>\s*<\/div>/;
 if (!root.test(index)) throw new Error('dist/index.html has no #root with the boot dots to replace');

@@ -5,11 +5,11 @@ import './styles/global.css';
 import { StrictMode, Suspense, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { hydrate, QueryClientProvider } from '@tanstack/react-query';
 import { FullPageLoader } from './components/FullPageLoader.tsx';
 import { createQueryClient, queryKeys } from './api/queries.ts';
-import { i18n, i18nReady } from './i18n/i18n.ts';
-import { handOffPrerender, prerenderedLanguage, prerenderedTenant } from './prerender/handoff.ts';
+import { i18n, i18nReady, isLanguageCode, switchLanguage } from './i18n/i18n.ts';
+import { handOffPrerender, prerenderedAnswers, prerenderedLanguage, prerenderedTenant } from './prerender/handoff.ts';
 import { createRouter } from './routes.tsx';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 
@@ -22,13 +22,22 @@ if (!container) throw new Error('The page has no #root element.');
 // The prerendered login page holds the host's tenant: the login screen starts with it.
 const tenant = prerenderedTenant();
 if (tenant) queryClient.setQueryData(queryKeys.tenant, tenant);
+// A signed-in page rendered by the server holds the answers it was made with.
+const answers = prerenderedAnswers();
+if (answers) hydrate(queryClient, answers);
 
 // German or Czech strings arrive as a chunk of their own: render once they are here.
 await i18nReady;
-// The prerendered login screen (scripts/prerender.ts) is in the language the server chose; if this
-// visitor picked another on this device, it goes at once. The first navigation ends it too.
 const prerendered = prerenderedLanguage();
-if (prerendered !== undefined && prerendered !== i18n.resolvedLanguage) handOffPrerender();
+if (answers && prerendered !== undefined && isLanguageCode(prerendered) && prerendered !== i18n.resolvedLanguage) {
+  // The server rendered the page in the user's language, which the app would switch to anyway.
+  await switchLanguage(prerendered);
+} else if (prerendered !== undefined && prerendered !== i18n.resolvedLanguage) {
+  // The prerendered login screen (scripts/prerender.ts) is in the language the server chose; if
+  // this visitor picked another on this device, it goes at once.
+  handOffPrerender();
+}
+// The first navigation ends a prerendered page too.
 const stopWatching = router.subscribe(() => {
   handOffPrerender();
   stopWatching();

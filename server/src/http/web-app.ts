@@ -18,6 +18,7 @@ import {
   type Tenant,
 } from '@berth/contracts';
 import { escapeHtml } from '../lib/html.ts';
+import { loadSignedInPages, rendersInShell, type RouteAssets } from './signed-in-page.ts';
 import { isLanguage, translate } from '../i18n/messages.ts';
 
 export const defaultWebDistDir = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
@@ -60,10 +61,11 @@ const pageOf = (html: string): Page => ({
 /** Behind the stylesheets, like the build's own preloads in index.html (web/vite.config.ts). */
 const SCRIPT_PRIORITY = 'fetchpriority="low"';
 
-/** The page for a path, for a visitor without a session cookie and for one with it. */
+/** The page for a path, for a visitor without a session cookie and for one with it, and the path's chunks and stylesheets. */
 interface PagePair {
   anonymous: Page;
   withSession: Page;
+  assets: RouteAssets;
 }
 
 /**
@@ -72,7 +74,7 @@ interface PagePair {
  */
 function pagesByPath(distDir: string, builtHtml: string): (path: string) => PagePair {
   const plainPage = pageOf(builtHtml);
-  const plain = { anonymous: plainPage, withSession: plainPage };
+  const plain = { anonymous: plainPage, withSession: plainPage, assets: { scripts: [], styles: [] } };
   const preloadsPath = `${distDir}/route-preloads.json`;
   if (!existsSync(preloadsPath)) return () => plain;
   const withLinks = (links: string[]) => pageOf(builtHtml.replace('</head>', `    ${links.join('\n    ')}\n  </head>`));
@@ -86,7 +88,7 @@ function pagesByPath(distDir: string, builtHtml: string): (path: string) => Page
     const anonymous = withLinks(links);
     return {
       pattern: new RegExp(route.pattern),
-      pages: { anonymous, withSession: data.length ? withLinks([...data, ...links]) : anonymous },
+      pages: { anonymous, withSession: data.length ? withLinks([...data, ...links]) : anonymous, assets: route },
     };
   });
   return (path) => routes.find((route) => route.pattern.test(path))?.pages ?? plain;
@@ -102,7 +104,10 @@ export async function registerWebApp(
   app: FastifyInstance,
   distDir: string,
   options: {
-    signedIn: (request: FastifyRequest) => Promise<boolean>;
+    /** The language of the request's signed-in user (second factor done), if there is one. */
+    signedIn: (request: FastifyRequest) => Promise<{ language: LanguageCode } | undefined>;
+    /** Signs what only this server may make (the addresses of server-rendered pages' styles). */
+    sign?: (value: string) => string;
     /** Whether the request carries a session cookie at all (not whether it is valid). */
     hasSessionCookie: (request: FastifyRequest) => boolean;
     /** The public tenant of the request's host (GET /api/tenant), for the prerendered login page. */
@@ -112,6 +117,7 @@ export async function registerWebApp(
   const indexPath = `${distDir}/index.html`;
   const pageFor = existsSync(indexPath) ? pagesByPath(distDir, readFileSync(indexPath, 'utf8')) : undefined;
   const loginPage = prerenderedLoginPages(distDir);
+  const signedInPages = options.sign && existsSync(indexPath) ? await loadSignedInPages(app, distDir, options.sign) : undefined;
 
   if (existsSync(distDir)) {
     await app.register(fastifyStatic, {
@@ -137,7 +143,20 @@ export async function registerWebApp(
     const path = request.url.split('?')[0] ?? '/';
     // Someone signed in who opens /login goes on to the dashboard before any script runs, so the
     // login screen needs no GET /api/user (a 401 there is an error in every visitor's console).
-    if (LOGIN_PATH.test(path) && (await options.signedIn(request))) return reply.redirect('/dashboard', 303);
+    const user = options.hasSessionCookie(request) ? await options.signedIn(request) : undefined;
+    if (LOGIN_PATH.test(path) && user) return reply.redirect('/dashboard', 303);
+    if (user && signedInPages && request.method === 'GET' && rendersInShell(path)) {
+      const html = await signedInPages.render(request, user.language, pageFor(path).assets);
+      if (html) {
+        reply.header('cache-control', 'private, no-cache').header('vary', 'accept-encoding, cookie').type('text/html; charset=utf-8');
+        // Made for this request: compressed quickly rather than small.
+        const encoding = negotiate(request.headers['accept-encoding'] ?? '', ENCODINGS);
+        if (encoding === 'br')
+          return reply.header('content-encoding', 'br').send(brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }));
+        if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(gzipSync(html, { level: 6 }));
+        return reply.send(html);
+      }
+    }
     // The reset page's URL holds a token: it must not leak to any other site as a Referer.
     if (request.url.startsWith('/password/reset/')) reply.header('referrer-policy', 'no-referrer');
     const prerendered = PRERENDERED_LOGIN_PATH.test(path)

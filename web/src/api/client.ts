@@ -67,6 +67,15 @@ export function setRequestLanguage(language: string): void {
   requestLanguage = language;
 }
 
+/** How a request goes out: the browser's fetch, or the server's own answers when it renders a page (prerender/shellPage.tsx). */
+type Sender = (url: string, init: RequestInit) => Promise<Response>;
+let send: Sender = (url, init) => fetch(url, init);
+
+/** Only for the server-side render of a page, which answers the app's GETs itself. */
+export function setApiSender(sender: Sender): void {
+  send = sender;
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface RequestOptions<S extends z.ZodType> {
@@ -113,7 +122,7 @@ export async function apiRequest<S extends z.ZodType = z.ZodUnknown>(
 
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${path}`, {
+    response = await send(`${API_BASE}${path}`, {
       method,
       headers,
       credentials: 'same-origin',

@@ -1,6 +1,7 @@
 import { Alert, Button } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { PrerenderHandOff } from '../prerender/handoff.ts';
 import classes from './RenderFailed.module.css';
 
 /**
@@ -11,6 +12,8 @@ export function RenderFailed() {
   const { t } = useTranslation();
   return (
     <div className={classes.renderFailed} data-testid="render-error">
+      {/* A page the server rendered does not hide this. */}
+      <PrerenderHandOff />
       <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
         {t('System.UnknownErrorCtrlF5')}
       </Alert>

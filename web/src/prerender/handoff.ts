@@ -1,4 +1,5 @@
 import { useLayoutEffect } from 'react';
+import type { DehydratedState } from '@tanstack/react-query';
 import { tenantSchema, type Tenant } from '@berth/contracts';
 
 /** What the visitor did on the prerendered login screen before the app was there. */
@@ -84,4 +85,28 @@ export function prerenderedTenant(): Tenant | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The API answers a server-rendered signed-in page was made with (server/src/http/signed-in-page.ts),
+ * for the app to start from: its first render is then that page, which takes the prerendered one's
+ * place without a flash.
+ */
+export function prerenderedAnswers(): DehydratedState | undefined {
+  const json = document.getElementById('prerender')?.dataset.state;
+  if (!json) return undefined;
+  try {
+    const state = JSON.parse(json) as unknown;
+    return typeof state === 'object' && state !== null && Array.isArray((state as DehydratedState).queries)
+      ? (state as DehydratedState)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Rendered beside the shell's page, in its Suspense boundary: the prerendered page goes when this one is there. */
+export function PrerenderHandOff(): null {
+  usePrerenderHandoff();
+  return null;
 }

@@ -8,6 +8,7 @@ import { useCurrentUser } from '../api/queries.ts';
 import { FullPageLoader } from '../components/FullPageLoader.tsx';
 import { describeError } from '../forms/validation.ts';
 import { applyUserLanguage } from '../i18n/i18n.ts';
+import { PrerenderHandOff } from '../prerender/handoff.ts';
 import { ShellFrame } from './ShellFrame.tsx';
 import { TwoFactorEnrollment } from './TwoFactorEnrollment.tsx';
 import classes from './Shell.module.css';
@@ -41,6 +42,7 @@ export function Shell() {
     }
     return (
       <main className={classes.failed}>
+        <PrerenderHandOff />
         <Stack maw={480} w="100%" gap="md">
           <Alert
             color="red"
@@ -67,13 +69,16 @@ export function Shell() {
   if (enrolling) {
     if (location.pathname !== '/account/2fa') return <Navigate to="/account/2fa" replace />;
     return (
-      <TwoFactorEnrollment
-        tenant={currentUser.data.tenant}
-        onDone={() => {
-          setEnrolling(false);
-          void navigate('/dashboard');
-        }}
-      />
+      <>
+        <PrerenderHandOff />
+        <TwoFactorEnrollment
+          tenant={currentUser.data.tenant}
+          onDone={() => {
+            setEnrolling(false);
+            void navigate('/dashboard');
+          }}
+        />
+      </>
     );
   }
 

@@ -12,6 +12,7 @@ import { useMarkAppLoading } from '../components/appLoading.ts';
 import { warmUpFormats } from '../components/intlFormats.ts';
 import { useScrollLock } from '../components/useScrollLock.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
+import { useInitialMediaMatch } from '../prerender/serverViewport.ts';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { domainIdOfPath, domainOverviewPath } from './domainPath.ts';
 import { EmailVerificationBar } from './EmailVerificationBar.tsx';
@@ -48,7 +49,8 @@ export function ShellFrame({ user, tenant }: ShellFrameProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const header = useRef<HTMLElement>(null);
-  const wide = useMediaQuery(WIDE, window.matchMedia(WIDE).matches, { getInitialValueInEffect: false });
+  // Mantine reads the window for the first value; on the server (no window) it takes the one given.
+  const wide = useMediaQuery(WIDE, useInitialMediaMatch(WIDE), { getInitialValueInEffect: typeof window === 'undefined' });
 
   const menu = useMenu();
   useMarkAppLoading(menu.isPending);

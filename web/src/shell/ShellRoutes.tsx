@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router';
+import { PrerenderHandOff } from '../prerender/handoff.ts';
 import { RouteLoading } from './RouteLoading.tsx';
 
 function lazyPage(load: () => Promise<ComponentType>): LazyExoticComponent<ComponentType> {
@@ -69,5 +70,10 @@ const innerRoutes: RouteObject[] = [
 /** The page for the current path, with a quiet spinner while its code loads. */
 export function ShellRoutes() {
   const page = useRoutes(innerRoutes);
-  return <Suspense fallback={<RouteLoading />}>{page}</Suspense>;
+  return (
+    <Suspense fallback={<RouteLoading />}>
+      {page}
+      <PrerenderHandOff />
+    </Suspense>
+  );
 }

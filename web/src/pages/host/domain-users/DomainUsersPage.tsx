@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Anchor, Button, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconInfoCircle, IconMailbox, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { usePageHost } from '../../../prerender/serverViewport.ts';
 import type { Domain, DomainUser } from '@berth/contracts';
 import { useDomainUserDelete, useDomainUsers } from '../../../api/domainUsers.ts';
 import { Section } from '../../PageHeader.tsx';
@@ -66,6 +67,7 @@ export function DomainUsersPage() {
 function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }) {
   const { t } = useTranslation();
   const users = useDomainUsers(domain.id);
+  const host = usePageHost();
   const remove = useDomainUserDelete(domain.id);
   const [resetting, setResetting] = useState<DomainUser | null>(null);
   const [editingQuota, setEditingQuota] = useState<DomainUser | null>(null);
@@ -123,7 +125,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
         <span>
           {t('domainUsers.selfService')}{' '}
           <Anchor component={Link} to="/change-password" fz="sm" fw={600}>
-            {`${window.location.host}/change-password`}
+            {`${host}/change-password`}
           </Anchor>
         </span>
       </p>
