@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LanguageCode } from './constants.ts';
 
 /**
  * The build's login page (web/src/prerender/loginPage.tsx) is rendered for a made-up tenant: these
@@ -54,3 +55,64 @@ export type RoutePreloads = z.infer<typeof routePreloadsSchema>;
  */
 export const shellBootSchema = z.object({ boot: z.string(), entry: z.string(), scripts: z.array(z.string()) });
 export type ShellBoot = z.infer<typeof shellBootSchema>;
+
+/**
+ * A signed-in page rendered by the server (web/src/prerender/shellPage.tsx, run by
+ * server/src/http/signed-in-page.ts): what the server gives the render, and what it gets back.
+ */
+export interface ShellPageRequest {
+  /** The path with its query, as the browser asked for it. */
+  url: string;
+  language: LanguageCode;
+  /** A wide screen (the menu beside the page) or a phone (the menu in a drawer), as the server guesses. */
+  wide: boolean;
+  /** The Host of the request (a page may show its own address). */
+  host: string;
+  /** When the server stops waiting (Date.now()): a render still queued then is not started. */
+  deadline: number;
+  /** Answers a GET of the app as the API would, for this request's session. */
+  send: (url: string, init: RequestInit) => Promise<Response>;
+}
+export interface ShellPage {
+  markup: string;
+  /** The answers the page was made with (React Query's dehydrated state), for the app to start from. */
+  state: unknown;
+}
+
+const decodeAttribute = (value: string) =>
+  value.replaceAll('&quot;', '"').replaceAll('&#x27;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+
+/**
+ * React's style="..." attributes, which the CSP (style-src 'self') would refuse to apply, as
+ * `data-<name>="n"`: `styles` numbers each distinct declaration list (decoded) on first use, across
+ * calls when one is passed in.
+ */
+export function takeOutInlineStyles(
+  html: string,
+  name: string,
+  styles = new Map<string, number>(),
+): { markup: string; styles: Map<string, number> } {
+  const markup = html.replace(/ style="([^"]*)"/g, (_match, attribute: string) => {
+    const style = decodeAttribute(attribute);
+    let id = styles.get(style);
+    if (id === undefined) {
+      id = styles.size;
+      styles.set(style, id);
+    }
+    return ` data-${name}="${id}"`;
+  });
+  return { markup, styles };
+}
+
+/** The stylesheet that applies them again: each list as the rule of its number, `!important` as an inline style outranks the stylesheets. */
+export function inlineStyleRules(name: string, styles: readonly string[]): string {
+  return styles
+    .map((style, id) => {
+      const declarations = style
+        .split(';')
+        .filter((declaration) => declaration.trim() !== '')
+        .map((declaration) => `${declaration.trim()} !important`);
+      return `[data-${name}="${id}"]{${declarations.join(';')}}`;
+    })
+    .join('\n');
+}

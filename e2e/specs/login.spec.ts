@@ -4,6 +4,7 @@ import { blockingAxeViolations } from '../support/accessibility.ts';
 import { keepScreenshot } from '../support/screenshots.ts';
 import { waitUntilSettled } from '../support/settle.ts';
 import type { AdminCredentials } from '../support/server.ts';
+import { holdScripts } from '../support/holdScripts.ts';
 
 // The tests of the login screen itself go through the screen; every other spec should create
 // its session through a fixture instead (docs/architecture.md).
@@ -54,22 +55,11 @@ test('a visitor is sent to /login, logs in with the printed credentials, stays i
   expect(answer.status()).toBe(401);
 });
 
-/** Holds the app's scripts back (all but the small one that starts them) until `release()`. */
-async function holdScripts(page: Page): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/admin/assets/*.js', async (route) => {
-    if (!route.request().url().includes('/login-boot-')) await released;
-    await route.continue();
-  });
-  return release;
-}
-
 test('on a slow network the login form is painted and takes input before its scripts arrive; what was typed and sent is the app’s', async ({
   page,
   berth,
 }, testInfo) => {
-  const release = await holdScripts(page);
+  const release = await holdScripts(page, 'login-boot');
   await page.goto('/login');
   const form = loginForm(page);
   await expect(page.getByRole('heading', { name: 'Log in to your account' })).toBeVisible();
@@ -130,7 +120,7 @@ test("the page painted before the scripts speaks the browser's language, or the 
   await page.goto('/login');
   await page.getByRole('combobox', { name: 'Language' }).selectOption('cs');
   await expect(page.locator('html')).toHaveAttribute('lang', 'cs');
-  await holdScripts(page);
+  await holdScripts(page, 'login-boot');
   await page.reload();
   await expect(page.locator('#prerender')).toHaveAttribute('data-language', 'cs');
   await expect(page.locator('html')).toHaveAttribute('lang', 'cs');

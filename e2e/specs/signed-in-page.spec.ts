@@ -2,23 +2,13 @@ import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures.ts';
 import { countLayoutShifts, layoutShift } from '../support/layoutShift.ts';
 import { keepScreenshot } from '../support/screenshots.ts';
+import { holdScripts } from '../support/holdScripts.ts';
 
 // A signed-in page comes rendered by the server with the user's data (server/src/http/signed-in-page.ts):
 // on a slow network it is there with the stylesheets alone, and the app's scripts are asked for
 // once it is painted; the app then takes it over with the same answers, in place.
 
 test.use({ waitForApp: false });
-
-/** Holds the app's scripts back (all but the small one that asks for them) until `release()`. */
-async function holdScripts(page: Page): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/admin/assets/*.js', async (route) => {
-    if (!route.request().url().includes('/page-boot-')) await released;
-    await route.continue();
-  });
-  return release;
-}
 
 /** Every CSP refusal the page meets (an inline style or script would be one). */
 async function collectPolicyViolations(page: Page): Promise<void> {
@@ -49,7 +39,7 @@ test('the dashboard is painted with the user’s numbers before the app’s scri
   });
   await countLayoutShifts(page);
   await collectPolicyViolations(page);
-  const release = await holdScripts(page);
+  const release = await holdScripts(page, 'page-boot');
 
   await page.goto('/dashboard');
   // The server's page: the user's name and the numbers, with no script of the app run yet.

@@ -12,9 +12,11 @@ import {
   LANGUAGES,
   LOGIN_PAGE_VARIANTS,
   PASSKEY_DEVICE_KEY,
+  inlineStyleRules,
   routePreloadsSchema,
   shellBootSchema,
   type ShellBoot,
+  takeOutInlineStyles,
   TENANT_MARKERS,
   variantName,
   type LanguageCode,
@@ -46,20 +48,8 @@ const { renderLoginPage } = (await import(path.join(ssrDir, 'loginPage.js'))) as
   renderLoginPage: (language: LanguageCode, variant: LoginPageVariant) => Promise<string>;
 };
 
-const decode = (value: string) =>
-  value.replaceAll('&quot;', '"').replaceAll('&#x27;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
-
-/** style="..." -> data-ps="n", and the rule `[data-ps="n"]` that applies the same declarations. */
+/** Every page's inline styles, numbered across pages: one stylesheet serves them all. */
 const rules = new Map<string, number>();
-const withoutInlineStyles = (html: string) =>
-  html.replace(/ style="([^"]*)"/g, (_match, style: string) => {
-    let id = rules.get(style);
-    if (id === undefined) {
-      id = rules.size;
-      rules.set(style, id);
-    }
-    return ` data-ps="${id}"`;
-  });
 
 const pages = new Map<string, { language: LanguageCode; markup: string }>();
 for (const language of LANGUAGES) {
@@ -67,21 +57,12 @@ for (const language of LANGUAGES) {
     const rendered = await renderLoginPage(language, variant);
     // React completes a boundary it outlined with an inline script, which the CSP would refuse.
     if (rendered.includes('<script')) throw new Error(`the login page (${language}, ${variantName(variant)}) came with an inline script`);
-    const markup = withoutInlineStyles(rendered);
+    const { markup } = takeOutInlineStyles(rendered, 'ps', rules);
     pages.set(`${language}.${variantName(variant)}`, { language, markup });
   }
 }
 
-// An inline style outranks the stylesheets; so do these, being !important.
-const css = [...rules]
-  .map(([style, id]) => {
-    const declarations = decode(style)
-      .split(';')
-      .filter((declaration) => declaration.trim() !== '')
-      .map((declaration) => `${declaration.trim()} !important`);
-    return `[data-ps="${id}"]{${declarations.join(';')}}`;
-  })
-  .join('\n');
+const css = inlineStyleRules('ps', [...rules.keys()]);
 const cssName = `assets/prerender-${createHash('sha256').update(css).digest('base64url').slice(0, 8)}.css`;
 writeFileSync(path.join(distDir, cssName), css);
 writeCompressedCopies(path.join(distDir, cssName), Buffer.from(css));

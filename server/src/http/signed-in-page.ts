@@ -9,19 +9,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { shellBootSchema, type LanguageCode, type ShellBoot } from '@berth/contracts';
+import {
+  inlineStyleRules,
+  shellBootSchema,
+  takeOutInlineStyles,
+  type LanguageCode,
+  type ShellBoot,
+  type ShellPage,
+  type ShellPageRequest,
+} from '@berth/contracts';
 import { escapeHtml } from '../lib/html.ts';
 
-interface ShellPageRequest {
-  url: string;
-  language: LanguageCode;
-  wide: boolean;
-  host: string;
-  deadline: number;
-  send: (url: string, init: RequestInit) => Promise<Response>;
-}
 interface ShellPageModule {
-  renderShellPage(request: ShellPageRequest): Promise<{ markup: string; state: unknown } | undefined>;
+  renderShellPage(request: ShellPageRequest): Promise<ShellPage | undefined>;
 }
 
 /** Where the page's inline styles go: a stylesheet whose address holds them, signed by this server. */
@@ -133,30 +133,18 @@ export async function loadSignedInPages(
   };
 }
 
-const decodeAttribute = (value: string) =>
-  value.replaceAll('&quot;', '"').replaceAll('&#x27;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
-
 /** What a declaration taken out of a style attribute may hold: nothing that leaves its rule or loads anything. */
 const SAFE_DECLARATIONS = /^[^{}<>@\\]*$/;
 
 /**
- * style="..." -> data-ss="n" (the CSP applies no inline style), the declarations listed in order;
+ * style="..." -> data-ss="n" (the CSP applies no inline style), the declaration lists in order;
  * undefined if one of them is not plainly a declaration list.
  */
 export function withoutInlineStyles(html: string): { markup: string; styles: string[] | undefined } {
-  const ids = new Map<string, number>();
-  let unsafe = false;
-  const markup = html.replace(/ style="([^"]*)"/g, (_match, attribute: string) => {
-    const style = decodeAttribute(attribute);
-    if (!SAFE_DECLARATIONS.test(style) || /url\(/i.test(style)) unsafe = true;
-    let id = ids.get(style);
-    if (id === undefined) {
-      id = ids.size;
-      ids.set(style, id);
-    }
-    return ` data-ss="${id}"`;
-  });
-  return { markup, styles: unsafe ? undefined : [...ids.keys()] };
+  const { markup, styles } = takeOutInlineStyles(html, 'ss');
+  const list = [...styles.keys()];
+  const unsafe = list.some((style) => !SAFE_DECLARATIONS.test(style) || /url\(/i.test(style));
+  return { markup, styles: unsafe ? undefined : list };
 }
 
 function stylesheetAddress(styles: string[], sign: (value: string) => string): string {
@@ -178,16 +166,7 @@ export function pageStylesheet(file: string, sign: (value: string) => string): s
     return undefined;
   }
   if (!Array.isArray(styles)) return undefined;
-  // An inline style outranks the stylesheets; so do these, being !important.
-  return styles
-    .map((style: unknown, id) => {
-      const declarations = String(style)
-        .split(';')
-        .filter((declaration) => declaration.trim() !== '')
-        .map((declaration) => `${declaration.trim()} !important`);
-      return `[data-ss="${id}"]{${declarations.join(';')}}`;
-    })
-    .join('\n');
+  return inlineStyleRules('ss', styles.map(String));
 }
 
 function pageHtml(

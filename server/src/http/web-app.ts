@@ -143,7 +143,8 @@ export async function registerWebApp(
     const path = request.url.split('?')[0] ?? '/';
     // Someone signed in who opens /login goes on to the dashboard before any script runs, so the
     // login screen needs no GET /api/user (a 401 there is an error in every visitor's console).
-    const user = options.hasSessionCookie(request) ? await options.signedIn(request) : undefined;
+    // The plain page when the session cannot be read now (the database away): the app says why.
+    const user = options.hasSessionCookie(request) ? await options.signedIn(request).catch(() => undefined) : undefined;
     if (LOGIN_PATH.test(path) && user) return reply.redirect('/dashboard', 303);
     if (user && signedInPages && request.method === 'GET' && rendersInShell(path)) {
       const html = await signedInPages.render(request, user.language, pageFor(path).assets);

@@ -5,34 +5,14 @@
 import '../zodConfig.ts';
 import { prerender } from 'react-dom/static';
 import { MemoryRouter } from 'react-router';
-import { dehydrate, QueryClientProvider, type DehydratedState, type Query } from '@tanstack/react-query';
-import type { LanguageCode } from '@berth/contracts';
-import { setApiSender } from '../api/client.ts';
+import { dehydrate, QueryClientProvider, type Query } from '@tanstack/react-query';
+import type { ShellPage, ShellPageRequest } from '@berth/contracts';
+import { ApiError, setApiSender } from '../api/client.ts';
 import { createQueryClient } from '../api/queries.ts';
 import { ThemeProvider } from '../components/ThemeProvider.tsx';
 import { loadEnglishAreas, switchLanguage } from '../i18n/i18n.ts';
 import { Shell } from '../shell/Shell.tsx';
 import { ServerRequest } from './serverViewport.ts';
-
-export interface ShellPageRequest {
-  /** The path with its query, as the browser asked for it. */
-  url: string;
-  language: LanguageCode;
-  /** A phone (the menu is a drawer) or a wider screen, as the server guesses from the request. */
-  wide: boolean;
-  /** The Host of the request (a page may show its own address). */
-  host: string;
-  /** When the server stops waiting (Date.now()): a render still queued then is not started. */
-  deadline: number;
-  /** Answers a GET of the app as the API would, for this request's session. */
-  send: (url: string, init: RequestInit) => Promise<Response>;
-}
-
-export interface ShellPage {
-  markup: string;
-  /** The answers the page was rendered with, for the app to start from. */
-  state: DehydratedState;
-}
 
 /** Rounds of "render, then fetch what it asked for": a page asks in two at most today. */
 const MAX_ROUNDS = 4;
@@ -88,8 +68,19 @@ async function renderNow({ url, language, wide, host, send }: ShellPageRequest):
       .filter((query) => query.state.status === 'pending' && enabled(query) && !asked.has(query.queryHash));
     if (waiting.length === 0) break;
     for (const query of waiting) asked.add(query.queryHash);
-    await Promise.all(waiting.map((query) => queryClient.prefetchQuery({ ...query.options, queryKey: query.queryKey })));
+    // No second try: the server's own answers do not get better by waiting, and the page is late.
+    await Promise.all(waiting.map((query) => queryClient.prefetchQuery({ ...query.options, queryKey: query.queryKey, retry: false })));
   }
   if (markup.includes('<script')) return undefined;
+  // An answer that failed on the server's side (the database away, say) is the app's to retry and
+  // explain; a page rendered with it would show the failure until the app took over.
+  const failed = queryClient
+    .getQueryCache()
+    .getAll()
+    .some(
+      ({ state }) =>
+        state.status === 'error' && (!(state.error instanceof ApiError) || state.error.status === 0 || state.error.status >= 500),
+    );
+  if (failed) return undefined;
   return { markup, state: dehydrate(queryClient) };
 }
