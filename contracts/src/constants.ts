@@ -27,3 +27,5 @@ export const LANGUAGES = ['en', 'de', 'cs'] as const;
 export type LanguageCode = (typeof LANGUAGES)[number];
 /** The language picked by hand on the login screens, for the server's prerendered /login. */
 export const LANGUAGE_COOKIE = 'berth_language';
+/** The browser's time zone (an IANA name), written by the app, for the pages the server renders (dates and times). */
+export const TIME_ZONE_COOKIE = 'berth_time_zone';

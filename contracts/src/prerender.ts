@@ -68,6 +68,8 @@ export interface ShellPageRequest {
   wide: boolean;
   /** The Host of the request (a page may show its own address). */
   host: string;
+  /** The browser's time zone as the app last said it (TIME_ZONE_COOKIE), else the server's. */
+  timeZone: string | undefined;
   /** When the server stops waiting (Date.now()): a render still queued then is not started. */
   deadline: number;
   /** Answers a GET of the app as the API would, for this request's session. */

@@ -83,3 +83,30 @@ test('a page the server cannot render for the session (signed out) is the app’
   await expect(page).toHaveURL((url) => url.pathname === '/login');
   await expect(page.getByRole('heading', { name: 'Log in to your account' })).toBeVisible();
 });
+
+test.describe('in a browser far from UTC', () => {
+  // UTC+14: no time of day reads the same there and in UTC, the server's zone here.
+  test.use({ timezoneId: 'Pacific/Kiritimati' });
+
+  test('the server’s page shows dates and times in the browser’s zone, as the app does', async ({ page, berth }) => {
+    const login = await page.request.post('/api/login', {
+      data: { email: berth.admin.email, password: berth.admin.password, remember: true },
+    });
+    expect(login.status()).toBe(200);
+    // The app, once started, tells the server its zone (a cookie) for the pages it renders next.
+    await page.goto('/account');
+    await expect(page.locator('#prerender')).toHaveCount(0);
+    expect((await page.context().cookies()).find((cookie) => cookie.name === 'berth_time_zone')?.value).toBe('Pacific%2FKiritimati');
+
+    const release = await holdScripts(page, 'page-boot');
+    await page.goto('/system/audit');
+    const when = page.getByTestId('audit-entry').first().locator('time');
+    const at = new Date((await when.getAttribute('datetime')) ?? '');
+    const local = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Pacific/Kiritimati' }).format(at);
+    await expect(page.locator('#prerender')).toHaveAttribute('inert');
+    await expect(when).toHaveText(local);
+    release();
+    await expect(page.locator('#prerender')).toHaveCount(0);
+    await expect(page.getByTestId('audit-entry').first().locator('time')).toHaveText(local);
+  });
+});

@@ -9,7 +9,7 @@ import { hydrate, QueryClientProvider } from '@tanstack/react-query';
 import { FullPageLoader } from './components/FullPageLoader.tsx';
 import { createQueryClient, queryKeys } from './api/queries.ts';
 import { i18n, i18nReady, isLanguageCode, switchLanguage } from './i18n/i18n.ts';
-import { handOffPrerender, prerenderedAnswers, prerenderedLanguage, prerenderedTenant } from './prerender/handoff.ts';
+import { handOffPrerender, prerenderedAnswers, prerenderedLanguage, prerenderedTenant, rememberTimeZone } from './prerender/handoff.ts';
 import { createRouter } from './routes.tsx';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 
@@ -22,6 +22,8 @@ if (!container) throw new Error('The page has no #root element.');
 // The prerendered login page holds the host's tenant: the login screen starts with it.
 const tenant = prerenderedTenant();
 if (tenant) queryClient.setQueryData(queryKeys.tenant, tenant);
+// The pages the server renders show dates and times in this browser's zone from the next one on.
+rememberTimeZone();
 // A signed-in page rendered by the server holds the answers it was made with.
 const answers = prerenderedAnswers();
 if (answers) hydrate(queryClient, answers);

@@ -10,7 +10,7 @@ import { PAGE_STYLES_PREFIX, withoutInlineStyles } from './signed-in-page.ts';
 // module in the place of the build's (web/dist-prerender/shellPage.js, which asks the API like
 // this one does); the real one is driven in a browser by e2e/specs/signed-in-page.spec.ts.
 const RENDERER = `
-export async function renderShellPage({ url, language, wide, send }) {
+export async function renderShellPage({ url, language, wide, timeZone, send }) {
   const answer = await send('/api/user', { method: 'GET' });
   const user = (await answer.json()).data.user;
   const name = user.contact.display_name;
@@ -19,7 +19,7 @@ export async function renderShellPage({ url, language, wide, send }) {
   if (url.startsWith('/slow')) await new Promise((resolve) => setTimeout(resolve, 3000));
   const escape = (text) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;');
   return {
-    markup: '<main style="' + escape(style) + '"><h1>' + escape(name) + '</h1><p>' + escape(url) + ' ' + language + ' ' + (wide ? 'wide' : 'phone') + '</p></main>',
+    markup: '<main style="' + escape(style) + '"><h1>' + escape(name) + '</h1><p>' + escape(url) + ' ' + language + ' ' + (wide ? 'wide' : 'phone') + ' ' + (timeZone ?? 'no zone') + '</p></main>',
     state: { queries: [{ queryKey: ['user'], state: { data: { user: { name } } } }] },
   };
 }
@@ -71,7 +71,7 @@ describe('a signed-in page', () => {
     const body = answer.body;
     // The render's markup as it made it (escaped by it, as React does).
     expect(prerendered(body)).toContain('<h1>Ada &lt;Admin> &amp; &quot;Co&quot;</h1>');
-    expect(prerendered(body)).toContain('/dashboard en wide');
+    expect(prerendered(body)).toContain('/dashboard en wide no zone');
     expect(body).toMatch(/<div id="prerender"[^>]* inert>/);
     // The answers it was made with, for the app to start from.
     const state = JSON.parse(unescape(attribute(body, 'data-state') ?? '')) as { queries: { state: { data: unknown } }[] };
@@ -115,6 +115,13 @@ describe('a signed-in page', () => {
     expect(prerendered(body)).toContain('/dashboard de phone');
     expect(prerendered((await page('/dashboard', { 'user-agent': phone, 'sec-ch-ua-mobile': '?0' })).body)).toContain('de wide');
     await t.app.inject({ method: 'PATCH', url: '/api/user/language', headers: { cookie }, payload: { language: 'en' } });
+  });
+
+  it("shows dates in the browser's time zone once the app has said which (a cookie), and ignores a zone it does not know", async () => {
+    const zone = (value: string) => page('/dashboard', { cookie: `${cookie}; berth_time_zone=${value}` });
+    expect(prerendered((await zone('Pacific%2FKiritimati')).body)).toContain('wide Pacific/Kiritimati');
+    expect(prerendered((await zone('Mars%2FOlympus')).body)).toContain('wide no zone');
+    expect(prerendered((await zone('x'.repeat(100))).body)).toContain('wide no zone');
   });
 
   it('is the plain page for a visitor, on the screens outside the shell, and whenever the render fails or is slow', async () => {

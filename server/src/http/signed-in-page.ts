@@ -13,6 +13,7 @@ import {
   inlineStyleRules,
   shellBootSchema,
   takeOutInlineStyles,
+  TIME_ZONE_COOKIE,
   type LanguageCode,
   type ShellBoot,
   type ShellPage,
@@ -42,6 +43,17 @@ export interface RouteAssets {
 export interface SignedInPages {
   /** The page with its content and the answers it was made with, or undefined for the plain page. */
   render(request: FastifyRequest, language: LanguageCode, assets: RouteAssets): Promise<string | undefined>;
+}
+
+/** The browser's time zone from the app's cookie, if it names one this server knows. */
+function timeZoneOf(request: FastifyRequest): string | undefined {
+  const named = request.cookies[TIME_ZONE_COOKIE];
+  if (named === undefined || named.length > 64) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: named }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The app's root with the boot dots that the built index.html paints until a script runs. */
@@ -114,6 +126,7 @@ export async function loadSignedInPages(
             language,
             wide,
             host: request.headers.host ?? '',
+            timeZone: timeZoneOf(request),
             deadline: Date.now() + RENDER_BUDGET_MS,
             send,
           }),

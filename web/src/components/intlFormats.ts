@@ -17,8 +17,18 @@ function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.Relativ
   return format;
 }
 
-export const dateTimeFormat = (language: string, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat =>
-  cached(`date|${language}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(language, options));
+/** Undefined in the browser (its own zone); the visitor's while the server renders a page (prerender/shellPage.tsx). */
+let defaultTimeZone: string | undefined;
+
+/** Only for the server's render of a page: dates and times in the visitor's zone, not the server's. */
+export function setDefaultTimeZone(timeZone: string | undefined): void {
+  defaultTimeZone = timeZone;
+}
+
+export const dateTimeFormat = (language: string, given: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat => {
+  const options = defaultTimeZone === undefined || given.timeZone !== undefined ? given : { ...given, timeZone: defaultTimeZone };
+  return cached(`date|${language}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(language, options));
+};
 
 export const numberFormat = (language: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat =>
   cached(`number|${language}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options));

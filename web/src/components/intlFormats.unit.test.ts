@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateTimeFormat, numberFormat } from './intlFormats.ts';
+import { dateTimeFormat, numberFormat, setDefaultTimeZone } from './intlFormats.ts';
 
 describe('Intl formatters', () => {
   it('are built once per language and options and format as a new one would', () => {
@@ -15,5 +15,20 @@ describe('Intl formatters', () => {
   it('throw for what the constructor refuses, every time (nothing is cached)', () => {
     expect(() => numberFormat('en', { style: 'currency', currency: 'not a currency' })).toThrow(RangeError);
     expect(() => numberFormat('en', { style: 'currency', currency: 'not a currency' })).toThrow(RangeError);
+  });
+
+  it("format in the visitor's zone while the server renders a page, unless a zone is asked for", () => {
+    const noon = new Date('2027-03-01T12:00:00Z');
+    setDefaultTimeZone('Pacific/Kiritimati');
+    try {
+      expect(dateTimeFormat('en', { timeStyle: 'short' }).format(noon)).toBe(
+        new Intl.DateTimeFormat('en', { timeStyle: 'short', timeZone: 'Pacific/Kiritimati' }).format(noon),
+      );
+      expect(dateTimeFormat('en', { timeStyle: 'short', timeZone: 'UTC' }).format(noon)).toBe(
+        new Intl.DateTimeFormat('en', { timeStyle: 'short', timeZone: 'UTC' }).format(noon),
+      );
+    } finally {
+      setDefaultTimeZone(undefined);
+    }
   });
 });

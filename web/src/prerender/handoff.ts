@@ -1,6 +1,6 @@
 import { useLayoutEffect } from 'react';
 import type { DehydratedState } from '@tanstack/react-query';
-import { tenantSchema, type Tenant } from '@berth/contracts';
+import { TIME_ZONE_COOKIE, tenantSchema, type Tenant } from '@berth/contracts';
 
 /** What the visitor did on the prerendered login screen before the app was there. */
 export interface PrerenderedForm {
@@ -109,4 +109,11 @@ export function prerenderedAnswers(): DehydratedState | undefined {
 export function PrerenderHandOff(): null {
   usePrerenderHandoff();
   return null;
+}
+
+/** Tells the server this browser's time zone (a cookie), for the dates and times of the pages it renders. */
+export function rememberTimeZone(): void {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  if (zone) document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
 }

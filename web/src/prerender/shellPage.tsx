@@ -9,6 +9,7 @@ import { dehydrate, QueryClientProvider, type Query } from '@tanstack/react-quer
 import type { ShellPage, ShellPageRequest } from '@berth/contracts';
 import { ApiError, setApiSender } from '../api/client.ts';
 import { createQueryClient } from '../api/queries.ts';
+import { setDefaultTimeZone } from '../components/intlFormats.ts';
 import { ThemeProvider } from '../components/ThemeProvider.tsx';
 import { loadEnglishAreas, switchLanguage } from '../i18n/i18n.ts';
 import { Shell } from '../shell/Shell.tsx';
@@ -32,8 +33,9 @@ const enabled = (query: Query) => {
   return typeof option === 'function' ? (option as (query: Query) => boolean)(query) !== false : option !== false;
 };
 
-async function renderNow({ url, language, wide, host, send }: ShellPageRequest): Promise<ShellPage | undefined> {
+async function renderNow({ url, language, wide, host, timeZone, send }: ShellPageRequest): Promise<ShellPage | undefined> {
   setApiSender(send);
+  setDefaultTimeZone(timeZone);
   await Promise.all([switchLanguage(language), loadEnglishAreas()]);
   const queryClient = createQueryClient();
   const asked = new Set<string>();
