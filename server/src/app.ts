@@ -264,7 +264,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await registerCompression(app);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
-  const realtime = new RealtimeHub(app, { sessions, tenants });
+  const realtime = new RealtimeHub(app, { sessions, tenants, trustProxy: config.TRUST_PROXY });
   if (config.REDIS_URL) await realtime.useRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, app.log);
   realtime.onChange(TENANTS_CHANGED, () => tenants.clear());
   await registerSecurityHeaders(app);

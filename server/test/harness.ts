@@ -11,7 +11,7 @@ import { ManualClock } from '../src/lib/clock.ts';
 import { ensureOperator } from '../src/modules/tenants/bootstrap.ts';
 
 export const ADMIN_EMAIL = 'admin@localhost';
-export const ADMIN_PASSWORD = 'correct horse battery staple';
+export const ADMIN_PASSWORD = 'sturdy lantern orchard velvet';
 
 /** Which database the integration tests run on: the vitest project sets it. */
 const target = process.env.BERTH_TEST_DB === 'postgres' ? 'postgres' : 'pglite';

@@ -18,6 +18,7 @@ const mailPorts = {
   lmtpPort: port('BERTH_LMTP_PORT', 2424),
   quotaStatusPort: port('BERTH_QUOTA_STATUS_PORT', 2626),
   replyPort: port('BERTH_REPLY_PORT', 2627),
+  policyPort: port('BERTH_MAIL_POLICY_PORT', 2628),
   relayHost: process.env.BERTH_RELAY_HOST ?? '',
 };
 
@@ -25,7 +26,7 @@ const HELP = `Berth hosting services: npm run services -- <start|stop|status>
 
   start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
           Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}, all reading DATABASE_URL
-          (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT to change;
+          (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT, BERTH_MAIL_POLICY_PORT to change;
           BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay)
   stop    stops what start started
   status  says what runs and whether it answers
@@ -41,6 +42,7 @@ const DAEMONS = {
   powerdns: { label: 'PowerDNS', pidFile: path.join(runDir, 'powerdns', 'pid') },
   dovecot: { label: 'Dovecot', pidFile: path.join(runDir, 'mail', 'dovecot.pid') },
   postfix: { label: 'Postfix', pidFile: path.join(runDir, 'mail', 'postfix.pid') },
+  mailAgent: { label: 'Mail agent', pidFile: path.join(runDir, 'mail', 'mail-agent.pid') },
 };
 type Daemon = keyof typeof DAEMONS;
 
@@ -90,6 +92,7 @@ async function start(): Promise<void> {
       const mail = await startMail(settings, { detached: true });
       remember('dovecot', mail.dovecot.pid);
       remember('postfix', mail.postfix.pid);
+      remember('mailAgent', mail.agent.pid);
       say(
         `MAIL  Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort}, Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}; ` +
           `logs ${path.join(settings.runDir, 'postfix.log')}, ${path.join(settings.runDir, 'dovecot', 'dovecot.log')}`,
@@ -116,7 +119,7 @@ async function stopOne(daemon: Daemon): Promise<void> {
 
 async function stop(): Promise<void> {
   if (runningPid('postfix')) await stopPostfix(path.join(runDir, 'mail'));
-  for (const daemon of ['postfix', 'dovecot', 'powerdns'] as const) await stopOne(daemon);
+  for (const daemon of ['postfix', 'mailAgent', 'dovecot', 'powerdns'] as const) await stopOne(daemon);
 }
 
 async function status(): Promise<void> {

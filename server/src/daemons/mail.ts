@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
@@ -7,13 +6,17 @@ import { userInfo } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import type { Db } from '../db/connection.ts';
 import { databaseTemplateValues, renderTemplate } from './powerdns.ts';
-import { grantSchemaReader } from './queries.ts';
+import { daemonRoleName, grantSchemaReader } from './queries.ts';
+import type { MailAgentSettings } from './mail-agent.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const POSTFIX_TEMPLATES = path.join(repoRoot, 'deploy/postfix');
 const DOVECOT_TEMPLATES = path.join(repoRoot, 'deploy/dovecot');
-/** The role Postfix and Dovecot log in as: it reads the schema `mail` and nothing else. */
-export const MAIL_ROLE = 'berth_mail';
+/** The role Postfix and Dovecot log in as (one per database, daemons/queries.ts): it reads the schema `mail` and nothing else. */
+export const mailRoleOf = (databaseUrl: string) => daemonRoleName('berth_mail', databaseUrl);
+/** Where the mail host's internal listeners bind, in every rendering. */
+export const INTERNAL_ADDRESS = '127.0.0.1';
+const AGENT = path.join(repoRoot, 'server/src/daemons/mail-agent.ts');
 
 export interface MailSettings {
   /** Berth's database (an admin connection is used once, to grant the daemons' role). */
@@ -25,6 +28,8 @@ export interface MailSettings {
   quotaStatusPort: number;
   /** Postfix's listener for Dovecot's autoresponder replies (it relays for the mail host only). */
   replyPort: number;
+  /** The mail agent's end-of-data policy service (daemons/mail-agent.ts); loopback like LMTP. */
+  policyPort: number;
   /** Where outgoing mail goes instead of the recipient's MX (`[host]:port`); empty: the MX. */
   relayHost?: string;
   /** Configuration, queue, mailboxes and logs of both daemons. */
@@ -46,17 +51,21 @@ const dirs = (settings: MailSettings) => ({
 
 /** Grants the daemons' role and writes both daemons' configuration into runDir. */
 export async function prepareMail(db: Db, settings: MailSettings): Promise<void> {
-  const password = randomBytes(18).toString('base64url');
-  await grantSchemaReader(db, MAIL_ROLE, 'mail', password);
+  const role = mailRoleOf(settings.databaseUrl);
+  const password = await grantSchemaReader(db, role, 'mail');
   const where = dirs(settings);
   const values = {
-    ...databaseTemplateValues(settings.databaseUrl, MAIL_ROLE, password),
+    ...databaseTemplateValues(settings.databaseUrl, role, password),
     address: settings.address,
     smtp_port: settings.smtpPort,
     imap_port: settings.imapPort,
     lmtp_port: settings.lmtpPort,
     quota_status_port: settings.quotaStatusPort,
     reply_port: settings.replyPort,
+    policy_port: settings.policyPort,
+    // LMTP, the policy services and the replies listener take unauthenticated mail: loopback only,
+    // whatever address SMTP and IMAP are published on.
+    internal_address: INTERNAL_ADDRESS,
     relay_host: settings.relayHost ?? '',
     hostname: settings.hostname ?? 'mail.berth.localhost',
     config_dir: where.postfix,
@@ -96,6 +105,25 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   // Read by Dovecot's dict process, which runs as Dovecot's own internal user.
   const dict = path.join(where.dovecot, 'dovecot-dict-sieve.conf.ext');
   write(path.join(DOVECOT_TEMPLATES, 'dovecot-dict-sieve.conf.ext'), dict, 0o640, idOf('g', 'dovecot'));
+  const agent: MailAgentSettings = {
+    databaseUrl: roleUrl(settings.databaseUrl, role, password),
+    mailDir: where.mail,
+    dovecotConfig: path.join(where.dovecot, 'dovecot.conf'),
+    policyAddress: INTERNAL_ADDRESS,
+    policyPort: settings.policyPort,
+    quotaStatusPort: settings.quotaStatusPort,
+  };
+  writeFileSync(agentSettingsFile(settings), JSON.stringify(agent), { mode: 0o600 });
+}
+
+const agentSettingsFile = (settings: MailSettings) => path.join(settings.runDir, 'mail-agent.json');
+
+/** `databaseUrl` with another user and password: how the mail agent logs in as the daemons' role. */
+function roleUrl(databaseUrl: string, role: string, password: string): string {
+  const url = new URL(databaseUrl);
+  url.username = role;
+  url.password = password;
+  return url.toString();
 }
 
 /** Whether something accepts TCP connections on address:port. */
@@ -151,6 +179,7 @@ export function stopPostfix(runDir: string): Promise<void> {
 
 export interface RunningMail {
   dovecot: ChildProcess;
+  agent: ChildProcess;
   postfix: ChildProcess;
   stop(): Promise<void>;
 }
@@ -168,21 +197,39 @@ export async function startMail(settings: MailSettings, options: { detached?: bo
     'dovecot',
     ['-F', '-c', path.join(where.dovecot, 'dovecot.conf')],
     path.join(settings.runDir, 'dovecot.out'),
-    async () => (await up(settings.imapPort)()) && (await up(settings.lmtpPort)()) && up(settings.quotaStatusPort)(),
+    async () =>
+      (await up(settings.imapPort)()) &&
+      (await listening(INTERNAL_ADDRESS, settings.lmtpPort)) &&
+      listening(INTERNAL_ADDRESS, settings.quotaStatusPort),
     { ...options, moreLogs: [path.join(where.dovecot, 'dovecot.log')] },
   );
+  let agent: ChildProcess;
   let postfix: ChildProcess;
+  try {
+    agent = await startUntilListening(
+      'mail agent',
+      process.execPath,
+      [AGENT, agentSettingsFile(settings)],
+      path.join(settings.runDir, 'mail-agent.log'),
+      () => listening(INTERNAL_ADDRESS, settings.policyPort),
+      options,
+    );
+  } catch (error) {
+    dovecot.kill('SIGTERM');
+    throw error;
+  }
   try {
     postfix = await startUntilListening(
       'postfix',
       'postfix',
       ['-c', where.postfix, 'start-fg'],
       path.join(settings.runDir, 'postfix.out'),
-      async () => (await up(settings.smtpPort)()) && up(settings.replyPort)(),
+      async () => (await up(settings.smtpPort)()) && listening(INTERNAL_ADDRESS, settings.replyPort),
       { ...options, moreLogs: [path.join(settings.runDir, 'postfix.log')] },
     );
   } catch (error) {
     dovecot.kill('SIGTERM');
+    agent.kill('SIGTERM');
     throw error;
   }
   const stopOne = (child: ChildProcess) =>
@@ -197,10 +244,11 @@ export async function startMail(settings: MailSettings, options: { detached?: bo
     });
   return {
     dovecot,
+    agent,
     postfix,
     stop: async () => {
       await stopPostfix(settings.runDir);
-      await Promise.all([stopOne(postfix), stopOne(dovecot)]);
+      await Promise.all([stopOne(postfix), stopOne(dovecot), stopOne(agent)]);
     },
   };
 }

@@ -1,15 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/connection.ts';
-import { grantSchemaReader } from './queries.ts';
+import { daemonRoleName, grantSchemaReader } from './queries.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const PDNS_TEMPLATE = path.join(repoRoot, 'deploy/powerdns/pdns.conf');
-/** The role PowerDNS logs in as: it reads the schema `pdns` and nothing else. */
-export const DNS_ROLE = 'berth_dns';
+/** The role PowerDNS logs in as (one per database, daemons/queries.ts): it reads the schema `pdns` and nothing else. */
+export const dnsRoleOf = (databaseUrl: string) => daemonRoleName('berth_dns', databaseUrl);
 
 export interface PowerDnsSettings {
   /** Berth's database (an admin connection is used once, to grant the daemon's role). */
@@ -45,10 +44,10 @@ export function databaseTemplateValues(databaseUrl: string, role: string, passwo
 
 /** Grants the daemon's role and writes pdns.conf into runDir; answers the rendered text. */
 export async function preparePowerDns(db: Db, settings: PowerDnsSettings): Promise<string> {
-  const password = randomBytes(18).toString('base64url');
-  await grantSchemaReader(db, DNS_ROLE, 'pdns', password);
+  const role = dnsRoleOf(settings.databaseUrl);
+  const password = await grantSchemaReader(db, role, 'pdns');
   const conf = renderTemplate(readFileSync(PDNS_TEMPLATE, 'utf8'), {
-    ...databaseTemplateValues(settings.databaseUrl, DNS_ROLE, password),
+    ...databaseTemplateValues(settings.databaseUrl, role, password),
     address: settings.address,
     port: settings.port,
     run_dir: settings.runDir,

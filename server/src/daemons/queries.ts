@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/connection.ts';
 
@@ -6,20 +7,44 @@ const ROLE = /^[a-z_][a-z0-9_]{0,62}$/;
 const PASSWORD = /^[A-Za-z0-9_-]{16,}$/;
 
 /**
- * A login role that reads the daemon's schema and nothing else: usage on the schema, select on
- * its views and tables; Berth's own tables grant nothing to it (or to PUBLIC). Idempotent; the
- * password is set anew each time.
+ * The daemon role of `base` for one database: `berth_mail_<database>`, so that two Berth databases
+ * on one PostgreSQL server never share (and reset) each other's role. Names PostgreSQL would not
+ * take as they are get a short hash of the database's name instead.
  */
-export async function grantSchemaReader(db: Db, role: string, schema: string, password: string): Promise<void> {
-  if (!ROLE.test(role) || !ROLE.test(schema) || !PASSWORD.test(password)) throw new Error(`not a plain name: ${role} / ${schema}`);
-  await sql
-    .raw(
-      `do $$ begin
-        if not exists (select 1 from pg_roles where rolname = '${role}') then create role ${role} login; end if;
-      end $$`,
-    )
-    .execute(db);
-  await sql.raw(`alter role ${role} with login password '${password}'`).execute(db);
-  await sql.raw(`grant usage on schema ${schema} to ${role}`).execute(db);
-  await sql.raw(`grant select on all tables in schema ${schema} to ${role}`).execute(db);
+export function daemonRoleName(base: string, databaseUrl: string): string {
+  const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1)).toLowerCase();
+  const plain = `${base}_${database}`;
+  if (ROLE.test(plain)) return plain;
+  const hash = createHash('sha256').update(database).digest('hex').slice(0, 12);
+  return `${base}_${database.replace(/[^a-z0-9_]+/g, '_').slice(0, 63 - base.length - 14)}_${hash}`;
+}
+
+/**
+ * A login role that reads the daemon's schema and nothing else: usage on the schema, select on
+ * its views and tables; Berth's own tables grant nothing to it (or to PUBLIC). Idempotent: an
+ * existing role keeps its password (kept in `daemon_roles`, migration 0022), so preparing the
+ * services again never locks out daemons already running. Answers the password.
+ */
+export async function grantSchemaReader(db: Db, role: string, schema: string): Promise<string> {
+  if (!ROLE.test(role) || !ROLE.test(schema)) throw new Error(`not a plain name: ${role} / ${schema}`);
+  return db.transaction().execute(async (trx) => {
+    // One preparation at a time per role: two starts at once agree on one password.
+    await sql`select pg_advisory_xact_lock(hashtext(${`berth-daemon-role:${role}`}))`.execute(trx);
+    const exists = (await sql<{ n: number }>`select 1 as n from pg_roles where rolname = ${role}`.execute(trx)).rows.length > 0;
+    const kept = await trx.selectFrom('daemon_roles').select('password').where('role', '=', role).executeTakeFirst();
+    let password = kept?.password;
+    if (!exists) await sql.raw(`create role ${role} login`).execute(trx);
+    if (!exists || !password || !PASSWORD.test(password)) {
+      password = randomBytes(18).toString('base64url');
+      await sql.raw(`alter role ${role} with login password '${password}'`).execute(trx);
+      await trx
+        .insertInto('daemon_roles')
+        .values({ role, password })
+        .onConflict((conflict) => conflict.column('role').doUpdateSet({ password }))
+        .execute();
+    }
+    await sql.raw(`grant usage on schema ${schema} to ${role}`).execute(trx);
+    await sql.raw(`grant select on all tables in schema ${schema} to ${role}`).execute(trx);
+    return password;
+  });
 }

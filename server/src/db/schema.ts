@@ -234,6 +234,13 @@ export interface OutboxTable {
   created_at: Timestamp;
 }
 
+/** A daemon's login role and the password it keeps (migration 0022, daemons/queries.ts). */
+export interface DaemonRolesTable {
+  role: string;
+  password: string;
+  created_at: CreatedAt;
+}
+
 export interface DomainUsersTable {
   id: Generated<number>;
   tenant_id: number;
@@ -645,6 +652,7 @@ export interface Database {
   throttle_hits: ThrottleHitsTable;
   outbox: OutboxTable;
   domain_users: DomainUsersTable;
+  daemon_roles: DaemonRolesTable;
   mail_aliases: MailAliasesTable;
   mail_autoreplies: MailAutorepliesTable;
   dkim_keys: DkimKeysTable;

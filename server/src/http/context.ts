@@ -27,10 +27,12 @@ export function registerRequestContext(
     if (!request.url.startsWith('/api/')) return;
     request.tenant = await deps.tenants.forHost(request.headers.host);
     // An API token, when one is sent, is the only credential looked at: a cookie beside it is ignored.
-    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const bearer = bearerOf(request);
     if (bearer) {
       const active = await deps.tokens.authenticate(bearer, request.tenant.id, request.ip);
       if (!active) throw new HttpError(401, 'auth.token_invalid', { headers: { 'www-authenticate': 'Bearer' } });
+      // A valid token on a route that signs in or out: refused before anything else runs.
+      if (request.routeOptions.config.signsIn) refuseToken(request);
       request.auth = active;
       if (isLanguage(active.user.language)) request.lang = active.user.language;
       return;
@@ -49,6 +51,18 @@ export function registerRequestContext(
   app.addHook('onSend', async (request) => {
     if (!READ_ONLY_METHODS.has(request.method)) deps.sessions.cache?.clear();
   });
+}
+
+/** The API token a request carries (`Authorization: Bearer …`), valid or not. */
+const bearerOf = (request: FastifyRequest): string | undefined => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+
+/**
+ * Sessions are made, swapped and ended by a person in a browser, never by an API token: every step
+ * that issues, rotates or ends a cookie session calls this first (docs/decisions/0009-api-tokens.md),
+ * so a leaked token cannot become a login of its owner or of anyone the owner administers.
+ */
+export function refuseToken(request: FastifyRequest): void {
+  if (bearerOf(request) !== undefined) throw new HttpError(403, 'auth.token_not_allowed');
 }
 
 const READ_ONLY_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -8,6 +8,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route answers while a required second factor is still to be set up (http/context.ts). */
     beforeTwoFactorSetup?: boolean;
+    /**
+     * The route signs someone in or out (issues, swaps or ends a cookie session): a request with
+     * an API token is refused before anything else (http/context.ts).
+     */
+    signsIn?: boolean;
   }
   interface FastifyRequest {
     lang: LanguageCode;

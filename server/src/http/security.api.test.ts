@@ -34,6 +34,33 @@ describe('CSRF on every state-changing route', () => {
   });
 });
 
+describe('CSRF compares the whole origin', () => {
+  it("refuses another port, another scheme and `null` of the panel's own host, and accepts its own origin", async () => {
+    const { cookie } = await login(t.app);
+    const change = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: '/api/user/language',
+        headers: { cookie, host: 'localhost:3000', ...headers },
+        payload: { language: 'de' },
+      });
+    for (const origin of [
+      'http://localhost:9999',
+      'https://localhost:3000',
+      'http://localhost',
+      'null',
+      'http://localhost:3000.evil.example',
+    ]) {
+      const answer = await change({ origin, 'sec-fetch-site': 'same-site' });
+      expect(answer.statusCode, origin).toBe(403);
+    }
+    // Without Fetch Metadata (an older browser) the Origin alone decides, by the same rule.
+    expect((await change({ origin: 'http://localhost:9999' })).statusCode).toBe(403);
+    expect((await change({ origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' })).statusCode).toBe(200);
+    expect((await change({ origin: 'http://localhost:3000' })).statusCode).toBe(200);
+  });
+});
+
 describe('secrets never reach the logs or the audit trail', () => {
   it('keeps passwords, reset tokens and OTP codes out of both', async () => {
     const customer = await createCustomer(t, 'logs@localhost');

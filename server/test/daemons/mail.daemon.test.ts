@@ -51,6 +51,7 @@ beforeAll(async () => {
     lmtpPort: await freePort(),
     quotaStatusPort: await freePort(),
     replyPort: await freePort(),
+    policyPort: await freePort(),
     relayHost: `[127.0.0.1]:${outside.port}`,
     runDir,
   };

@@ -1,11 +1,11 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DNS_ROLE, preparePowerDns, resolverFor, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
+import { dnsRoleOf, preparePowerDns, resolverFor, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
@@ -199,17 +199,36 @@ describe('PowerDNS serves the zones of the DNS page', () => {
   it("gives the daemon's role the pdns schema and nothing else", async () => {
     const url = new URL(t.databaseUrl!);
     const conf = (await import('node:fs')).readFileSync(path.join(runDir, 'pdns.conf'), 'utf8');
-    url.username = DNS_ROLE;
+    url.username = dnsRoleOf(url.toString());
     url.password = /gpgsql-password=(.*)/.exec(conf)![1]!;
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     try {
       expect((await client.query('select count(*)::int as n from pdns.records')).rows[0].n).toBeGreaterThan(0);
       await expect(client.query('select email from public.users')).rejects.toMatchObject({ code: '42501' });
+      await expect(client.query('select password from public.daemon_roles')).rejects.toMatchObject({ code: '42501' });
       await expect(client.query("update pdns.domainmetadata set content = 'x'")).rejects.toMatchObject({ code: '42501' });
     } finally {
       await client.end();
     }
+  });
+
+  it("keeps the role's password when prepared again (the running daemon keeps its logins), and names the role after the database", async () => {
+    const role = dnsRoleOf(t.databaseUrl!);
+    expect(role).toBe(`berth_dns_${new URL(t.databaseUrl!).pathname.slice(1).toLowerCase()}`);
+    expect(dnsRoleOf('postgres://127.0.0.1/other')).toBe('berth_dns_other');
+    expect(dnsRoleOf('postgres://127.0.0.1/My-Berth')).toMatch(/^berth_dns_my_berth_[0-9a-f]{12}$/);
+    const before = readFileSync(path.join(runDir, 'pdns.conf'), 'utf8');
+    const again = mkdtempSync(path.join(tmpdir(), 'berth-pdns-again-'));
+    try {
+      await preparePowerDns(t.db, { ...settings, runDir: again });
+      const password = (conf: string) => /gpgsql-password=(.*)/.exec(conf)?.[1];
+      expect(password(readFileSync(path.join(again, 'pdns.conf'), 'utf8'))).toBe(password(before));
+    } finally {
+      rmSync(again, { recursive: true, force: true });
+    }
+    // A new connection of the running daemon still logs in.
+    expect((await dns().resolveSoa('served.example')).nsname).toBeTruthy();
   });
 
   it('signs a zone online with DNSSEC: RRSIGs served, the DS shown is the one PowerDNS derives, check-zone clean; unsigning stops it', async () => {

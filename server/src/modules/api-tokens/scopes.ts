@@ -17,6 +17,17 @@ const AREAS: [prefix: string, area: ApiTokenArea][] = [
   ['/system/customers', 'customers'],
 ];
 
+/**
+ * Inside an area, yet never a token's: another person's account security (a login as them, their
+ * second factor, their lock) is for a signed-in admin; a leaked token must not take an account over.
+ */
+const NEVER_TOKEN = new Set([
+  'POST /system/customers/:id/impersonate',
+  'POST /system/customers/:id/reset-2fa',
+  'POST /system/customers/:id/lock',
+  'POST /system/customers/:id/unlock',
+]);
+
 /** Answered to every valid token: who it acts as. */
 const ANY_TOKEN = new Set(['GET /user']);
 
@@ -29,6 +40,7 @@ const covers = (prefix: string, path: string) => path === prefix || path.startsW
 export function tokenScopeOf(url: string, method: string): ApiTokenScope | 'any' | null {
   const path = url.replace(/^\/api(?=\/)/, '');
   if (ANY_TOKEN.has(`${method} ${path}`)) return 'any';
+  if (NEVER_TOKEN.has(`${method} ${path}`)) return null;
   const match = AREAS.filter(([prefix]) => covers(prefix, path)).sort((a, b) => b[0].length - a[0].length)[0];
   if (!match) return null;
   return `${match[1]}:${method === 'GET' || method === 'HEAD' ? 'read' : 'write'}`;

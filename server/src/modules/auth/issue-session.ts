@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionData } from '@berth/contracts';
+import { refuseToken } from '../../http/context.ts';
 import { readSessionCookie, writeSessionCookie } from '../sessions/cookie.ts';
 import { secondFactorMissing } from '../twofactor/policy.ts';
 import type { SessionService } from '../sessions/service.ts';
@@ -19,6 +20,7 @@ export async function issueSession(
   user: UserRow,
   options: { remember: boolean; twoFactorPending: boolean },
 ): Promise<SessionData> {
+  refuseToken(request);
   const previous = readSessionCookie(request);
   if (previous) await sessions.destroy(previous);
   const { token, expiresAt } = await sessions.create({

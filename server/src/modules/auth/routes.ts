@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema, loginPayloadSchema, messageAnswerSchema, sessionAnswerSchema } from '@berth/contracts';
+import { refuseToken } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import { clearSessionCookie, readSessionCookie } from '../sessions/cookie.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
@@ -16,7 +17,7 @@ export function authRoutes(auth: AuthService, sessions: SessionService, realtime
     api.post(
       '/login',
       {
-        config: { rateLimit: RATE_LIMITS.auth },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Log in with e-mail (or uid) and password; rotates the session id',
@@ -34,14 +35,16 @@ export function authRoutes(auth: AuthService, sessions: SessionService, realtime
     api.post(
       '/logout',
       {
-        config: { rateLimit: RATE_LIMITS.write },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.write },
         schema: {
           tags: ['auth'],
-          summary: 'End the current session',
-          response: { 200: messageAnswerSchema },
+          summary: "End the current session (a browser's; API tokens are revoked instead)",
+          response: { 200: messageAnswerSchema, 403: errorAnswerSchema },
         },
       },
       async (request, reply) => {
+        // A token ends nothing: not itself (revoke it), not a cookie's session sent beside it.
+        refuseToken(request);
         if (request.auth) realtime.endSession(request.auth.session.idHash);
         await auth.logout(readSessionCookie(request), {
           tenantId: request.tenant.id,

@@ -14,6 +14,7 @@ import {
   impersonationAnswerSchema,
   messageAnswerSchema,
 } from '@berth/contracts';
+import { HttpError } from '../../http/errors.ts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
@@ -103,6 +104,8 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
         },
       },
       async (request) => {
+        // The e-mail is where password resets go: a token changing it would take the account over.
+        if (request.body.email !== undefined && authedUser(request).token) throw new HttpError(403, 'auth.token_not_allowed');
         const customer = await customers.update(await actors.actor(request), request.params.id, request.body);
         return { data: customer, message: translate(request.lang, 'customer.updated', { email: customer.email }) };
       },
@@ -179,7 +182,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
     api.post(
       '/system/customers/:id/impersonate',
       {
-        config: { rateLimit: RATE_LIMITS.write },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags,

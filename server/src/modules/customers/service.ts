@@ -1,6 +1,7 @@
 import type { Customer } from '@berth/contracts';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
+import { tenantPasswordContext } from '../tenants/service.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { decodeCursor, encodeCursor, pageOfRows } from '../../db/keyset.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
@@ -136,7 +137,10 @@ export class CustomerService {
     const { db, clock, hasher } = this.deps;
     assertAdmin(actor.user);
     const tenantId = await this.tenantForNewCustomer(actor.user, input.tenant_id);
-    if (input.password !== undefined) assertNewPassword(input.password, input.password, [input.email]);
+    if (input.password !== undefined) {
+      const names = [input.email, input.contact?.given_name ?? '', input.contact?.sn ?? ''];
+      assertNewPassword(input.password, input.password, [...names, ...(await tenantPasswordContext(db, tenantId))]);
+    }
     if (await emailTakenInTenant(db, tenantId, input.email, null)) throw fieldError('email', 'registration.email_taken');
     // An invited customer's password is a random one nobody knows until they choose their own.
     const password = input.password ?? generatePassword();

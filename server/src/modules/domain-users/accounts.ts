@@ -1,6 +1,7 @@
 import type { DomainUser } from '@berth/contracts';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
+import { tenantPasswordContext } from '../tenants/service.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { decodeCursor, encodeCursor, pageOfRows } from '../../db/keyset.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
@@ -86,7 +87,11 @@ export class DomainUserAccounts {
     const domain = await this.deps.domains.visible(actor.user, domainId);
     const uid = uidFor(input.uid, domain.name);
     if (!uid) throw fieldError('uid', 'domain_user.invalid_uid', { domain: displayDomainName(domain.name) });
-    assertNewPassword(input.password, input.password_confirmation, [uid]);
+    assertNewPassword(input.password, input.password_confirmation, [
+      uid,
+      domain.name,
+      ...(await tenantPasswordContext(db, domain.tenant_id)),
+    ]);
     if (await findDomainUserByUid(db, uid)) throw fieldError('uid', 'domain_user.taken');
     const now = clock.now();
     const passwordHash = await hasher.hash(input.password);
@@ -152,7 +157,11 @@ export class DomainUserAccounts {
   ): Promise<DomainUser> {
     const domain = await this.deps.domains.visible(actor.user, domainId);
     const account = await this.find(domain.id, id);
-    assertNewPassword(input.password, input.password_confirmation, [account.uid]);
+    assertNewPassword(input.password, input.password_confirmation, [
+      account.uid,
+      domain.name,
+      ...(await tenantPasswordContext(this.deps.db, domain.tenant_id)),
+    ]);
     const row = await updateDomainUser(this.deps.db, domain.id, id, {
       password_hash: await this.deps.hasher.hash(input.password),
       updated_at: this.deps.clock.now(),

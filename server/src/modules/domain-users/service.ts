@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.ts';
+import { tenantPasswordContext } from '../tenants/service.ts';
 import { HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
@@ -59,10 +60,15 @@ export class DomainUserPasswordService {
       });
       throw invalidUidOrPassword();
     }
-    assertNewPassword(input.user_password, input.user_password_confirmation, [account.uid], {
-      password: 'user_password',
-      confirmation: 'user_password_confirmation',
-    });
+    assertNewPassword(
+      input.user_password,
+      input.user_password_confirmation,
+      [account.uid, ...(await tenantPasswordContext(db, account.tenant_id))],
+      {
+        password: 'user_password',
+        confirmation: 'user_password_confirmation',
+      },
+    );
     await Promise.all([uidThrottle.reset(uidKey), ip.succeeded()]);
     await updateDomainUserPassword(db, account.id, await hasher.hash(input.user_password), clock.now());
     await this.deps.audit.record({

@@ -27,7 +27,7 @@ export function impersonationRoutes(impersonation: ImpersonationService) {
     api.post(
       '/impersonation/stop',
       {
-        config: { rateLimit: RATE_LIMITS.write },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.write },
         preHandler: requireUser,
         schema: {
           tags: ['customers'],

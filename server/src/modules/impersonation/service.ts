@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionData } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
-import { authedUser } from '../../http/context.ts';
+import { authedUser, refuseToken } from '../../http/context.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { sha256 } from '../../lib/tokens.ts';
@@ -34,6 +34,7 @@ export class ImpersonationService {
   }
 
   async start(request: FastifyRequest, reply: FastifyReply, customerId: number): Promise<SessionData> {
+    refuseToken(request);
     const { user: admin, session } = authedUser(request);
     const customer = await findUserById(this.deps.db, customerId);
     if (!customer || customer.role !== 'customer' || !administers(admin, customer.tenant_id)) throw new HttpError(404, 'http.not_found');
@@ -55,6 +56,7 @@ export class ImpersonationService {
 
   /** Back to the admin's own (new) session. */
   async stop(request: FastifyRequest, reply: FastifyReply): Promise<SessionData> {
+    refuseToken(request);
     const { user: customer, session } = authedUser(request);
     const marker = await findImpersonation(this.deps.db, session.idHash);
     if (!marker) throw new HttpError(409, 'impersonation.not_active');

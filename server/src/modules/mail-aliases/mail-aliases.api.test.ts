@@ -62,7 +62,7 @@ describe('/api/host/domain/:id/aliases', () => {
     [{ local_part: 'bad local', destination: 'a@b.example' }, 'local_part', 'Enter an address like sales or sales@forward.example'],
     [{ local_part: 'x@other.example', destination: 'a@b.example' }, 'local_part', 'Enter an address like sales'],
     [{ local_part: 'info', destination: 'a@b.example' }, 'local_part', 'A mailbox has this address'],
-    [{ local_part: 'loop', destination: 'loop@forward.example' }, 'destination', 'cannot send mail to its own address'],
+    [{ local_part: 'loop', destination: 'loop@forward.example' }, 'destination', 'cannot send mail back to its own address'],
     [{ local_part: 'ok', destination: 'not an address' }, 'destination', 'Enter the e-mail address mail should go on to'],
   ])('refuses %j on its field, writing nothing', async (payload, field, text) => {
     const before = (await owner.call({ method: 'GET', url: url() })).json().data.length;
@@ -70,6 +70,32 @@ describe('/api/host/domain/:id/aliases', () => {
     expect(answer.statusCode).toBe(422);
     expect(answer.json().errors[field]?.[0]).toContain(text);
     expect((await owner.call({ method: 'GET', url: url() })).json().data.length).toBe(before);
+  });
+
+  it('refuses a forwarder that closes a loop through other forwarders, on its field', async () => {
+    expect((await add(owner.call, { local_part: 'ping', destination: 'pong@forward.example' })).statusCode).toBe(201);
+    expect((await add(owner.call, { local_part: 'pong', destination: 'relay@forward.example' })).statusCode).toBe(201);
+    const closing = await add(owner.call, { local_part: 'relay', destination: 'Ping@forward.example' });
+    expect(closing.statusCode).toBe(422);
+    expect(closing.json().errors.destination[0]).toContain('directly or through other forwarders');
+    // Not a loop: the same chain ending outside.
+    expect((await add(owner.call, { local_part: 'relay', destination: 'desk@elsewhere.example' })).statusCode).toBe(201);
+  });
+
+  it('sends postmaster@, abuse@ and hostmaster@ to the owner unless the domain has its own', async () => {
+    const forwards = async (source: string) =>
+      (
+        await t.db
+          .selectFrom('mail.aliases' as 'mail_aliases')
+          .select('destination')
+          .where('source' as 'local_part', '=', source)
+          .execute()
+      ).map((row) => row.destination);
+    expect(await forwards('postmaster@forward.example')).toEqual(['owner@alpha.test']);
+    expect(await forwards('abuse@forward.example')).toEqual(['owner@alpha.test']);
+    expect(await forwards('hostmaster@forward.example')).toEqual(['owner@alpha.test']);
+    expect((await add(owner.call, { local_part: 'abuse', destination: 'security@elsewhere.example' })).statusCode).toBe(201);
+    expect(await forwards('abuse@forward.example')).toEqual(['security@elsewhere.example']);
   });
 
   it('refuses the same forwarder twice, and another customer of the tenant sees none of it', async () => {

@@ -39,3 +39,21 @@ export const mailboxExists = async (db: Db, address: string): Promise<boolean> =
 /** Serialises the forwarder changes of one domain (its limit holds under concurrent requests). */
 export const lockDomainForAliases = (db: Db, domainId: number) =>
   db.selectFrom('domains').select('id').where('id', '=', domainId).forUpdate().executeTakeFirst();
+
+/**
+ * Whether mail for `from` is forwarded, through Berth's forwarders (20 steps at most, as far as
+ * Postfix would follow them), to `to`: a new forwarder `to` -> `from` would close a loop.
+ */
+export const forwardsReach = async (db: Db, from: string, to: string): Promise<boolean> => {
+  const { rows } = await sql<{ found: boolean }>`
+    with recursive reach (addr, depth) as (
+      select ${from.toLowerCase()}::text, 0
+      union
+      select lower(a.destination), r.depth + 1
+      from reach r
+        join public.mail_aliases a on lower(a.local_part) || '@' || (select d.name from public.domains d where d.id = a.domain_id) = r.addr
+      where r.depth < 20
+    )
+    select exists (select 1 from reach where addr = ${to.toLowerCase()}) as found`.execute(db);
+  return rows[0]?.found === true;
+};

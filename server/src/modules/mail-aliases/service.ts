@@ -11,6 +11,7 @@ import { iso } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
 import {
   countMailAliases,
+  forwardsReach,
   deleteMailAlias,
   findMailAlias,
   insertMailAlias,
@@ -64,6 +65,8 @@ export class MailAliases {
         if ((await countMailAliases(trx, domain.id)) >= MAIL_ALIASES_PER_DOMAIN) {
           throw fieldError('local_part', 'mail_alias.limit', { limit: MAIL_ALIASES_PER_DOMAIN });
         }
+        // a -> b while b already leads back to a: mail would circle until a server gives up.
+        if (await forwardsReach(trx, input.destination, address)) throw fieldError('destination', 'mail_alias.loop');
         return insertMailAlias(trx, {
           tenant_id: domain.tenant_id,
           domain_id: domain.id,

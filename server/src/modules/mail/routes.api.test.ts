@@ -34,7 +34,7 @@ beforeAll(async () => {
   const hasher = new PasswordHasher({ memoryCost: 19_456, timeCost: 2 });
   await ensureOperator(db, hasher, clock, {
     adminEmail: 'root@example.com',
-    adminPassword: 'correct horse battery staple',
+    adminPassword: 'sturdy lantern orchard velvet',
     publicUrl: undefined,
   });
   const sessions = new SessionService(db, clock);

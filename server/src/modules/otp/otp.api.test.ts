@@ -91,7 +91,7 @@ describe('one-time password login', () => {
       method: 'POST',
       url: '/api/account/2fa/setup',
       headers: { cookie },
-      payload: { password: 'correct horse battery staple' },
+      payload: { password: 'sturdy lantern orchard velvet' },
     });
     const secret = setup.json().data.secret;
     await t.app.inject({

@@ -39,7 +39,7 @@ export function otpRoutes(otp: OtpService, sessions: SessionService) {
     api.post(
       '/password/otplogin',
       {
-        config: { rateLimit: RATE_LIMITS.auth },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Log in with the e-mailed code; a 2FA user still passes the second factor',

@@ -140,7 +140,7 @@ export function passkeyRoutes(passkeys: PasskeyService, sessions: SessionService
     api.post(
       '/login/passkey',
       {
-        config: { rateLimit: RATE_LIMITS.auth },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.auth },
         schema: {
           tags,
           summary: 'Log in with a passkey: both factors at once, so no TOTP follows',
@@ -173,7 +173,7 @@ export function passkeyRoutes(passkeys: PasskeyService, sessions: SessionService
     api.post(
       '/login2fa/passkey',
       {
-        config: { rateLimit: RATE_LIMITS.auth },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.auth },
         schema: {
           tags,
           summary: "Second login step with one of the pending user's passkeys",

@@ -42,7 +42,7 @@ export function passwordRoutes(passwords: PasswordService, sessions: SessionServ
     api.post(
       '/password/reset/:uniq_id/:token',
       {
-        config: { rateLimit: RATE_LIMITS.auth },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Set a new password from a reset link; signs the user in (or asks for the second factor)',

@@ -8,6 +8,7 @@ import type { BackgroundTasks } from '../../lib/background.ts';
 import type { AuditService } from '../audit/service.ts';
 import { displayName, userLanguage, type MailSender } from '../auth/mail-port.ts';
 import { assertNewPassword } from '../auth/new-password.ts';
+import { personalContext, siteContext } from '../../lib/password-policy.ts';
 import type { SecurityNotifier } from '../auth/notifier.ts';
 import type { Reauthenticator } from '../auth/reauth.ts';
 import { type FailureThrottle, HOUR, type ThrottleRule } from '../auth/throttle.ts';
@@ -140,7 +141,7 @@ export class PasswordService {
     const user = await findUserById(db, row.user_id);
     if (!user) throw new HttpError(422, 'password.reset_invalid');
     // The password is checked before the link is spent, so a rejected password keeps the link usable.
-    assertNewPassword(password, confirmation, [user.email]);
+    assertNewPassword(password, confirmation, [...personalContext(user), ...siteContext(context.tenant)]);
     const hash = await hasher.hash(password);
     const claimed = await db.transaction().execute(async (trx) => {
       if (!(await claimReset(trx, uniqId, now))) return false;
@@ -161,7 +162,7 @@ export class PasswordService {
     context: RequestContext & { sessionIdHash: string },
   ): Promise<void> {
     await this.deps.reauth.confirm(user, input.current_password, 'current_password');
-    assertNewPassword(input.password, input.password_confirmation, [user.email]);
+    assertNewPassword(input.password, input.password_confirmation, [...personalContext(user), ...siteContext(context.tenant)]);
     await updatePasswordHash(this.deps.db, user.id, await this.deps.hasher.hash(input.password), this.deps.clock.now());
     await this.deps.sessions.destroyAllForUser(user.id, context.sessionIdHash);
     await this.deps.audit.record({ action: 'user.password_changed', tenantId: context.tenant.id, userId: user.id, ip: context.ip });

@@ -3,8 +3,18 @@ import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { createClient } from 'redis';
 import { REALTIME_EVENTS, realtimeChannel, type NotificationEvent } from '@berth/contracts';
+import type { IncomingMessage } from 'node:http';
+import { originAllowed } from '../../http/csrf.ts';
 import type { SessionService } from '../sessions/service.ts';
 import type { TenantResolver } from '../tenants/service.ts';
+
+/** The scheme a handshake came in on: TLS here, or the proxy's word when the proxy is trusted (TRUST_PROXY). */
+const schemeOf = (request: IncomingMessage, trustProxy = false): string => {
+  if ((request.socket as { encrypted?: boolean }).encrypted) return 'https';
+  const forwarded = request.headers['x-forwarded-proto'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  return trustProxy && first ? first : 'http';
+};
 
 const COOKIE_NAMES = ['__Host-berth_session', 'berth_session'];
 const sessionRoom = (idHash: string) => `session:${idHash}`;
@@ -27,7 +37,7 @@ export class RealtimeHub {
   private publishChange: ((topic: string) => Promise<unknown>) | undefined;
   private readonly changeListeners = new Map<string, Set<() => void>>();
 
-  constructor(app: FastifyInstance, deps: { sessions: SessionService; tenants: TenantResolver }) {
+  constructor(app: FastifyInstance, deps: { sessions: SessionService; tenants: TenantResolver; trustProxy?: boolean }) {
     this.io = new Server(app.server, {
       path: '/socket.io/',
       serveClient: false,
@@ -37,16 +47,12 @@ export class RealtimeHub {
         if (this.closing) return callback(null, false);
         const origin = request.headers.origin;
         if (!origin) return callback(null, true);
-        let originHost: string;
-        try {
-          originHost = new URL(origin).host.toLowerCase();
-        } catch {
-          return callback(null, false);
-        }
-        if (originHost === (request.headers.host ?? '').toLowerCase()) return callback(null, true);
+        // The same rule as every state-changing request (http/csrf.ts): the whole origin counts.
+        const own = { scheme: schemeOf(request, deps.trustProxy), host: request.headers.host };
+        if (originAllowed(origin, own, [])) return callback(null, true);
         deps.tenants
           .forHost(request.headers.host)
-          .then((tenant) => callback(null, tenant.hosts.includes(originHost.replace(/:\d+$/, ''))))
+          .then((tenant) => callback(null, originAllowed(origin, own, tenant.hosts)))
           .catch(() => callback(null, false));
       },
     });

@@ -49,6 +49,13 @@ describe('realtime channels', () => {
     await expect(open(url, '')).rejects.toThrow(/unauthenticated/);
     const { cookie } = await login(t.app);
     await expect(open(url, cookie, { origin: 'https://evil.example' })).rejects.toThrow();
+    // The whole origin counts: the same host on another port or scheme, or an opaque origin, is another site.
+    const port = new URL(url).port;
+    for (const origin of [`http://127.0.0.1:${Number(port) + 1}`, `https://127.0.0.1:${port}`, 'http://127.0.0.1', 'null']) {
+      await expect(open(url, cookie, { origin }), origin).rejects.toThrow();
+    }
+    const same = await open(url, cookie, { origin: `http://127.0.0.1:${port}` });
+    expect(same.connected).toBe(true);
   });
 
   it("joins the user's own channels only, and delivers notifications and cart updates there", async () => {

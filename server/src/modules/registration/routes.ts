@@ -43,7 +43,7 @@ export function registrationRoutes(registration: RegistrationService, sessions: 
     api.patch(
       '/register/verify',
       {
-        config: { rateLimit: RATE_LIMITS.auth },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Verify the e-mail address with the code from the mail; a new registration is activated and signed in',

@@ -8,6 +8,7 @@ import type { BackgroundTasks } from '../../lib/background.ts';
 import type { AuditService } from '../audit/service.ts';
 import { displayName, userLanguage, type MailSender } from '../auth/mail-port.ts';
 import { assertNewPassword } from '../auth/new-password.ts';
+import { siteContext } from '../../lib/password-policy.ts';
 import type { SecurityNotifier } from '../auth/notifier.ts';
 import type { Reauthenticator } from '../auth/reauth.ts';
 import { type FailureThrottle, HOUR, MINUTE, type ThrottleRule } from '../auth/throttle.ts';
@@ -88,7 +89,7 @@ export class RegistrationService {
       throw fieldError('g_recaptcha_response', key);
     }
     try {
-      assertNewPassword(input.password, input.password_confirmation, [input.email]);
+      assertNewPassword(input.password, input.password_confirmation, [input.email, ...siteContext(context.tenant)]);
     } catch (error) {
       // Neither is a refused password: only registrations that can go on count.
       await attempt.succeeded();

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 // request.cookies / reply.setCookie are declared by the plugin's types.
 import type {} from '@fastify/cookie';
+import { refuseToken } from '../../http/context.ts';
 
 const PLAIN_NAME = 'berth_session';
 /** Over HTTPS the `__Host-` prefix pins the cookie to this exact host, path / and Secure. */
@@ -17,6 +18,8 @@ export function readSessionCookie(request: FastifyRequest): string | undefined {
 
 /** Without remember the cookie has no expiry, so it ends with the browser. */
 export function writeSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, remember: boolean, expiresAt: Date): void {
+  // The last line of defence: the steps that sign in refuse a token before they change anything.
+  refuseToken(request);
   reply.setCookie(sessionCookieName(request), token, {
     path: '/',
     httpOnly: true,

@@ -19,7 +19,7 @@ describe('/api/account/sessions', () => {
       method: 'POST',
       url: '/api/login',
       headers: { 'user-agent': FIREFOX },
-      payload: { email: 'admin@localhost', password: 'correct horse battery staple' },
+      payload: { email: 'admin@localhost', password: 'sturdy lantern orchard velvet' },
     });
     expect(phone.statusCode).toBe(200);
     const { cookie } = await login(t.app);

@@ -2,6 +2,7 @@ import type { Tenant } from '@berth/contracts';
 import { OPERATOR_TENANT_ID } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { siteContext } from '../../lib/password-policy.ts';
 import { findTenantByHost, findTenantById, listTenantHosts } from './queries.ts';
 
 export interface ResolvedTenant extends Tenant {
@@ -35,6 +36,12 @@ export const toPublicTenant = (tenant: ResolvedTenant): Tenant => ({
 });
 
 /** The realtime hub's change topic for tenants and their hosts: every instance drops its cache. */
+/** The words of a tenant a password must not be built on (lib/password-policy.ts siteContext): its title and hosts. */
+export async function tenantPasswordContext(db: Db, tenantId: number): Promise<string[]> {
+  const [tenant, hosts] = await Promise.all([findTenantById(db, tenantId), listTenantHosts(db, tenantId)]);
+  return siteContext({ title: tenant?.title ?? '', hosts: hosts.map((row) => row.host) });
+}
+
 export const TENANTS_CHANGED = 'tenants';
 
 /**

@@ -40,7 +40,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/login2fa',
       {
-        config: { rateLimit: RATE_LIMITS.auth },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Second login step: a TOTP code (±1 step, single use)',
@@ -61,7 +61,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, sessions: SessionSe
     api.post(
       '/login2fa/recovery',
       {
-        config: { rateLimit: RATE_LIMITS.auth },
+        config: { signsIn: true, rateLimit: RATE_LIMITS.auth },
         schema: {
           tags: ['auth'],
           summary: 'Second login step with a one-time recovery code',

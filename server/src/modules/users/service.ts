@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailAddressSchema, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, roleSchema } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
+import { tenantPasswordContext } from '../tenants/service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import { findUserById, findUserByTenantEmail, insertUser, updatePasswordHash } from './queries.ts';
@@ -31,7 +32,7 @@ function assertStrongPassword(password: string, identifiers: string[]): void {
 
 export async function createUser(db: Db, hasher: PasswordHasher, clock: Clock, input: NewUser) {
   const user = newUserSchema.parse(input);
-  assertStrongPassword(user.password, [user.email, user.given_name, user.sn]);
+  assertStrongPassword(user.password, [user.email, user.given_name, user.sn, ...(await tenantPasswordContext(db, user.tenantId))]);
   if (await findUserByTenantEmail(db, user.tenantId, user.email)) {
     throw new UserExistsError(`A user with the e-mail ${user.email} already exists in tenant ${user.tenantId}.`);
   }

@@ -1,0 +1,202 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { ChannelListener } from '../db/listener.ts';
+
+/**
+ * The mail host's own agent, beside Postfix and Dovecot (started with them by `npm run services`):
+ *
+ * - When the panel deletes a mailbox (channel `berth_mail`, migration 0022_mail_owner_safety) it
+ *   ends the mailbox's IMAP sessions and removes its files at once; on start, after a lost
+ *   connection and every few minutes it removes the files of every mailbox that no longer exists
+ *   (`mail.homes`), so nothing of an old owner waits for the next owner of the address.
+ * - When a mailbox is disabled, renamed or given a new password, its open IMAP sessions end
+ *   (`doveadm kick`): the old password must not keep a session alive.
+ * - It answers Postfix's end-of-data policy request (deploy/postfix/main.cf): a message whose real
+ *   size no longer fits a recipient's quota is refused while the sender is still connected, for
+ *   every recipient of the message, by asking Dovecot's quota-status for each with that size;
+ *   Postfix never accepts mail it would bounce later to a possibly forged sender.
+ */
+export interface MailAgentSettings {
+  /** The mail role's connection (it reads the schema `mail` and LISTENs). */
+  databaseUrl: string;
+  /** Where the mailboxes' homes are (one folder per mailbox id). */
+  mailDir: string;
+  /** Dovecot's configuration, for doveadm. */
+  dovecotConfig: string;
+  /** Where Postfix asks the end-of-data policy (loopback). */
+  policyAddress: string;
+  policyPort: number;
+  /** Dovecot's quota-status service (loopback). */
+  quotaStatusPort: number;
+  /** How often orphaned homes are looked for besides the events (ms). */
+  sweepEveryMs?: number;
+}
+
+const run = promisify(execFile);
+const HOME = /^\d+$/;
+const ADDRESS = /^[^\s@'"\\;]+@[a-z0-9.-]+$/;
+
+export interface RunningMailAgent {
+  /** Removes the homes of mailboxes that no longer exist; answers how many. */
+  sweep(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startMailAgent(settings: MailAgentSettings): Promise<RunningMailAgent> {
+  const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 2, connectionTimeoutMillis: 5_000 });
+  pool.on('error', () => undefined);
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} mail-agent ${line}\n`);
+
+  const kick = async (address: string) => {
+    if (!ADDRESS.test(address)) return;
+    try {
+      await run('doveadm', ['-c', settings.dovecotConfig, 'kick', address]);
+      log(`kicked ${address}`);
+    } catch (error) {
+      // "no users kicked" is an exit code too: nothing was open.
+      if ((error as { code?: number }).code !== 68) log(`kick ${address} failed: ${(error as Error).message}`);
+    }
+  };
+  const removeHome = (id: string) => {
+    if (!HOME.test(id)) return;
+    rmSync(path.join(settings.mailDir, id), { recursive: true, force: true });
+  };
+
+  const sweep = async (): Promise<number> => {
+    // Folders first, then the mailboxes: a mailbox made meanwhile is in the answer, so its new folder stays.
+    let folders: string[];
+    try {
+      folders = readdirSync(settings.mailDir).filter((name) => HOME.test(name));
+    } catch {
+      return 0;
+    }
+    if (folders.length === 0) return 0;
+    const { rows } = await pool.query<{ home_id: number }>('select home_id from mail.homes');
+    const alive = new Set(rows.map((row) => String(row.home_id)));
+    const orphans = folders.filter((id) => !alive.has(id));
+    for (const id of orphans) removeHome(id);
+    if (orphans.length) log(`removed ${orphans.length} home(s) of deleted mailboxes`);
+    return orphans.length;
+  };
+  const sweepQuietly = () => sweep().catch((error: Error) => log(`sweep failed: ${error.message}`));
+
+  const listener = new ChannelListener({
+    databaseUrl: settings.databaseUrl,
+    channel: 'berth_mail',
+    onNotification: (payload) => {
+      const [kind, ...rest] = payload.split(':');
+      if (kind === 'gone') {
+        const [id = '', address = ''] = [rest[0], rest.slice(1).join(':')];
+        void kick(address).then(() => removeHome(id));
+      } else if (kind === 'kick') void kick(rest.join(':'));
+    },
+    // Events sent while the connection was down are gone: the sweep catches up on deletions.
+    onStateChange: (listening) => {
+      if (listening) void sweepQuietly();
+    },
+    onError: (error) => log(`database: ${error.message}`),
+  });
+  await listener.start();
+  const timer = setInterval(() => void sweepQuietly(), settings.sweepEveryMs ?? 5 * 60_000);
+  timer.unref();
+
+  const policy = await startEndOfDataPolicy(settings);
+  return {
+    sweep,
+    stop: async () => {
+      clearInterval(timer);
+      await listener.close();
+      await new Promise<void>((resolve) => policy.close(() => resolve()));
+      await pool.end();
+    },
+  };
+}
+
+/** One Postfix policy request (attribute=value lines, ended by an empty line). */
+type PolicyRequest = Map<string, string>;
+
+/** Asks Dovecot's quota-status whether `size` bytes still fit `recipient`'s quota: its action line. */
+function quotaStatus(port: number, recipient: string, size: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let answer = '';
+    socket.setTimeout(5_000);
+    socket.on('connect', () => socket.write(`request=smtpd_access_policy\nprotocol_state=RCPT\nrecipient=${recipient}\nsize=${size}\n\n`));
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('utf8');
+      if (answer.includes('\n\n')) socket.end();
+    });
+    const done = () => resolve(/^action=(.*)$/m.exec(answer)?.[1] ?? 'DUNNO');
+    socket.on('close', done);
+    socket.on('timeout', () => socket.destroy());
+    socket.on('error', () => resolve('DUNNO'));
+  });
+}
+
+/**
+ * Postfix's policy protocol on loopback: at RCPT it remembers each recipient of a message (by its
+ * `instance`), at END-OF-MESSAGE it knows the real size and asks Dovecot for each recipient.
+ */
+function startEndOfDataPolicy(settings: MailAgentSettings): Promise<Server> {
+  const recipients = new Map<string, { list: string[]; at: number }>();
+  const answer = async (request: PolicyRequest): Promise<string> => {
+    const instance = request.get('instance') ?? '';
+    const state = request.get('protocol_state');
+    if (state === 'RCPT') {
+      const entry = recipients.get(instance) ?? { list: [], at: Date.now() };
+      const recipient = request.get('recipient');
+      if (recipient && entry.list.length < 1000) entry.list.push(recipient);
+      recipients.set(instance, entry);
+      // A connection that never reaches the end of its message leaves no entry behind for long.
+      for (const [key, value] of recipients) if (Date.now() - value.at > 30 * 60_000) recipients.delete(key);
+      return 'DUNNO';
+    }
+    if (state === 'END-OF-MESSAGE') {
+      const list = recipients.get(instance)?.list ?? [];
+      recipients.delete(instance);
+      const size = request.get('size') ?? '0';
+      for (const recipient of list) {
+        const action = await quotaStatus(settings.quotaStatusPort, recipient, size);
+        if (/^5\d\d /.test(action)) return action;
+      }
+    }
+    return 'DUNNO';
+  };
+  const server = createServer((socket: Socket) => {
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const request: PolicyRequest = new Map();
+        for (const line of block.split('\n')) {
+          const at = line.indexOf('=');
+          if (at > 0) request.set(line.slice(0, at), line.slice(at + 1));
+        }
+        void answer(request).then((action) => socket.write(`action=${action}\n\n`));
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.policyPort, settings.policyAddress, () => resolve(server));
+  });
+}
+
+// `node server/src/daemons/mail-agent.ts <settings.json>`: run by the supervisor of `npm run services`.
+if (import.meta.main) {
+  const file = process.argv[2];
+  if (!file) {
+    process.stderr.write('usage: mail-agent.ts <settings.json>\n');
+    process.exit(2);
+  }
+  const agent = await startMailAgent(JSON.parse(readFileSync(file, 'utf8')) as MailAgentSettings);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void agent.stop().then(() => process.exit(0)));
+}

@@ -1,0 +1,299 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ImapFlow } from 'imapflow';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
+import { freePort } from '../faults/processes.ts';
+import { startSmtpReceiver } from '../smtp-receiver.ts';
+import { createTestApp, type TestApp } from '../harness.ts';
+import { addTenant, addUser, type Caller } from '../hosting.ts';
+
+// What the mail host must never do, with Debian's Postfix and Dovecot and Berth's mail agent:
+// hand an old owner's mail to the next owner of an address (across tenants or within a domain),
+// keep an IMAP session of a mailbox that lost its access, bounce over-quota mail to a possibly
+// forged sender, defer a forwarding loop for days, leave postmaster@ unanswered, or publish a
+// listener that takes mail without authentication.
+
+let t: TestApp;
+let mail: RunningMail;
+let settings: MailSettings;
+let runDir: string;
+let outside: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let adminA: { call: Caller };
+let adminB: { call: Caller };
+let tenantA: number;
+const PASSWORD = 'a long mailbox passphrase 91';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
+  tenantA = await addTenant(t, 'Alpha', 'alpha.test');
+  const tenantB = await addTenant(t, 'Beta', 'beta.test');
+  adminA = await addUser(t, tenantA, 'owner@alpha.test', 'host_admin');
+  adminB = await addUser(t, tenantB, 'owner@beta.test', 'host_admin');
+  runDir = mkdtempSync(path.join(tmpdir(), 'berth-mail-safety-'));
+  outside = await startSmtpReceiver();
+  settings = {
+    databaseUrl: t.databaseUrl,
+    address: '127.0.0.1',
+    smtpPort: await freePort(),
+    imapPort: await freePort(),
+    lmtpPort: await freePort(),
+    quotaStatusPort: await freePort(),
+    replyPort: await freePort(),
+    policyPort: await freePort(),
+    relayHost: `[127.0.0.1]:${outside.port}`,
+    runDir,
+  };
+  await prepareMail(t.db, settings);
+  mail = await startMail(settings);
+}, 120_000);
+afterAll(async () => {
+  await mail?.stop();
+  await outside?.close();
+  await t?.close();
+  if (runDir) rmSync(runDir, { recursive: true, force: true });
+});
+
+async function addDomain(admin: { call: Caller }, name: string): Promise<number> {
+  const answer = await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name } });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().data.id;
+}
+async function addMailbox(admin: { call: Caller }, domainId: number, uid: string, quota_mb = 50): Promise<number> {
+  const answer = await admin.call({
+    method: 'POST',
+    url: `/api/host/domain/${domainId}/users`,
+    payload: { uid, password: PASSWORD, password_confirmation: PASSWORD, quota_mb },
+  });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().data.id;
+}
+
+const smtp = () =>
+  nodemailer.createTransport({ host: settings.address, port: settings.smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
+
+/** Sends one message (no SIZE unless given); answers the SMTP error's code when the server refuses it. */
+async function send(to: string, subject: string, options: { text?: string; size?: number } = {}): Promise<number | 'sent'> {
+  const from = 'sender@elsewhere.test';
+  try {
+    await smtp().sendMail({
+      from,
+      to,
+      subject,
+      text: options.text ?? `Hello ${to}`,
+      envelope: { from, to: [to], ...(options.size ? { size: options.size } : {}) },
+    });
+    return 'sent';
+  } catch (error) {
+    return (error as { responseCode?: number }).responseCode ?? -1;
+  }
+}
+
+async function imap(user: string): Promise<ImapFlow> {
+  const client = new ImapFlow({
+    host: settings.address,
+    port: settings.imapPort,
+    secure: false,
+    doSTARTTLS: false,
+    auth: { user, pass: PASSWORD },
+    logger: false,
+  });
+  await client.connect();
+  return client;
+}
+
+/** The INBOX's subjects (polled until `subject` is there, or for the whole wait when none is named). */
+async function inbox(user: string, subject?: string, withinMs = 10_000): Promise<string[]> {
+  const started = Date.now();
+  for (;;) {
+    const client = await imap(user);
+    const subjects: string[] = [];
+    try {
+      const status = await client.status('INBOX', { messages: true });
+      if (status && status.messages) {
+        const lock = await client.getMailboxLock('INBOX');
+        try {
+          for await (const message of client.fetch('1:*', { envelope: true })) subjects.push(message.envelope?.subject ?? '');
+        } finally {
+          lock.release();
+        }
+      }
+    } finally {
+      await client.logout();
+    }
+    if (subject === undefined || subjects.includes(subject) || Date.now() - started > withinMs) return subjects;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const homeOf = (id: number) => path.join(runDir, 'mailboxes', String(id));
+async function until(check: () => boolean | Promise<boolean>, withinMs = 5_000): Promise<boolean> {
+  const started = Date.now();
+  while (Date.now() - started < withinMs) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+describe("an address's next owner gets none of the old owner's mail", () => {
+  it('across tenants: a domain deleted on one tenant and added on another starts with an empty mailbox', async () => {
+    const oldDomain = await addDomain(adminA, 'example.test');
+    const oldBox = await addMailbox(adminA, oldDomain, 'ceo');
+    expect(await send('ceo@example.test', 'Board minutes')).toBe('sent');
+    expect(await inbox('ceo@example.test', 'Board minutes')).toContain('Board minutes');
+    expect(existsSync(homeOf(oldBox))).toBe(true);
+
+    const removed = await adminA.call({ method: 'DELETE', url: `/api/host/domain/${oldDomain}`, query: { confirm: 'example.test' } });
+    expect(removed.statusCode, removed.body).toBe(200);
+    // The mail agent removes the old files at once.
+    expect(await until(() => !existsSync(homeOf(oldBox)))).toBe(true);
+
+    const newDomain = await addDomain(adminB, 'example.test');
+    const newBox = await addMailbox(adminB, newDomain, 'ceo');
+    expect(newBox).not.toBe(oldBox);
+    expect(await inbox('ceo@example.test')).toEqual([]);
+    expect(await send('ceo@example.test', 'Welcome aboard')).toBe('sent');
+    expect(await inbox('ceo@example.test', 'Welcome aboard')).toEqual(['Welcome aboard']);
+  });
+
+  it('within one domain: a mailbox deleted and made again is empty', async () => {
+    const domain = await addDomain(adminA, 'within.test');
+    const first = await addMailbox(adminA, domain, 'desk');
+    expect(await send('desk@within.test', 'Private note')).toBe('sent');
+    expect(await inbox('desk@within.test', 'Private note')).toContain('Private note');
+    expect((await adminA.call({ method: 'DELETE', url: `/api/host/domain/${domain}/users/${first}` })).statusCode).toBe(200);
+    await addMailbox(adminA, domain, 'desk');
+    expect(await inbox('desk@within.test')).toEqual([]);
+    expect(await until(() => !existsSync(homeOf(first)))).toBe(true);
+  });
+});
+
+describe('open IMAP sessions end when the mailbox loses its access', () => {
+  const stillAnswers = async (client: ImapFlow) => {
+    try {
+      await client.noop();
+      await client.search({ all: true });
+      return client.usable;
+    } catch {
+      return false;
+    }
+  };
+
+  it.each([
+    [
+      'disabled',
+      (domain: number, id: number) =>
+        adminA.call({ method: 'PATCH', url: `/api/host/domain/${domain}/users/${id}`, payload: { enabled: false } }),
+    ],
+    [
+      'given a new password',
+      (domain: number, id: number) =>
+        adminA.call({
+          method: 'POST',
+          url: `/api/host/domain/${domain}/users/${id}/password`,
+          payload: { password: 'a different passphrase 55', password_confirmation: 'a different passphrase 55' },
+        }),
+    ],
+    ['deleted', (domain: number, id: number) => adminA.call({ method: 'DELETE', url: `/api/host/domain/${domain}/users/${id}` })],
+  ])('%s', async (_, change) => {
+    const name = `kick-${Math.random().toString(36).slice(2, 8)}.test`;
+    const domain = await addDomain(adminA, name);
+    const id = await addMailbox(adminA, domain, 'user');
+    const client = await imap(`user@${name}`);
+    await client.mailboxOpen('INBOX');
+    expect(await stillAnswers(client)).toBe(true);
+    expect((await change(domain, id)).statusCode).toBe(200);
+    expect(await until(async () => !(await stillAnswers(client)))).toBe(true);
+    client.close();
+  });
+});
+
+describe('mail Postfix must not accept, defer or leave unanswered', () => {
+  it('refuses at the end of DATA a message that no longer fits the quota, from a sender that declared no SIZE: no bounce', async () => {
+    const domain = await addDomain(adminA, 'quota.test');
+    await addMailbox(adminA, domain, 'small', 1);
+    const before = outside.received.length;
+    const big = 'x'.repeat(1_500_000);
+    expect(await send('small@quota.test', 'No SIZE declared', { text: big })).toBe(552);
+    // Postfix accepted nothing, so nothing is bounced back to the (possibly forged) sender.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(outside.received.slice(before).filter((message) => message.rcptTo.includes('sender@elsewhere.test'))).toEqual([]);
+    expect(await send('small@quota.test', 'Small enough')).toBe('sent');
+    expect(await inbox('small@quota.test', 'Small enough')).toContain('Small enough');
+  });
+
+  it('refuses mail for a forwarding loop at RCPT, for good (550), however the loop arose', async () => {
+    const domain = await addDomain(adminA, 'loop.test');
+    // Written past the panel's check, as two tenants' changes could meet.
+    await t.db
+      .insertInto('mail_aliases')
+      .values([
+        { tenant_id: tenantA, domain_id: domain, local_part: 'a', destination: 'b@loop.test' },
+        { tenant_id: tenantA, domain_id: domain, local_part: 'b', destination: 'a@loop.test' },
+      ])
+      .execute();
+    expect(await send('a@loop.test', 'Round and round')).toBe(550);
+    expect(await send('b@loop.test', 'Round and round')).toBe(550);
+  });
+
+  it("delivers postmaster@, abuse@ and hostmaster@ to the domain's owner", async () => {
+    await addDomain(adminA, 'roles.test');
+    for (const local of ['postmaster', 'abuse', 'hostmaster']) expect(await send(`${local}@roles.test`, `To ${local}`)).toBe('sent');
+    expect(await until(() => outside.received.filter((message) => message.rcptTo.includes('owner@alpha.test')).length >= 3, 15_000)).toBe(
+      true,
+    );
+  });
+
+  it('answers VRFY with nothing', async () => {
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect({ host: settings.address, port: settings.smtpPort });
+      let text = '';
+      let asked = false;
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+        if (!asked && /^220 /m.test(text)) {
+          asked = true;
+          text = '';
+          socket.write('VRFY postmaster@roles.test\r\n');
+        } else if (asked && /^\d{3} /m.test(text)) {
+          socket.removeAllListeners('data');
+          socket.end('QUIT\r\n');
+          resolve(text);
+        }
+      });
+    });
+    expect(answer).toMatch(/^502 5\.5\.1 VRFY command is disabled/m);
+  });
+});
+
+describe('internal listeners', () => {
+  it('are rendered on loopback whatever address SMTP and IMAP are published on', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'berth-mail-render-'));
+    try {
+      await prepareMail(t.db, { ...settings, address: '192.0.2.25', smtpPort: 25, imapPort: 143, runDir: dir });
+      const main = readFileSync(path.join(dir, 'postfix', 'main.cf'), 'utf8');
+      const master = readFileSync(path.join(dir, 'postfix', 'master.cf'), 'utf8');
+      const dovecot = readFileSync(path.join(dir, 'dovecot', 'dovecot.conf'), 'utf8');
+      expect(main).toContain(`virtual_transport = lmtp:inet:127.0.0.1:${settings.lmtpPort}`);
+      expect(main).toContain(`check_policy_service inet:127.0.0.1:${settings.quotaStatusPort}`);
+      expect(main).toContain('mynetworks = 127.0.0.1/32');
+      expect(main).toContain('disable_vrfy_command = yes');
+      expect(master).toContain('192.0.2.25:25 inet');
+      expect(master).toContain(`127.0.0.1:${settings.replyPort} inet`);
+      expect(master).not.toContain(`192.0.2.25:${settings.replyPort}`);
+      expect(dovecot).toMatch(new RegExp(`address = 127\\.0\\.0\\.1\\n\\s+port = ${settings.lmtpPort}`));
+      expect(dovecot).toMatch(new RegExp(`address = 127\\.0\\.0\\.1\\n\\s+port = ${settings.quotaStatusPort}`));
+      expect(dovecot).toContain(`submission_host = 127.0.0.1:${settings.replyPort}`);
+      // The only things on the published address are SMTP and IMAP.
+      const published = (main + master + dovecot).match(/192\.0\.2\.25[^\n]*/g) ?? [];
+      expect(published.every((line) => /^192\.0\.2\.25(:25 inet|\/32)?/.test(line) || line === '192.0.2.25')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
