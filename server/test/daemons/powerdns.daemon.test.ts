@@ -1,5 +1,5 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsRoleOf, preparePowerDns, resolverFor, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
-import { addTenant, addUser, type Caller } from '../hosting.ts';
+import { addTenant, addUser, superAdmin, type Caller } from '../hosting.ts';
 import { startDnsWorld, type DnsWorld } from '../dns-world.ts';
 
 // PowerDNS from Debian's package, reading this test's PostgreSQL database through the `pdns`
@@ -123,6 +123,63 @@ describe('PowerDNS serves the zones of the DNS page', () => {
       hostmaster: 'hostmaster.served.example',
       serial: zone.soa.serial,
     });
+  });
+
+  it('answers an empty non-terminal NOERROR with no data, and a name that is not there NXDOMAIN', async () => {
+    await add({ name: 'a.b', type: 'A', content: '192.0.2.30' });
+    const status = async (name: string, type: string) => {
+      const { stdout } = await run('dig', [
+        '+norec',
+        '+time=2',
+        '+tries=1',
+        `@${settings.address}`,
+        '-p',
+        String(settings.port),
+        name,
+        type,
+      ]);
+      return { status: /status: (\w+)/.exec(stdout)?.[1], answers: Number(/ANSWER: (\d+)/.exec(stdout)?.[1]) };
+    };
+    for (const [name, type] of [
+      ['_tcp.served.example', 'SRV'],
+      ['_domainkey.served.example', 'TXT'],
+      ['b.served.example', 'A'],
+    ]) {
+      expect(await status(name!, type!), name).toEqual({ status: 'NOERROR', answers: 0 });
+    }
+    expect((await status('c.b.served.example', 'A')).status).toBe('NXDOMAIN');
+    expect((await status('nothing.served.example', 'A')).status).toBe('NXDOMAIN');
+    // It follows the records: with the only name below it gone, `b` is gone too.
+    const [record] = (await owner.call({ method: 'GET', url: `/api/host/domain/${domainId}/dns` }))
+      .json()
+      .data.records.filter((r: { name: string }) => r.name === 'a.b');
+    expect((await owner.call({ method: 'DELETE', url: `/api/host/domain/${domainId}/dns/${record.id}` })).statusCode).toBe(200);
+    expect((await status('b.served.example', 'A')).status).toBe('NXDOMAIN');
+  });
+
+  it("gives a zone made while its tenant had no name servers the platform's, and the tenant's once set, with a new serial", async () => {
+    const root = await superAdmin(t);
+    const setNameServers = (id: number, name_servers: string[]) =>
+      root.call({ method: 'PATCH', url: `/api/system/tenants/${id}`, payload: { name_servers } });
+    expect((await setNameServers(1, ['ns1.platform.test', 'ns2.platform.test'])).statusCode).toBe(200);
+    const gamma = await addTenant(t, 'Gamma', 'gamma.test');
+    const gammaAdmin = await addUser(t, gamma, 'admin@gamma.test', 'host_admin');
+    const zoneId = (await gammaAdmin.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'gamma-zone.example' } })).json().data
+      .id;
+    expect((await dns().resolveNs('gamma-zone.example')).sort()).toEqual(['ns1.platform.test', 'ns2.platform.test']);
+    const before = (await dns().resolveSoa('gamma-zone.example')).serial;
+
+    expect((await setNameServers(gamma, ['ns.gamma.test'])).statusCode).toBe(200);
+    expect(await dns().resolveNs('gamma-zone.example')).toEqual(['ns.gamma.test']);
+    const soa = await dns().resolveSoa('gamma-zone.example');
+    expect(soa.nsname).toBe('ns.gamma.test');
+    expect(soa.serial).toBeGreaterThan(before);
+    // The DNS page shows what is served.
+    const page = (await gammaAdmin.call({ method: 'GET', url: `/api/host/domain/${zoneId}/dns` })).json().data;
+    expect(page.records.filter((r: { type: string }) => r.type === 'NS').map((r: { content: string }) => r.content)).toEqual([
+      'ns.gamma.test',
+    ]);
+    expect(page.soa.serial).toBe(soa.serial);
   });
 
   it('serves a change within a second of its answer, and refuses a deleted domain', async () => {
@@ -256,11 +313,39 @@ describe('PowerDNS serves the zones of the DNS page', () => {
     expect(await dig('nothing-here.served.example', 'A')).toMatch(/\bNSEC\b/);
     const { stdout: check } = await run('pdnsutil', [`--config-dir=${runDir}`, 'check-zone', 'served.example']);
     expect(check).toMatch(/Checked \d+ records of 'served\.example', 0 errors, 0 warnings/);
+    // A validating resolver that trusts only the DS shown proves the answers: data, an empty
+    // non-terminal's NODATA and a missing name's NXDOMAIN.
+    const anchors = path.join(runDir, 'anchors.conf');
+    writeFileSync(anchors, `trust-anchors { served.example. static-ds ${ds!.key_tag} 13 2 "${ds!.digest}"; };\n`);
+    const delv = async (name: string, type: string) =>
+      (
+        await run('delv', [`@${settings.address}`, '-p', String(settings.port), '-a', anchors, '+root=served.example', name, type]).catch(
+          (error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
+        )
+      ).stdout;
+    expect(await delv('www.served.example', 'A')).toMatch(/; fully validated/);
+    expect(await delv('_tcp.served.example', 'SRV')).toMatch(/; negative response, fully validated/);
+    expect(await delv('nothing-here.served.example', 'A')).toMatch(/; negative response, fully validated/);
 
     const unsigned = await owner.call({ method: 'DELETE', url: `/api/host/domain/${domainId}/dns/dnssec` });
     expect(unsigned.json().data).toEqual({ signed: false, ds: [] });
     await within(1_000, async () => {
       expect(await dig('www.served.example', 'A')).not.toMatch(/RRSIG/);
     });
+  });
+});
+
+describe('every zone the tests made', () => {
+  it('passes pdnsutil check-all-zones with 0 errors', async () => {
+    const { stdout } = await run('pdnsutil', [`--config-dir=${runDir}`, 'check-all-zones']).catch((error: { stdout?: string }) => ({
+      stdout: error.stdout ?? '',
+    }));
+    const zones = stdout.split('\n').filter((line) => /^Checked \d+ records of /.test(line));
+    expect(zones.length, stdout).toBeGreaterThanOrEqual(3);
+    expect(
+      zones.filter((line) => !/, 0 errors,/.test(line)),
+      stdout,
+    ).toEqual([]);
+    expect(stdout).toMatch(/^Checked \d+ zones, 0 had errors\.$/m);
   });
 });

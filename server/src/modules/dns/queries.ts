@@ -83,16 +83,17 @@ export const deleteRecord = async (db: Db, domainId: number, recordId: number): 
   return Number(result.numDeletedRows);
 };
 
+/** The name servers of a tenant's zones: its own, else the platform's (migration 0023). */
 export const tenantNameServers = async (db: Db, tenantId: number): Promise<string[]> => {
-  const row = await db.selectFrom('tenants').select('name_servers').where('id', '=', tenantId).executeTakeFirst();
-  return row?.name_servers ?? [];
+  const { rows } = await sql<{ servers: string[] }>`select public.dns_tenant_name_servers(${tenantId}) as servers`.execute(db);
+  return rows[0]?.servers ?? [];
 };
 
 /** What the tenant's new zones start from (modules/dns/default-zone.ts). */
 export const tenantZoneDefaults = async (db: Db, tenantId: number): Promise<ZoneDefaults> => {
   const row = await db
     .selectFrom('tenants')
-    .select(['name_servers', 'hosting_ipv4', 'hosting_ipv6'])
+    .select(['hosting_ipv4', 'hosting_ipv6', sql<string[]>`public.dns_tenant_name_servers(id)`.as('name_servers')])
     .where('id', '=', tenantId)
     .executeTakeFirst();
   return { nameServers: row?.name_servers ?? [], ipv4: row?.hosting_ipv4 ?? null, ipv6: row?.hosting_ipv6 ?? null };

@@ -57,6 +57,15 @@ describe('the rows PowerDNS reads', () => {
       .where('id', '=', tenantId)
       .execute();
     expect(await soa()).toMatch(/^dns1\.beta\.test hostmaster\.rows\.example \d+ /);
+    // A zone is never served without NS records: the one that had none got the tenant's new set (migration 0023).
+    const records = (await owner.call({ method: 'GET', url: `/api/host/domain/${domainId}/dns` })).json().data.records as {
+      id: number;
+      type: string;
+      content: string;
+    }[];
+    const ns = records.filter((r) => r.type === 'NS');
+    expect(ns.map((r) => r.content)).toEqual(['dns1.beta.test']);
+    for (const { id } of ns) await owner.call({ method: 'DELETE', url: `/api/host/domain/${domainId}/dns/${id}` });
     await add({ name: '@', type: 'NS', content: 'ns.own.example' });
     expect(await soa()).toBe(`ns.own.example hostmaster.rows.example ${await serial()} 10800 3600 1209600 3600`);
   });
