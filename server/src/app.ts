@@ -13,6 +13,7 @@ import { registerRequestContext } from './http/context.ts';
 import { registerCsrfProtection } from './http/csrf.ts';
 import { registerInputGuard } from './http/input-guard.ts';
 import { registerErrorHandler } from './http/errors.ts';
+import { StorageWatch } from './db/storage.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { isLanguage } from './i18n/messages.ts';
@@ -268,7 +269,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   if (config.REDIS_URL) await realtime.useRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX, app.log);
   realtime.onChange(TENANTS_CHANGED, () => tenants.clear());
   await registerSecurityHeaders(app);
-  registerErrorHandler(app);
+  const storage = new StorageWatch(db);
+  registerErrorHandler(app, storage);
   const apiTokens = new ApiTokenService({ db, clock, audit });
   registerRequestContext(app, { tenants, sessions, tokens: apiTokens });
   registerCsrfProtection(app);
@@ -321,7 +323,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   await app.register(
     async (api) => {
-      await api.register(healthRoutes(db, () => realtime.redisStatus()));
+      await api.register(healthRoutes(db, () => realtime.redisStatus(), storage));
       await api.register(tenantRoutes);
       await api.register(authRoutes(auth, sessions, realtime));
       await api.register(twoFactorRoutes(twoFactor, sessions));

@@ -1,3 +1,4 @@
+import { isStorageFull, type StorageWatch } from '../db/storage.ts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldErrors } from '@berth/contracts';
@@ -90,8 +91,15 @@ function validationMessage(code: string, message: string, params: ZodIssueParams
   return { key: 'validation.invalid' };
 }
 
+/** How long a client waits before trying a write again while the storage is full. */
+const STORAGE_FULL_RETRY_SECONDS = 30;
+
 /** One place turns every failure into the envelope: field errors 422, never a stack trace. */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, storage?: StorageWatch): void {
+  // A write that went through: the storage has room (again).
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) storage?.noteWritten();
+  });
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     // The language is known before anything can fail, except when the request context itself fails.
     const lang = request.lang ?? 'en';
@@ -121,6 +129,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
         (errors[field] ??= []).push(translate(lang, text.key, text.params));
       }
       return reply.code(422).send({ message: translate(lang, 'validation.failed'), errors });
+    }
+    if (isStorageFull(error)) {
+      // Nothing was written (the transaction failed as a whole): say so plainly, and when to try again.
+      storage?.noteFull();
+      request.log.error({ code: (error as { code?: unknown }).code, message: error.message }, 'storage full');
+      return reply
+        .code(503)
+        .header('retry-after', String(STORAGE_FULL_RETRY_SECONDS))
+        .send({ message: translate(lang, 'http.storage_full') });
     }
     if (isDatabaseUnavailable(error)) {
       // Down or restarting: a clean answer the client may retry, and one log line, not a stack per request.

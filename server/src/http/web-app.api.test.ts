@@ -96,7 +96,7 @@ describe('serving the panel', () => {
   it('reports health with a database check', async () => {
     const response = await t.app.inject({ url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', database: 'ok', redis: 'off' });
+    expect(response.json()).toEqual({ status: 'ok', database: 'ok', redis: 'off', storage: 'ok' });
   });
 
   it('publishes the OpenAPI document with the login call', async () => {

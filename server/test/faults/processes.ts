@@ -59,8 +59,9 @@ export interface TestPostgres {
   destroy(): Promise<void>;
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'berth-fault-pg-'));
+/** A PostgreSQL of the test's own; `parent`: where its directory goes (a small disk, for the full-disk test). */
+export async function startPostgres(where: { parent?: string } = {}): Promise<TestPostgres> {
+  const dir = mkdtempSync(path.join(where.parent ?? tmpdir(), 'berth-fault-pg-'));
   if (process.getuid?.() === 0) chownSync(dir, 101, 104);
   const data = path.join(dir, 'data');
   const port = await freePort();
