@@ -19,6 +19,8 @@ const mailPorts = {
   quotaStatusPort: port('BERTH_QUOTA_STATUS_PORT', 2626),
   replyPort: port('BERTH_REPLY_PORT', 2627),
   policyPort: port('BERTH_MAIL_POLICY_PORT', 2628),
+  srsForwardPort: port('BERTH_SRS_FORWARD_PORT', 10001),
+  srsReversePort: port('BERTH_SRS_REVERSE_PORT', 10002),
   relayHost: process.env.BERTH_RELAY_HOST ?? '',
 };
 

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
@@ -14,6 +15,8 @@ const POSTFIX_TEMPLATES = path.join(repoRoot, 'deploy/postfix');
 const DOVECOT_TEMPLATES = path.join(repoRoot, 'deploy/dovecot');
 /** The role Postfix and Dovecot log in as (one per database, daemons/queries.ts): it reads the schema `mail` and nothing else. */
 export const mailRoleOf = (databaseUrl: string) => daemonRoleName('berth_mail', databaseUrl);
+/** The name the mail host greets with, and signs SRS senders with, unless told otherwise. */
+const DEFAULT_HOSTNAME = 'mail.berth.localhost';
 /** Where the mail host's internal listeners bind, in every rendering. */
 export const INTERNAL_ADDRESS = '127.0.0.1';
 const AGENT = path.join(repoRoot, 'server/src/daemons/mail-agent.ts');
@@ -30,6 +33,9 @@ export interface MailSettings {
   replyPort: number;
   /** The mail agent's end-of-data policy service (daemons/mail-agent.ts); loopback like LMTP. */
   policyPort: number;
+  /** postsrsd's forward and reverse lookups (SRS for forwarded mail); loopback like LMTP. */
+  srsForwardPort: number;
+  srsReversePort: number;
   /** Where outgoing mail goes instead of the recipient's MX (`[host]:port`); empty: the MX. */
   relayHost?: string;
   /** Configuration, queue, mailboxes and logs of both daemons. */
@@ -63,11 +69,13 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     quota_status_port: settings.quotaStatusPort,
     reply_port: settings.replyPort,
     policy_port: settings.policyPort,
+    srs_forward_port: settings.srsForwardPort,
+    srs_reverse_port: settings.srsReversePort,
     // LMTP, the policy services and the replies listener take unauthenticated mail: loopback only,
     // whatever address SMTP and IMAP are published on.
     internal_address: INTERNAL_ADDRESS,
     relay_host: settings.relayHost ?? '',
-    hostname: settings.hostname ?? 'mail.berth.localhost',
+    hostname: settings.hostname ?? DEFAULT_HOSTNAME,
     config_dir: where.postfix,
     queue_dir: where.queue,
     data_dir: where.data,
@@ -114,6 +122,24 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     quotaStatusPort: settings.quotaStatusPort,
   };
   writeFileSync(agentSettingsFile(settings), JSON.stringify(agent), { mode: 0o600 });
+  // SRS signs rewritten senders with a secret of the mail host: made once, kept (a new one would
+  // leave bounces to earlier forwards without a way back).
+  const secret = srsSecretFile(settings);
+  if (!existsSync(secret)) writeFileSync(secret, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+}
+
+const srsSecretFile = (settings: MailSettings) => path.join(settings.runDir, 'postsrsd.secret');
+
+/** postsrsd's command line: the SRS domain is the mail host's name; loopback only. */
+export function postsrsdArgs(settings: MailSettings): string[] {
+  return [
+    `-s${srsSecretFile(settings)}`,
+    `-d${settings.hostname ?? DEFAULT_HOSTNAME}`,
+    `-l${INTERNAL_ADDRESS}`,
+    `-f${settings.srsForwardPort}`,
+    `-r${settings.srsReversePort}`,
+    '-4',
+  ];
 }
 
 const agentSettingsFile = (settings: MailSettings) => path.join(settings.runDir, 'mail-agent.json');
@@ -180,6 +206,7 @@ export function stopPostfix(runDir: string): Promise<void> {
 export interface RunningMail {
   dovecot: ChildProcess;
   agent: ChildProcess;
+  srs: ChildProcess;
   postfix: ChildProcess;
   stop(): Promise<void>;
 }
@@ -204,7 +231,21 @@ export async function startMail(settings: MailSettings, options: { detached?: bo
     { ...options, moreLogs: [path.join(where.dovecot, 'dovecot.log')] },
   );
   let agent: ChildProcess;
+  let srs: ChildProcess;
   let postfix: ChildProcess;
+  try {
+    srs = await startUntilListening(
+      'postsrsd',
+      'postsrsd',
+      postsrsdArgs(settings),
+      path.join(settings.runDir, 'postsrsd.log'),
+      async () => (await listening(INTERNAL_ADDRESS, settings.srsForwardPort)) && listening(INTERNAL_ADDRESS, settings.srsReversePort),
+      options,
+    );
+  } catch (error) {
+    dovecot.kill('SIGTERM');
+    throw error;
+  }
   try {
     agent = await startUntilListening(
       'mail agent',
@@ -216,6 +257,7 @@ export async function startMail(settings: MailSettings, options: { detached?: bo
     );
   } catch (error) {
     dovecot.kill('SIGTERM');
+    srs.kill('SIGTERM');
     throw error;
   }
   try {
@@ -230,6 +272,7 @@ export async function startMail(settings: MailSettings, options: { detached?: bo
   } catch (error) {
     dovecot.kill('SIGTERM');
     agent.kill('SIGTERM');
+    srs.kill('SIGTERM');
     throw error;
   }
   const stopOne = (child: ChildProcess) =>
@@ -245,10 +288,11 @@ export async function startMail(settings: MailSettings, options: { detached?: bo
   return {
     dovecot,
     agent,
+    srs,
     postfix,
     stop: async () => {
       await stopPostfix(settings.runDir);
-      await Promise.all([stopOne(postfix), stopOne(dovecot), stopOne(agent)]);
+      await Promise.all([stopOne(postfix), stopOne(dovecot), stopOne(agent), stopOne(srs)]);
     },
   };
 }

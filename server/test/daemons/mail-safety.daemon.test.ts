@@ -45,6 +45,8 @@ beforeAll(async () => {
     quotaStatusPort: await freePort(),
     replyPort: await freePort(),
     policyPort: await freePort(),
+    srsForwardPort: await freePort(),
+    srsReversePort: await freePort(),
     relayHost: `[127.0.0.1]:${outside.port}`,
     runDir,
   };
@@ -247,6 +249,23 @@ describe('mail Postfix must not accept, defer or leave unanswered', () => {
     expect(await until(() => outside.received.filter((message) => message.rcptTo.includes('owner@alpha.test')).length >= 3, 15_000)).toBe(
       true,
     );
+  });
+
+  it("forwards to an outside address with an SRS sender of the mail host, so the target's SPF check passes", async () => {
+    const domain = await addDomain(adminA, 'srs.test');
+    const alias = await adminA.call({
+      method: 'POST',
+      url: `/api/host/domain/${domain}/aliases`,
+      payload: { local_part: 'fwd', destination: 'someone@elsewhere-target.test' },
+    });
+    expect(alias.statusCode, alias.body).toBe(201);
+    expect(await send('fwd@srs.test', 'Forward me')).toBe('sent');
+    expect(await until(() => outside.received.some((message) => message.rcptTo.includes('someone@elsewhere-target.test')), 15_000)).toBe(
+      true,
+    );
+    const forwarded = outside.received.find((message) => message.rcptTo.includes('someone@elsewhere-target.test'));
+    expect(forwarded?.mailFrom).toMatch(/^SRS0=[^=]+=[^=]+=elsewhere\.test=sender@mail\.berth\.localhost$/);
+    expect(forwarded?.raw).toContain('Subject: Forward me');
   });
 
   it('answers VRFY with nothing', async () => {

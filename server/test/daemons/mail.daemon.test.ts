@@ -52,6 +52,8 @@ beforeAll(async () => {
     quotaStatusPort: await freePort(),
     replyPort: await freePort(),
     policyPort: await freePort(),
+    srsForwardPort: await freePort(),
+    srsReversePort: await freePort(),
     relayHost: `[127.0.0.1]:${outside.port}`,
     runDir,
   };
