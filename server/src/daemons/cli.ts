@@ -1,13 +1,15 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { listening, prepareMail, startMail, stopPostfix, type MailSettings } from './mail.ts';
-import { answers, preparePowerDns, startPowerDns, type PowerDnsSettings } from './powerdns.ts';
+import { mailPrograms, prepareMail, type MailSettings } from './mail.ts';
+import { powerDnsProgram, preparePowerDns, type PowerDnsSettings } from './powerdns.ts';
+import { supervisor } from './supervisor.ts';
 
 // `npm run services -- start|stop|status`: the hosting daemons on loopback for development and
-// tests, reading DATABASE_URL. For production (ports 53, 25, 993, TLS) see docs/deploy.md.
+// tests, reading DATABASE_URL, under Debian's supervisor (a daemon that dies is started again at
+// once). For production (ports 53, 25, 993, TLS, systemd units) see docs/deploy.md.
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const dns = { address: '127.0.0.1', port: port('BERTH_DNS_PORT', 5300) };
@@ -27,114 +29,86 @@ const mailPorts = {
 const HELP = `Berth hosting services: npm run services -- <start|stop|status>
 
   start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
-          Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}, all reading DATABASE_URL
-          (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT, BERTH_MAIL_POLICY_PORT to change;
+          Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}, postsrsd and Berth's mail agent, all reading
+          DATABASE_URL, under supervisord (a daemon that dies is started again at once)
+          (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT,
+          BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT to change;
           BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay)
-  stop    stops what start started
-  status  says what runs and whether it answers
+  stop    stops every daemon and the supervisor
+  status  what supervisorctl says of each daemon, and whether it answers
 
 Needs PostgreSQL (DATABASE_URL): the daemons read Berth's database, which the embedded one cannot share.`;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const config = loadConfig();
 const runDir = path.resolve(config.BERTH_DATA_DIR, 'services');
-
-/** Each daemon started detached, with the file its pid is kept in. */
-const DAEMONS = {
-  powerdns: { label: 'PowerDNS', pidFile: path.join(runDir, 'powerdns', 'pid') },
-  dovecot: { label: 'Dovecot', pidFile: path.join(runDir, 'mail', 'dovecot.pid') },
-  postfix: { label: 'Postfix', pidFile: path.join(runDir, 'mail', 'postfix.pid') },
-  mailAgent: { label: 'Mail agent', pidFile: path.join(runDir, 'mail', 'mail-agent.pid') },
-};
-type Daemon = keyof typeof DAEMONS;
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const runningPid = (daemon: Daemon): number | undefined => {
-  const { pidFile } = DAEMONS[daemon];
-  if (!existsSync(pidFile)) return undefined;
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  return Number.isInteger(pid) && alive(pid) ? pid : undefined;
-};
-const remember = (daemon: Daemon, pid: number | undefined) => {
-  mkdirSync(path.dirname(DAEMONS[daemon].pidFile), { recursive: true });
-  writeFileSync(DAEMONS[daemon].pidFile, String(pid));
+const databaseUrl = config.DATABASE_URL ?? '';
+const dnsSettings: PowerDnsSettings = { databaseUrl, ...dns, runDir: path.join(runDir, 'powerdns') };
+const mailSettings: MailSettings = { databaseUrl, ...mailPorts, runDir: path.join(runDir, 'mail') };
+const programs = [powerDnsProgram(dnsSettings), ...mailPrograms(mailSettings)];
+const services = supervisor(runDir, programs);
+const WHERE: Record<string, string> = {
+  powerdns: `DNS   ${dns.address}:${dns.port} (UDP and TCP)`,
+  dovecot: `IMAP  ${mailPorts.address}:${mailPorts.imapPort}`,
+  postsrsd: `SRS   127.0.0.1:${mailPorts.srsForwardPort}, ${mailPorts.srsReversePort}`,
+  'mail-agent': `AGENT 127.0.0.1:${mailPorts.policyPort}`,
+  postfix: `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}`,
 };
 
 async function start(): Promise<void> {
-  if (!config.DATABASE_URL) {
+  if (!databaseUrl) {
     console.error('The hosting services read PostgreSQL: set DATABASE_URL (the embedded database serves only the panel).');
     process.exit(2);
   }
-  // Postfix and Dovecot reach their files below here as their own users: no private parents.
+  // Postfix and Dovecot reach their files below here as their own users: the data directory lets
+  // them pass (execute only: they list nothing of it, and its secrets stay 0600).
   mkdirSync(runDir, { recursive: true, mode: 0o755 });
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.BERTH_DATA_DIR });
+  const dataDir = path.resolve(config.BERTH_DATA_DIR);
+  chmodSync(dataDir, (statSync(dataDir).mode & 0o7777) | 0o011);
+  const database = await openDatabase({ databaseUrl, dataDir: config.BERTH_DATA_DIR });
   try {
     await migrateToLatest(database.db);
-    const dnsPid = runningPid('powerdns');
-    if (dnsPid) say(`DNS   PowerDNS runs already (pid ${dnsPid}) on ${dns.address}:${dns.port}`);
-    else {
-      const settings: PowerDnsSettings = { databaseUrl: config.DATABASE_URL, ...dns, runDir: path.join(runDir, 'powerdns') };
-      await preparePowerDns(database.db, settings);
-      const child = await startPowerDns(settings, { detached: true });
-      remember('powerdns', child.pid);
-      say(`DNS   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), pid ${child.pid}; log ${path.join(settings.runDir, 'pdns.log')}`);
-    }
-    const mailPid = runningPid('postfix') ?? runningPid('dovecot');
-    if (mailPid) say(`MAIL  runs already (pid ${mailPid})`);
-    else {
-      const settings: MailSettings = { databaseUrl: config.DATABASE_URL, ...mailPorts, runDir: path.join(runDir, 'mail') };
-      await prepareMail(database.db, settings);
-      const mail = await startMail(settings, { detached: true });
-      remember('dovecot', mail.dovecot.pid);
-      remember('postfix', mail.postfix.pid);
-      remember('mailAgent', mail.agent.pid);
-      say(
-        `MAIL  Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort}, Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}; ` +
-          `logs ${path.join(settings.runDir, 'postfix.log')}, ${path.join(settings.runDir, 'dovecot', 'dovecot.log')}`,
-      );
-    }
+    // Preparing again is safe while they run: the roles keep their passwords (daemons/queries.ts).
+    await preparePowerDns(database.db, dnsSettings);
+    await prepareMail(database.db, mailSettings);
   } finally {
     await database.close();
   }
-}
-
-async function stopOne(daemon: Daemon): Promise<void> {
-  const pid = runningPid(daemon);
-  const { label, pidFile } = DAEMONS[daemon];
-  if (!pid) {
-    say(`${label} is not running`);
-    return;
+  const how = await services.start();
+  say(
+    how === 'running'
+      ? `supervisord runs already; started what was stopped (${services.config})`
+      : `supervisord started (${services.config})`,
+  );
+  const deadline = Date.now() + 30_000;
+  for (const program of programs) {
+    while (!(await program.ready()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    const up = await program.ready();
+    say(
+      `${WHERE[program.name] ?? program.name} ${program.name} ${up ? 'answers' : 'does not answer yet'}; log ${path.join(runDir, `${program.name}.log`)}`,
+    );
+    if (!up) process.exitCode = 1;
   }
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
-  rmSync(pidFile, { force: true });
-  say(`${label} stopped (pid ${pid})`);
 }
 
 async function stop(): Promise<void> {
-  if (runningPid('postfix')) await stopPostfix(path.join(runDir, 'mail'));
-  for (const daemon of ['postfix', 'mailAgent', 'dovecot', 'powerdns'] as const) await stopOne(daemon);
+  if (!services.running()) {
+    say('supervisord is not running');
+    return;
+  }
+  await services.stop();
+  say('every daemon and supervisord stopped');
 }
 
 async function status(): Promise<void> {
-  const checks: [Daemon, string, () => Promise<boolean>][] = [
-    ['powerdns', `DNS   ${dns.address}:${dns.port}`, () => answers(dns.address, dns.port)],
-    ['postfix', `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}`, () => listening(mailPorts.address, mailPorts.smtpPort)],
-    ['dovecot', `IMAP  ${mailPorts.address}:${mailPorts.imapPort}`, () => listening(mailPorts.address, mailPorts.imapPort)],
-  ];
-  for (const [daemon, where, check] of checks) {
-    const pid = runningPid(daemon);
-    const up = await check();
-    say(`${where} ${DAEMONS[daemon].label} ${pid ? `running, pid ${pid}` : 'not running'}; ${up ? 'answers' : 'does not answer'}`);
-    if (!pid || !up) process.exitCode = 1;
+  const states = services.running() ? await services.status() : new Map<string, { state: string; pid: number | undefined }>();
+  for (const program of programs) {
+    const state = states.get(program.name);
+    const up = await program.ready();
+    say(
+      `${WHERE[program.name] ?? program.name} ${program.name} ${state ? `${state.state}${state.pid ? `, pid ${state.pid}` : ''}` : 'not running'}; ${up ? 'answers' : 'does not answer'}`,
+    );
+    if (state?.state !== 'RUNNING' || !up) process.exitCode = 1;
   }
 }
 

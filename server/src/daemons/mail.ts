@@ -152,6 +152,57 @@ function roleUrl(databaseUrl: string, role: string, password: string): string {
   return url.toString();
 }
 
+/** A daemon as a supervisor runs it: in the foreground, with what tells that it answers. */
+export interface Program {
+  name: string;
+  command: string;
+  args: string[];
+  /** Whether it answers (listens, resolves). */
+  ready: () => Promise<boolean>;
+}
+
+/**
+ * The mail host's programs in the order they start: Dovecot (IMAP, LMTP, quota-status), postsrsd
+ * (SRS), the mail agent (its policy service), Postfix. Postfix's master runs in the foreground
+ * after Postfix's own check (the work of `postfix start-fg`, without its shell in between, so that
+ * a supervisor sees and restarts the master itself).
+ */
+export function mailPrograms(settings: MailSettings): Program[] {
+  const where = dirs(settings);
+  if (where.postfix.includes("'")) throw new Error(`a quote in the run directory: ${where.postfix}`);
+  const up = (address: string, port: number) => () => listening(address, port);
+  return [
+    {
+      name: 'dovecot',
+      command: 'dovecot',
+      args: ['-F', '-c', path.join(where.dovecot, 'dovecot.conf')],
+      ready: async () =>
+        (await up(settings.address, settings.imapPort)()) &&
+        (await listening(INTERNAL_ADDRESS, settings.lmtpPort)) &&
+        listening(INTERNAL_ADDRESS, settings.quotaStatusPort),
+    },
+    {
+      name: 'postsrsd',
+      command: 'postsrsd',
+      args: postsrsdArgs(settings),
+      ready: async () =>
+        (await listening(INTERNAL_ADDRESS, settings.srsForwardPort)) && listening(INTERNAL_ADDRESS, settings.srsReversePort),
+    },
+    {
+      name: 'mail-agent',
+      command: process.execPath,
+      args: [AGENT, agentSettingsFile(settings)],
+      ready: up(INTERNAL_ADDRESS, settings.policyPort),
+    },
+    {
+      name: 'postfix',
+      command: '/bin/sh',
+      args: ['-c', `postfix -c '${where.postfix}' check && exec /usr/lib/postfix/sbin/master -c '${where.postfix}' -d`],
+      ready: async () => (await up(settings.address, settings.smtpPort)()) && listening(INTERNAL_ADDRESS, settings.replyPort),
+    },
+  ];
+}
+
 /** Whether something accepts TCP connections on address:port. */
 export function listening(address: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -175,11 +226,10 @@ async function startUntilListening(
   args: string[],
   logFile: string,
   ready: () => Promise<boolean>,
-  options: { detached?: boolean; moreLogs?: string[] },
+  options: { moreLogs?: string[] },
 ): Promise<ChildProcess> {
   const log = openSync(logFile, 'a');
-  const child = spawn(command, args, { stdio: ['ignore', log, log], detached: options.detached ?? false });
-  if (options.detached) child.unref();
+  const child = spawn(command, args, { stdio: ['ignore', log, log] });
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
@@ -191,90 +241,19 @@ async function startUntilListening(
   throw new Error(`${what} did not start: ${logs.slice(-3000)}`);
 }
 
-/**
- * Postfix's master is a process of its own (`start-fg` runs it under a shell): it stops through
- * Postfix's own command, which signals it by its pid file.
- */
-export function stopPostfix(runDir: string): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stopper = spawn('postfix', ['-c', path.join(runDir, 'postfix'), 'stop'], { stdio: 'ignore' });
-    stopper.once('exit', () => resolve());
-    stopper.once('error', () => resolve());
-  });
-}
-
 export interface RunningMail {
-  dovecot: ChildProcess;
-  agent: ChildProcess;
-  srs: ChildProcess;
-  postfix: ChildProcess;
+  /** Each program's process, by its name in mailPrograms. */
+  processes: Map<string, ChildProcess>;
   stop(): Promise<void>;
 }
 
 /**
- * Starts Dovecot (IMAP, LMTP, quota-status) and then Postfix (SMTP) in the foreground of child
- * processes, resolving once both listen. `detached` (for `npm run services`) lets them outlive
- * this process.
+ * Starts the mail host's programs (mailPrograms) one after another as child processes, each once
+ * the one before answers; resolves once all answer. The tests use this; `npm run services` runs
+ * the same programs under supervisord (daemons/supervisor.ts).
  */
-export async function startMail(settings: MailSettings, options: { detached?: boolean } = {}): Promise<RunningMail> {
-  const where = dirs(settings);
-  const up = (port: number) => () => listening(settings.address, port);
-  const dovecot = await startUntilListening(
-    'dovecot',
-    'dovecot',
-    ['-F', '-c', path.join(where.dovecot, 'dovecot.conf')],
-    path.join(settings.runDir, 'dovecot.out'),
-    async () =>
-      (await up(settings.imapPort)()) &&
-      (await listening(INTERNAL_ADDRESS, settings.lmtpPort)) &&
-      listening(INTERNAL_ADDRESS, settings.quotaStatusPort),
-    { ...options, moreLogs: [path.join(where.dovecot, 'dovecot.log')] },
-  );
-  let agent: ChildProcess;
-  let srs: ChildProcess;
-  let postfix: ChildProcess;
-  try {
-    srs = await startUntilListening(
-      'postsrsd',
-      'postsrsd',
-      postsrsdArgs(settings),
-      path.join(settings.runDir, 'postsrsd.log'),
-      async () => (await listening(INTERNAL_ADDRESS, settings.srsForwardPort)) && listening(INTERNAL_ADDRESS, settings.srsReversePort),
-      options,
-    );
-  } catch (error) {
-    dovecot.kill('SIGTERM');
-    throw error;
-  }
-  try {
-    agent = await startUntilListening(
-      'mail agent',
-      process.execPath,
-      [AGENT, agentSettingsFile(settings)],
-      path.join(settings.runDir, 'mail-agent.log'),
-      () => listening(INTERNAL_ADDRESS, settings.policyPort),
-      options,
-    );
-  } catch (error) {
-    dovecot.kill('SIGTERM');
-    srs.kill('SIGTERM');
-    throw error;
-  }
-  try {
-    postfix = await startUntilListening(
-      'postfix',
-      'postfix',
-      ['-c', where.postfix, 'start-fg'],
-      path.join(settings.runDir, 'postfix.out'),
-      async () => (await up(settings.smtpPort)()) && listening(INTERNAL_ADDRESS, settings.replyPort),
-      { ...options, moreLogs: [path.join(settings.runDir, 'postfix.log')] },
-    );
-  } catch (error) {
-    dovecot.kill('SIGTERM');
-    agent.kill('SIGTERM');
-    srs.kill('SIGTERM');
-    throw error;
-  }
+export async function startMail(settings: MailSettings): Promise<RunningMail> {
+  const processes = new Map<string, ChildProcess>();
   const stopOne = (child: ChildProcess) =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -285,14 +264,27 @@ export async function startMail(settings: MailSettings, options: { detached?: bo
       });
       child.kill('SIGTERM');
     });
-  return {
-    dovecot,
-    agent,
-    srs,
-    postfix,
-    stop: async () => {
-      await stopPostfix(settings.runDir);
-      await Promise.all([stopOne(postfix), stopOne(dovecot), stopOne(agent), stopOne(srs)]);
-    },
+  const stop = async () => {
+    await Promise.all([...processes.values()].map(stopOne));
   };
+  try {
+    for (const program of mailPrograms(settings)) {
+      const child = await startUntilListening(
+        program.name,
+        program.command,
+        program.args,
+        path.join(settings.runDir, `${program.name}.log`),
+        program.ready,
+        {
+          moreLogs:
+            program.name === 'dovecot' ? [path.join(dirs(settings).dovecot, 'dovecot.log')] : [path.join(settings.runDir, 'postfix.log')],
+        },
+      );
+      processes.set(program.name, child);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { processes, stop };
 }

@@ -4,6 +4,7 @@ import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/connection.ts';
 import { daemonRoleName, grantSchemaReader } from './queries.ts';
+import type { Program } from './mail.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const PDNS_TEMPLATE = path.join(repoRoot, 'deploy/powerdns/pdns.conf');
@@ -75,17 +76,23 @@ export async function answers(address: string, port: number): Promise<boolean> {
   }
 }
 
+/** PowerDNS as a supervisor runs it (daemons/supervisor.ts). */
+export const powerDnsProgram = (settings: PowerDnsSettings): Program => ({
+  name: 'powerdns',
+  command: 'pdns_server',
+  args: [`--config-dir=${settings.runDir}`],
+  ready: () => answers(settings.address, settings.port),
+});
+
 /**
- * Starts pdns_server on the configuration in runDir and resolves once it answers. `detached`
- * (for `npm run services`) lets it outlive this process, with its output in runDir/pdns.log.
+ * Starts pdns_server on the configuration in runDir and resolves once it answers, with its output
+ * in runDir/pdns.log (the tests; `npm run services` runs powerDnsProgram under supervisord).
  */
-export async function startPowerDns(settings: PowerDnsSettings, options: { detached?: boolean } = {}): Promise<ChildProcess> {
+export async function startPowerDns(settings: PowerDnsSettings): Promise<ChildProcess> {
   const log = openSync(path.join(settings.runDir, 'pdns.log'), 'a');
   const child = spawn('pdns_server', [`--config-dir=${settings.runDir}`], {
     stdio: ['ignore', log, log],
-    detached: options.detached ?? false,
   });
-  if (options.detached) child.unref();
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
