@@ -15,6 +15,11 @@ import { ChannelListener } from '../db/listener.ts';
  *   (`mail.homes`), so nothing of an old owner waits for the next owner of the address.
  * - When a mailbox is disabled, renamed or given a new password, its open IMAP sessions end
  *   (`doveadm kick`): the old password must not keep a session alive.
+ * - When the database comes back after an outage, it reloads Dovecot and Postfix: their lookup
+ *   processes would otherwise wait out their own reconnect backoff (a minute and more, Postfix's
+ *   pgsql client marks a host dead for 60 s) and keep answering "temporary failure" although the
+ *   database answers again. A reload starts fresh processes; open IMAP sessions and SMTP
+ *   transactions finish undisturbed.
  * - It answers Postfix's end-of-data policy request (deploy/postfix/main.cf): a message whose real
  *   size no longer fits a recipient's quota is refused while the sender is still connected, for
  *   every recipient of the message, by asking Dovecot's quota-status for each with that size;
@@ -27,6 +32,8 @@ export interface MailAgentSettings {
   mailDir: string;
   /** Dovecot's configuration, for doveadm. */
   dovecotConfig: string;
+  /** Postfix's configuration directory, for `postfix reload`. */
+  postfixConfig: string;
   /** Where Postfix asks the end-of-data policy (loopback). */
   policyAddress: string;
   policyPort: number;
@@ -84,6 +91,19 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
   };
   const sweepQuietly = () => sweep().catch((error: Error) => log(`sweep failed: ${error.message}`));
 
+  let lost = false;
+  let outage: NodeJS.Timeout | undefined;
+  const reloadDaemons = async () => {
+    lost = false;
+    clearInterval(outage);
+    for (const [command, args] of [
+      ['doveadm', ['-c', settings.dovecotConfig, 'reload']],
+      ['postfix', ['-c', settings.postfixConfig, 'reload']],
+    ] as const) {
+      await run(command, [...args]).catch((error: Error) => log(`${command} reload failed: ${error.message}`));
+    }
+    log('database back: Dovecot and Postfix reloaded');
+  };
   const listener = new ChannelListener({
     databaseUrl: settings.databaseUrl,
     channel: 'berth_mail',
@@ -96,8 +116,18 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
     },
     // Events sent while the connection was down are gone: the sweep catches up on deletions.
     onStateChange: (listening) => {
+      if (listening && lost) void reloadDaemons();
+      if (!listening && !lost) {
+        lost = true;
+        // While it is away, Dovecot's SQL pool waits longer after each failed connect (30 s and
+        // more), and logins wait with it: a reload every few seconds keeps its waits short, so a
+        // login is refused within seconds ("temporary failure") instead of hanging.
+        outage = setInterval(() => void run('doveadm', ['-c', settings.dovecotConfig, 'reload']).catch(() => undefined), 3_000);
+        outage.unref();
+      }
       if (listening) void sweepQuietly();
     },
+    retryDelaysMs: [250, 500, 1_000],
     onError: (error) => log(`database: ${error.message}`),
   });
   await listener.start();
@@ -109,6 +139,7 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
     sweep,
     stop: async () => {
       clearInterval(timer);
+      clearInterval(outage);
       await listener.close();
       await new Promise<void>((resolve) => policy.close(() => resolve()));
       await pool.end();

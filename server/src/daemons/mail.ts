@@ -117,6 +117,7 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     databaseUrl: roleUrl(settings.databaseUrl, role, password),
     mailDir: where.mail,
     dovecotConfig: path.join(where.dovecot, 'dovecot.conf'),
+    postfixConfig: where.postfix,
     policyAddress: INTERNAL_ADDRESS,
     policyPort: settings.policyPort,
     quotaStatusPort: settings.quotaStatusPort,
