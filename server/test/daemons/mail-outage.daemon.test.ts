@@ -141,8 +141,8 @@ describe('mail while the database is away', () => {
       if (!smtpBack && (await rcpt()).code === 250) smtpBack = Date.now() - back;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    console.info(
-      `outage: IMAP answered in ${during.imap.join(', ')} ms, SMTP in ${during.smtp.join(', ')} ms; back after: IMAP ${imapBack} ms, SMTP ${smtpBack} ms`,
+    process.stdout.write(
+      `outage: IMAP answered in ${during.imap.join(', ')} ms, SMTP in ${during.smtp.join(', ')} ms; back after: IMAP ${imapBack} ms, SMTP ${smtpBack} ms\n`,
     );
     expect(imapBack, 'IMAP logins back after (ms)').toBeGreaterThan(0);
     expect(imapBack).toBeLessThanOrEqual(5_000);
