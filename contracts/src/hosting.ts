@@ -485,6 +485,8 @@ export const tenantDetailSchema = z.object({
   hosts: z.array(z.string()),
   config: z.object({ admin_logo: z.string().nullable(), admin_logo_footer: z.string().nullable(), host_purchases: z.string().nullable() }),
   name_servers: z.array(z.string()),
+  /** Secondary name servers that transfer the tenant's zones (NOTIFY goes to them, AXFR only from them). */
+  dns_secondaries: z.array(z.string()),
   /** Where the tenant's web and mail server answers: every new zone's A/AAAA records point there. */
   hosting_ipv4: z.string().nullable(),
   hosting_ipv6: z.string().nullable(),
@@ -496,6 +498,27 @@ export const tenantDetailSchema = z.object({
 export type TenantDetail = z.infer<typeof tenantDetailSchema>;
 export const tenantDetailAnswerSchema = z.object({ data: tenantDetailSchema, message: z.string().optional() });
 export const tenantListAnswerSchema = pageOf(tenantDetailSchema);
+
+/**
+ * A secondary name server: an IPv4 or IPv6 address, with a port where it is not 53
+ * (`192.0.2.53`, `192.0.2.53:5300`, `2001:db8::53`, `[2001:db8::53]:5300`).
+ */
+export const secondaryServerSchema = z
+  .string()
+  .trim()
+  .max(60)
+  .refine(
+    (value) => {
+      const bracketed = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(value);
+      const v4 = /^(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?$/.exec(value);
+      const port = bracketed?.[2] ?? v4?.[2];
+      if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
+      if (bracketed) return z.ipv6().safeParse(bracketed[1]).success;
+      if (v4) return z.ipv4().safeParse(v4[1]).success;
+      return z.ipv6().safeParse(value).success;
+    },
+    { error: 'validation.secondaryServer' },
+  );
 
 const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])$|\.localhost$/;
 /**
@@ -520,6 +543,7 @@ const tenantFields = {
   /** The external cart path (docs/product.md §2: `host_purchases`); null when the tenant sells through Berth. */
   host_purchases: cartAddressSchema.nullable(),
   name_servers: z.array(nameServerSchema).max(8),
+  dns_secondaries: z.array(secondaryServerSchema).max(8),
   hosting_ipv4: z.ipv4({ error: 'validation.ipv4' }).nullable(),
   hosting_ipv6: z.ipv6({ error: 'validation.ipv6' }).nullable(),
   default_language: z.enum(LANGUAGES),
@@ -532,6 +556,7 @@ export const tenantCreatePayloadSchema = z.object({
   ...tenantFields,
   host_purchases: tenantFields.host_purchases.default(null),
   name_servers: tenantFields.name_servers.default([]),
+  dns_secondaries: tenantFields.dns_secondaries.default([]),
   hosting_ipv4: tenantFields.hosting_ipv4.default(null),
   hosting_ipv6: tenantFields.hosting_ipv6.default(null),
   default_language: tenantFields.default_language.default('en'),

@@ -3,7 +3,7 @@ import { Resolver } from 'node:dns/promises';
 import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/connection.ts';
-import { daemonRoleName, grantSchemaReader } from './queries.ts';
+import { daemonRoleName, grantNotifiedSerial, grantSchemaReader } from './queries.ts';
 import type { Program } from './mail.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -47,6 +47,7 @@ export function databaseTemplateValues(databaseUrl: string, role: string, passwo
 export async function preparePowerDns(db: Db, settings: PowerDnsSettings): Promise<string> {
   const role = dnsRoleOf(settings.databaseUrl);
   const password = await grantSchemaReader(db, role, 'pdns');
+  await grantNotifiedSerial(db, role);
   const conf = renderTemplate(readFileSync(PDNS_TEMPLATE, 'utf8'), {
     ...databaseTemplateValues(settings.databaseUrl, role, password),
     address: settings.address,

@@ -48,3 +48,9 @@ export async function grantSchemaReader(db: Db, role: string, schema: string): P
     return password;
   });
 }
+
+/** PowerDNS writes the serial it last announced (NOTIFY) through the view pdns.domains (migration 0025), nothing else. */
+export async function grantNotifiedSerial(db: Db, role: string): Promise<void> {
+  if (!ROLE.test(role)) throw new Error(`not a plain name: ${role}`);
+  await sql.raw(`grant update (notified_serial) on pdns.domains to ${role}`).execute(db);
+}

@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021_session_cache.ts';
 import * as m0022 from './migrations/0022_mail_owner_safety.ts';
 import * as m0023 from './migrations/0023_dns_complete_zones.ts';
 import * as m0024 from './migrations/0024_storage_probe.ts';
+import * as m0025 from './migrations/0025_dns_secondaries.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0022_mail_owner_safety': m0022,
   '0023_dns_complete_zones': m0023,
   '0024_storage_probe': m0024,
+  '0025_dns_secondaries': m0025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -14,6 +14,8 @@ export interface TenantsTable {
   created_at: CreatedAt;
   /** Host names of the tenant's name servers: the NS records of every new zone. */
   name_servers: ColumnType<string[], string[] | undefined, string[]>;
+  /** Secondary name servers (migration 0025): NOTIFY goes to them, AXFR only from them. */
+  dns_secondaries: ColumnType<string[], string[] | undefined, string[]>;
   /** Where the tenant's web and mail server answers: the A/AAAA records of every new zone (migration 0017). */
   hosting_ipv4: ColumnType<string | null, string | null | undefined, string | null>;
   hosting_ipv6: ColumnType<string | null, string | null | undefined, string | null>;

@@ -1,4 +1,4 @@
-import { execFile, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -333,6 +333,116 @@ describe('PowerDNS serves the zones of the DNS page', () => {
       expect(await dig('www.served.example', 'A')).not.toMatch(/RRSIG/);
     });
   });
+});
+
+describe('a secondary name server the tenant names', () => {
+  it('transfers the zone, gets a change by NOTIFY within seconds, and nobody else may transfer it', async () => {
+    // A second PowerDNS in secondary mode, on its own database with PowerDNS's own schema.
+    const secondaryDb = `${new URL(t.databaseUrl!).pathname.slice(1)}_secondary`;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${secondaryDb}`);
+    await admin.end();
+    const secondaryUrl = new URL(process.env.TEST_DATABASE_URL!);
+    secondaryUrl.pathname = `/${secondaryDb}`;
+    const client = new pg.Client({ connectionString: secondaryUrl.toString() });
+    await client.connect();
+    const secondaryDir = mkdtempSync(path.join(tmpdir(), 'berth-pdns-secondary-'));
+    let secondary: ChildProcess | undefined;
+    try {
+      await client.query(readFileSync('/usr/share/pdns-backend-pgsql/schema/schema.pgsql.sql', 'utf8'));
+      const secondaryPort = await freePort();
+      const root = await superAdmin(t);
+      const tenantId = (await t.db.selectFrom('domains').select('tenant_id').where('id', '=', domainId).executeTakeFirstOrThrow())
+        .tenant_id;
+      const bad = await root.call({
+        method: 'PATCH',
+        url: `/api/system/tenants/${tenantId}`,
+        payload: { dns_secondaries: ['ns2;evil', '300.1.1.1', '1.2.3.4:70000'] },
+      });
+      expect(bad.statusCode).toBe(422);
+      expect(Object.keys(bad.json().errors)).toEqual(['dns_secondaries.0', 'dns_secondaries.1', 'dns_secondaries.2']);
+      const named = await root.call({
+        method: 'PATCH',
+        url: `/api/system/tenants/${tenantId}`,
+        payload: { dns_secondaries: [`127.0.0.1:${secondaryPort}`] },
+      });
+      expect(named.statusCode, named.body).toBe(200);
+      expect(named.json().data.dns_secondaries).toEqual([`127.0.0.1:${secondaryPort}`]);
+      const zoneId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'secondary.example' } })).json().data.id;
+
+      writeFileSync(
+        path.join(secondaryDir, 'pdns.conf'),
+        [
+          'launch=gpgsql',
+          `gpgsql-host=${secondaryUrl.hostname}`,
+          `gpgsql-port=${secondaryUrl.port || 5432}`,
+          `gpgsql-dbname=${secondaryDb}`,
+          `gpgsql-user=${decodeURIComponent(secondaryUrl.username) || 'postgres'}`,
+          `gpgsql-password=${decodeURIComponent(secondaryUrl.password)}`,
+          'local-address=127.0.0.1',
+          `local-port=${secondaryPort}`,
+          `socket-dir=${secondaryDir}`,
+          'secondary=yes',
+          'xfr-cycle-interval=1',
+          'allow-notify-from=127.0.0.0/8',
+          'cache-ttl=0',
+          'query-cache-ttl=0',
+          'negquery-cache-ttl=0',
+          'daemon=no',
+          'guardian=no',
+          'disable-syslog=yes',
+          '',
+        ].join('\n'),
+      );
+      await client.query(`insert into domains (name, master, type) values ('secondary.example', $1, 'SLAVE')`, [
+        `127.0.0.1:${settings.port}`,
+      ]);
+      secondary = spawn('pdns_server', [`--config-dir=${secondaryDir}`], { stdio: 'ignore' });
+      const fromSecondary = () => resolverFor('127.0.0.1', secondaryPort);
+      // The first transfer.
+      const serial = (await dns().resolveSoa('secondary.example')).serial;
+      await within(15_000, async () => {
+        expect((await fromSecondary().resolveSoa('secondary.example')).serial).toBe(serial);
+      });
+      // A change: a new serial, announced by NOTIFY (the SOA's refresh of three hours would not come).
+      const record = await owner.call({
+        method: 'POST',
+        url: `/api/host/domain/${zoneId}/dns`,
+        payload: { name: 'fresh', type: 'A', content: '192.0.2.77' },
+      });
+      expect(record.statusCode, record.body).toBe(201);
+      const took = await within(10_000, async () => {
+        expect(await fromSecondary().resolve4('fresh.secondary.example')).toEqual(['192.0.2.77']);
+      });
+      expect(took).toBeLessThan(10_000);
+      // AXFR from the secondary's address, and from no other.
+      const axfr = async (source: string) =>
+        (
+          await run('dig', [
+            '-b',
+            source,
+            '+time=2',
+            '+tries=1',
+            `@${settings.address}`,
+            '-p',
+            String(settings.port),
+            'secondary.example',
+            'AXFR',
+          ])
+        ).stdout;
+      expect(await axfr('127.0.0.1')).toMatch(/fresh\.secondary\.example\.\s+\d+\s+IN\s+A\s+192\.0\.2\.77/);
+      expect(await axfr('127.0.0.2')).toMatch(/Transfer failed|REFUSED|communications error/i);
+    } finally {
+      secondary?.kill('SIGKILL');
+      await client.end();
+      rmSync(secondaryDir, { recursive: true, force: true });
+      const cleanup = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${secondaryDb} with (force)`);
+      await cleanup.end();
+    }
+  }, 60_000);
 });
 
 describe('every zone the tests made', () => {

@@ -35,6 +35,7 @@ export interface TenantInput {
   hosts?: string[] | undefined;
   host_purchases?: string | null | undefined;
   name_servers?: string[] | undefined;
+  dns_secondaries?: string[] | undefined;
   hosting_ipv4?: string | null | undefined;
   hosting_ipv6?: string | null | undefined;
   default_language?: 'en' | 'de' | 'cs' | undefined;
@@ -82,6 +83,7 @@ export class TenantAdministration {
         await updateTenant(trx, row.id, {
           default_language: input.default_language,
           name_servers: unique(input.name_servers),
+          dns_secondaries: unique(input.dns_secondaries),
           hosting_ipv4: input.hosting_ipv4,
           hosting_ipv6: input.hosting_ipv6,
         });
@@ -115,6 +117,7 @@ export class TenantAdministration {
           ...(input.default_language !== undefined ? { default_language: input.default_language } : {}),
           ...(input.public_url !== undefined ? { public_url: input.public_url } : {}),
           ...(input.name_servers !== undefined ? { name_servers: unique(input.name_servers) } : {}),
+          ...(input.dns_secondaries !== undefined ? { dns_secondaries: unique(input.dns_secondaries) } : {}),
           ...(input.hosting_ipv4 !== undefined ? { hosting_ipv4: input.hosting_ipv4 } : {}),
           ...(input.hosting_ipv6 !== undefined ? { hosting_ipv6: input.hosting_ipv6 } : {}),
         });
@@ -232,6 +235,7 @@ export class TenantAdministration {
       hosts: hosts.filter((h) => h.tenant_id === row.id).map((h) => h.host),
       config: { admin_logo: row.admin_logo, admin_logo_footer: row.admin_logo_footer, host_purchases: row.host_purchases },
       name_servers: row.name_servers,
+      dns_secondaries: row.dns_secondaries,
       hosting_ipv4: row.hosting_ipv4,
       hosting_ipv6: row.hosting_ipv6,
       default_language: row.default_language,

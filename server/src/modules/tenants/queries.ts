@@ -73,14 +73,20 @@ export const updateTenant = (
     default_language?: string;
     public_url?: string | null;
     name_servers?: string[];
+    dns_secondaries?: string[];
     hosting_ipv4?: string | null;
     hosting_ipv6?: string | null;
     admin_logo?: string | null;
     admin_logo_footer?: string | null;
   },
 ) => {
-  const { name_servers, ...rest } = values;
-  const set = name_servers ? { ...rest, name_servers: sql`${JSON.stringify(name_servers)}::jsonb` as unknown as string[] } : rest;
+  const { name_servers, dns_secondaries, ...rest } = values;
+  const json = (list: string[]) => sql`${JSON.stringify(list)}::jsonb` as unknown as string[];
+  const set = {
+    ...rest,
+    ...(name_servers ? { name_servers: json(name_servers) } : {}),
+    ...(dns_secondaries ? { dns_secondaries: json(dns_secondaries) } : {}),
+  };
   return Object.keys(set).length ? db.updateTable('tenants').set(set).where('id', '=', id).execute() : Promise.resolve([]);
 };
 
