@@ -28,7 +28,9 @@ test('a customer adds a forwarder, is told about a loop on its field, and remove
   await address.fill('loop');
   await destination.fill(`loop@${domain.name}`);
   await add.click();
-  await expect(destination).toHaveAccessibleDescription(/A forwarder cannot send mail back to its own address, directly or through other forwarders\./);
+  await expect(destination).toHaveAccessibleDescription(
+    /A forwarder cannot send mail back to its own address, directly or through other forwarders\./,
+  );
   await reviewScreen(page, testInfo, 'mail-aliases-loop', MAIN);
 
   await address.fill('sales');

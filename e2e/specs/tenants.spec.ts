@@ -75,13 +75,21 @@ test('a super admin creates a tenant, edits it, uploads and removes a logo, assi
   await hostInput(page, 2).fill(`WWW-${token}.test`);
   await page.getByRole('button', { name: 'Add a name server' }).click();
   await page.getByRole('textbox', { name: 'Name server 1', exact: true }).fill(`ns1.${token}.test`);
+  // A secondary name server: an address (with a port), nothing a daemon's configuration could take as more.
+  await page.getByRole('button', { name: 'Add a secondary server' }).click();
+  const secondary = page.getByRole('textbox', { name: 'Secondary server 1', exact: true });
+  await secondary.fill('ns2.example;allow-axfr-ips=0.0.0.0/0');
   // The hosting server's address: checked on its own field before anything is sent.
   const ipv4 = page.getByRole('textbox', { name: 'IPv4 address' });
   await ipv4.fill('203.0.113.300');
   await page.getByRole('button', { name: 'Create tenant' }).click();
   await expect(ipv4).toHaveAttribute('aria-invalid', 'true');
   await expect(ipv4).toHaveAccessibleDescription(/Enter an IPv4 address, for example 203\.0\.113\.10\./);
+  await expect(secondary).toHaveAttribute('aria-invalid', 'true');
+  await expect(secondary).toHaveAccessibleDescription(/Enter an IP address, with a port if it is not 53/);
+  await reviewScreen(page, testInfo, 'tenant-new-secondary-error', MAIN);
   await ipv4.fill('203.0.113.10');
+  await secondary.fill('192.0.2.53:5300');
   await page.getByLabel('Default language').selectOption('de');
   await page.getByRole('button', { name: 'Create tenant' }).click();
 
@@ -109,6 +117,7 @@ test('a super admin creates a tenant, edits it, uploads and removes a logo, assi
     data: {
       hosts: string[];
       name_servers: string[];
+      dns_secondaries: string[];
       hosting_ipv4: string | null;
       default_language: string;
       config: { host_purchases: string | null };
@@ -117,6 +126,7 @@ test('a super admin creates a tenant, edits it, uploads and removes a logo, assi
   expect(stored.data).toMatchObject({
     hosts: [`panel-${token}.test`],
     name_servers: [`ns1.${token}.test`],
+    dns_secondaries: ['192.0.2.53:5300'],
     hosting_ipv4: '203.0.113.10',
     default_language: 'de',
     config: { host_purchases: 'https://shop.example.com/cart' },

@@ -14,6 +14,7 @@ import tenantClasses from './Tenants.module.css';
 /* The contracts' own rules for one host name, one name server and the public URL. */
 const hostSchema = tenantCreatePayloadSchema.shape.hosts.element;
 const nameServerSchema = tenantUpdatePayloadSchema.shape.name_servers.unwrap().element;
+const secondarySchema = tenantUpdatePayloadSchema.shape.dns_secondaries.unwrap().element;
 const publicUrlSchema = tenantUpdatePayloadSchema.shape.public_url.unwrap().unwrap();
 const ipv4Schema = tenantUpdatePayloadSchema.shape.hosting_ipv4.unwrap().unwrap();
 const ipv6Schema = tenantUpdatePayloadSchema.shape.hosting_ipv6.unwrap().unwrap();
@@ -31,6 +32,7 @@ const formSchema = z
     external_cart: z.boolean(),
     host_purchases: z.string().trim().max(500),
     name_servers: z.array(z.object({ value: nameServerSchema })).max(NAME_SERVERS_MAX),
+    dns_secondaries: z.array(z.object({ value: secondarySchema })).max(NAME_SERVERS_MAX),
     hosting_ipv4: z.union([z.literal(''), ipv4Schema]),
     hosting_ipv6: z.union([z.literal(''), ipv6Schema]),
     default_language: z.enum(LANGUAGES),
@@ -50,6 +52,7 @@ const emptyValues: FormInput = {
   external_cart: false,
   host_purchases: '',
   name_servers: [],
+  dns_secondaries: [],
   hosting_ipv4: '',
   hosting_ipv6: '',
   default_language: 'en',
@@ -64,6 +67,7 @@ function valuesOf(tenant: TenantDetail | undefined): FormInput {
     external_cart: tenant.config.host_purchases !== null,
     host_purchases: tenant.config.host_purchases ?? '',
     name_servers: tenant.name_servers.map((value) => ({ value })),
+    dns_secondaries: tenant.dns_secondaries.map((value) => ({ value })),
     hosting_ipv4: tenant.hosting_ipv4 ?? '',
     hosting_ipv6: tenant.hosting_ipv6 ?? '',
     default_language: (LANGUAGES as readonly string[]).includes(tenant.default_language)
@@ -79,6 +83,7 @@ function payloadOf(values: FormOutput): TenantCreatePayload {
     hosts: values.hosts.map((host) => host.value),
     host_purchases: values.external_cart ? values.host_purchases : null,
     name_servers: values.name_servers.map((server) => server.value),
+    dns_secondaries: values.dns_secondaries.map((server) => server.value),
     hosting_ipv4: values.hosting_ipv4 === '' ? null : values.hosting_ipv4,
     hosting_ipv6: values.hosting_ipv6 === '' ? null : values.hosting_ipv6,
     default_language: values.default_language,
@@ -91,7 +96,7 @@ function toFormErrors(error: unknown): unknown {
   if (!(error instanceof ApiError) || !error.isValidation) return error;
   const errors = Object.fromEntries(
     Object.entries(error.fieldErrors).map(([field, texts]) => [
-      /^(hosts|name_servers)\.\d+$/.test(field) ? `${field}.value` : field,
+      /^(hosts|name_servers|dns_secondaries)\.\d+$/.test(field) ? `${field}.value` : field,
       texts,
     ]),
   );
@@ -121,6 +126,7 @@ export function TenantForm({ tenant, submitLabel, onSubmit, onSaved }: TenantFor
   } = useForm<FormInput, unknown, FormOutput>({ resolver, defaultValues: valuesOf(tenant) });
   const hosts = useFieldArray({ control, name: 'hosts' });
   const nameServers = useFieldArray({ control, name: 'name_servers' });
+  const secondaries = useFieldArray({ control, name: 'dns_secondaries' });
   const externalCart = useWatch({ control, name: 'external_cart' });
 
   const submit = handleSubmit(async (values) => {
@@ -135,12 +141,14 @@ export function TenantForm({ tenant, submitLabel, onSubmit, onSaved }: TenantFor
         'hosts',
         'host_purchases',
         'name_servers',
+        'dns_secondaries',
         'hosting_ipv4',
         'hosting_ipv6',
         'default_language',
         'public_url',
         ...hosts.fields.map((_, index) => `hosts.${index}.value` as const),
         ...nameServers.fields.map((_, index) => `name_servers.${index}.value` as const),
+        ...secondaries.fields.map((_, index) => `dns_secondaries.${index}.value` as const),
       ];
       setFormError(formErrorOf(toFormErrors(error), fields, setError, t));
     }
@@ -216,6 +224,26 @@ export function TenantForm({ tenant, submitLabel, onSubmit, onSaved }: TenantFor
           onRemove={nameServers.remove}
         />
 
+        <ListFieldset
+          legend={t('tenants.fields.dnsSecondaries')}
+          hint={t('tenants.form.dnsSecondariesHint')}
+          error={errors.dns_secondaries?.message ?? errors.dns_secondaries?.root?.message}
+          items={secondaries.fields}
+          name="dns_secondaries"
+          itemLabel={(n) => t('tenants.form.dnsSecondaryN', { n })}
+          removeLabel={(n) => t('tenants.form.removeDnsSecondary', { n })}
+          addLabel={t('tenants.form.addDnsSecondary')}
+          placeholder="192.0.2.53"
+          minItems={0}
+          maxItems={NAME_SERVERS_MAX}
+          register={register}
+          itemErrors={errors.dns_secondaries}
+          onAdd={() => {
+            secondaries.append({ value: '' });
+          }}
+          onRemove={secondaries.remove}
+        />
+
         <Fieldset
           legend={t('tenants.form.hostingServer')}
           variant="unstyled"
@@ -272,7 +300,7 @@ interface ListFieldsetProps {
   hint: string;
   error: string | undefined;
   items: { id: string }[];
-  name: 'hosts' | 'name_servers';
+  name: 'hosts' | 'name_servers' | 'dns_secondaries';
   itemLabel: (n: number) => string;
   removeLabel: (n: number) => string;
   addLabel: string;
