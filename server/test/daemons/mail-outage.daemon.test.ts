@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
-import { freePort, startPostgres, type TestPostgres } from '../faults/processes.ts';
+import { startPostgres, type TestPostgres } from '../faults/processes.ts';
+import { mailHostSettings } from '../mail-host.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser } from '../hosting.ts';
 
@@ -34,20 +33,8 @@ beforeAll(async () => {
     payload: { uid: 'desk', password: PASSWORD, password_confirmation: PASSWORD },
   });
   expect(made.statusCode, made.body).toBe(201);
-  runDir = mkdtempSync(path.join(tmpdir(), 'berth-mail-outage-'));
-  settings = {
-    databaseUrl: t.databaseUrl!,
-    address: '127.0.0.1',
-    smtpPort: await freePort(),
-    imapPort: await freePort(),
-    lmtpPort: await freePort(),
-    quotaStatusPort: await freePort(),
-    replyPort: await freePort(),
-    policyPort: await freePort(),
-    srsForwardPort: await freePort(),
-    srsReversePort: await freePort(),
-    runDir,
-  };
+  settings = await mailHostSettings(t.databaseUrl!, { prefix: 'berth-mail-outage-' });
+  runDir = settings.runDir;
   await prepareMail(t.db, settings);
   mail = await startMail(settings);
 }, 180_000);

@@ -6,8 +6,8 @@ import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
-import { freePort } from '../faults/processes.ts';
 import { startSmtpReceiver } from '../smtp-receiver.ts';
+import { mailHostSettings } from '../mail-host.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
 
@@ -34,22 +34,9 @@ beforeAll(async () => {
   const tenantB = await addTenant(t, 'Beta', 'beta.test');
   adminA = await addUser(t, tenantA, 'owner@alpha.test', 'host_admin');
   adminB = await addUser(t, tenantB, 'owner@beta.test', 'host_admin');
-  runDir = mkdtempSync(path.join(tmpdir(), 'berth-mail-safety-'));
   outside = await startSmtpReceiver();
-  settings = {
-    databaseUrl: t.databaseUrl,
-    address: '127.0.0.1',
-    smtpPort: await freePort(),
-    imapPort: await freePort(),
-    lmtpPort: await freePort(),
-    quotaStatusPort: await freePort(),
-    replyPort: await freePort(),
-    policyPort: await freePort(),
-    srsForwardPort: await freePort(),
-    srsReversePort: await freePort(),
-    relayHost: `[127.0.0.1]:${outside.port}`,
-    runDir,
-  };
+  settings = await mailHostSettings(t.databaseUrl, { relayPort: outside.port, prefix: 'berth-mail-safety-' });
+  runDir = settings.runDir;
   await prepareMail(t.db, settings);
   mail = await startMail(settings);
 }, 120_000);

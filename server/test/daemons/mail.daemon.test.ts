@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
-import { freePort } from '../faults/processes.ts';
 import { startSmtpReceiver } from '../smtp-receiver.ts';
+import { mailHostSettings } from '../mail-host.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
 
@@ -41,22 +39,9 @@ beforeAll(async () => {
   });
   expect(created.statusCode, created.body).toBe(201);
   mailboxId = created.json().data.id;
-  runDir = mkdtempSync(path.join(tmpdir(), 'berth-mail-'));
   outside = await startSmtpReceiver();
-  settings = {
-    databaseUrl: t.databaseUrl,
-    address: '127.0.0.1',
-    smtpPort: await freePort(),
-    imapPort: await freePort(),
-    lmtpPort: await freePort(),
-    quotaStatusPort: await freePort(),
-    replyPort: await freePort(),
-    policyPort: await freePort(),
-    srsForwardPort: await freePort(),
-    srsReversePort: await freePort(),
-    relayHost: `[127.0.0.1]:${outside.port}`,
-    runDir,
-  };
+  settings = await mailHostSettings(t.databaseUrl, { relayPort: outside.port, prefix: 'berth-mail-' });
+  runDir = settings.runDir;
   await prepareMail(t.db, settings);
   mail = await startMail(settings);
 }, 120_000);
