@@ -41,6 +41,10 @@ describe('first start', () => {
       '0019_domain_proof',
       '0020_mail_autoreplies',
       '0021_session_cache',
+      '0022_mail_owner_safety',
+      '0023_dns_complete_zones',
+      '0024_storage_probe',
+      '0025_dns_secondaries',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
