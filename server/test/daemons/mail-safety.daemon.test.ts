@@ -2,12 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ImapFlow } from 'imapflow';
-import nodemailer from 'nodemailer';
+import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { startSmtpReceiver } from '../smtp-receiver.ts';
-import { mailHostSettings } from '../mail-host.ts';
+import { imapOf, mailHostSettings, sendTo } from '../mail-host.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
 
@@ -62,38 +61,8 @@ async function addMailbox(admin: { call: Caller }, domainId: number, uid: string
   return answer.json().data.id;
 }
 
-const smtp = () =>
-  nodemailer.createTransport({ host: settings.address, port: settings.smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
-
-/** Sends one message (no SIZE unless given); answers the SMTP error's code when the server refuses it. */
-async function send(to: string, subject: string, options: { text?: string; size?: number } = {}): Promise<number | 'sent'> {
-  const from = 'sender@elsewhere.test';
-  try {
-    await smtp().sendMail({
-      from,
-      to,
-      subject,
-      text: options.text ?? `Hello ${to}`,
-      envelope: { from, to: [to], ...(options.size ? { size: options.size } : {}) },
-    });
-    return 'sent';
-  } catch (error) {
-    return (error as { responseCode?: number }).responseCode ?? -1;
-  }
-}
-
-async function imap(user: string): Promise<ImapFlow> {
-  const client = new ImapFlow({
-    host: settings.address,
-    port: settings.imapPort,
-    secure: false,
-    doSTARTTLS: false,
-    auth: { user, pass: PASSWORD },
-    logger: false,
-  });
-  await client.connect();
-  return client;
-}
+const send = (to: string, subject: string, options: { text?: string; size?: number } = {}) => sendTo(settings, to, subject, options);
+const imap = (user: string) => imapOf(settings, user, PASSWORD);
 
 /** The INBOX's subjects (polled until `subject` is there, or for the whole wait when none is named). */
 async function inbox(user: string, subject?: string, withinMs = 10_000): Promise<string[]> {

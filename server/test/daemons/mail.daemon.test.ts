@@ -1,10 +1,8 @@
 import { rmSync } from 'node:fs';
-import { ImapFlow } from 'imapflow';
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { startSmtpReceiver } from '../smtp-receiver.ts';
-import { mailHostSettings } from '../mail-host.ts';
+import { imapOf, mailHostSettings, sendTo } from '../mail-host.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
 
@@ -62,38 +60,9 @@ async function repliesTo(to: string, count: number, withinMs = 15_000) {
   }
 }
 
-const smtp = () =>
-  nodemailer.createTransport({ host: settings.address, port: settings.smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
-
-/** Sends one message; answers the SMTP error's code when the server refuses it. */
-async function send(to: string, subject: string, options: { size?: number; text?: string; from?: string } = {}): Promise<number | 'sent'> {
-  const from = options.from ?? 'sender@elsewhere.test';
-  try {
-    await smtp().sendMail({
-      from,
-      to,
-      subject,
-      text: options.text ?? `Hello ${to}`,
-      envelope: { from, to: [to], ...(options.size ? { size: options.size } : {}) },
-    });
-    return 'sent';
-  } catch (error) {
-    return (error as { responseCode?: number }).responseCode ?? -1;
-  }
-}
-
-async function imap(user: string, pass: string): Promise<ImapFlow> {
-  const client = new ImapFlow({
-    host: settings.address,
-    port: settings.imapPort,
-    secure: false,
-    doSTARTTLS: false,
-    auth: { user, pass },
-    logger: false,
-  });
-  await client.connect();
-  return client;
-}
+const send = (to: string, subject: string, options: { size?: number; text?: string; from?: string } = {}) =>
+  sendTo(settings, to, subject, options);
+const imap = (user: string, pass: string) => imapOf(settings, user, pass);
 
 const loginWorks = async (user: string, pass: string) => {
   try {
