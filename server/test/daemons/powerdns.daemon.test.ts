@@ -335,6 +335,18 @@ describe('PowerDNS serves the zones of the DNS page', () => {
   });
 });
 
+/** What must never reach PowerDNS's zone metadata: directives, line breaks, quotes, braces, paths, bad ports. */
+const BAD_SECONDARIES = [
+  'ns2;evil',
+  '300.1.1.1',
+  '1.2.3.4:70000',
+  '192.0.2.1\nallow-axfr-ips=0.0.0.0/0',
+  '"192.0.2.1"',
+  '{192.0.2.1}',
+  '../192.0.2.1',
+  "192.0.2.1'",
+];
+
 describe('a secondary name server the tenant names', () => {
   it('transfers the zone, gets a change by NOTIFY within seconds, and nobody else may transfer it', async () => {
     // A second PowerDNS in secondary mode, on its own database with PowerDNS's own schema.
@@ -358,10 +370,10 @@ describe('a secondary name server the tenant names', () => {
       const bad = await root.call({
         method: 'PATCH',
         url: `/api/system/tenants/${tenantId}`,
-        payload: { dns_secondaries: ['ns2;evil', '300.1.1.1', '1.2.3.4:70000'] },
+        payload: { dns_secondaries: BAD_SECONDARIES },
       });
       expect(bad.statusCode).toBe(422);
-      expect(Object.keys(bad.json().errors)).toEqual(['dns_secondaries.0', 'dns_secondaries.1', 'dns_secondaries.2']);
+      expect(Object.keys(bad.json().errors)).toEqual(BAD_SECONDARIES.map((_, index) => `dns_secondaries.${index}`));
       const named = await root.call({
         method: 'PATCH',
         url: `/api/system/tenants/${tenantId}`,
