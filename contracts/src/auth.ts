@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abilitySchema } from './policy.ts';
 import { PASSWORD_MAX_LENGTH } from './constants.ts';
 import { userSchema } from './user.ts';
 import { tenantSchema } from './tenant.ts';
@@ -17,7 +18,7 @@ export type LoginPayload = z.input<typeof loginPayloadSchema>;
  * either a signed-in user with the tenant, or a pending second factor.
  */
 export const sessionDataSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('authenticated'), user: userSchema, tenant: tenantSchema }),
+  z.object({ status: z.literal('authenticated'), user: userSchema, tenant: tenantSchema, abilities: z.array(abilitySchema) }),
   z.object({ status: z.literal('two_factor_required') }),
 ]);
 export type SessionData = z.infer<typeof sessionDataSchema>;

@@ -15,3 +15,4 @@ export * from './credit-admin.ts';
 export * from './input.ts';
 export * from './api-tokens.ts';
 export * from './passkeys.ts';
+export * from './policy.ts';

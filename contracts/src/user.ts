@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tenantSchema } from './tenant.ts';
+import { abilitySchema } from './policy.ts';
 
 export const roleSchema = z.enum(['super_admin', 'host_admin', 'customer']);
 export type Role = z.infer<typeof roleSchema>;
@@ -81,9 +82,12 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-/** GET /api/user: the session's user and tenant. */
+/**
+ * GET /api/user: the session's user and tenant, and what the user may do there (the policy table's
+ * answer, server/src/modules/policy/table.ts): the web hides what the API would refuse.
+ */
 export const currentUserAnswerSchema = z.object({
-  data: z.object({ user: userSchema, tenant: tenantSchema }),
+  data: z.object({ user: userSchema, tenant: tenantSchema, abilities: z.array(abilitySchema) }),
 });
 export type CurrentUserAnswer = z.infer<typeof currentUserAnswerSchema>;
 

@@ -297,7 +297,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier, invitations: passwords }),
     tenantAdmin: new TenantAdministration({ db, clock, audit, sessions, realtime }),
   };
-  const invoiceSettlement = new InvoiceSettlementService({ db, clock, audit, realtime });
+  const invoiceSettlement = new InvoiceSettlementService({ db, clock, audit, realtime, secrets });
   const payments = createPayments({ db, clock, audit, config, fallbackUrl, log: app.log, settlement: invoiceSettlement });
   // Every way to pay, in one place: the credit balance here; the providers (bank
   // transfer, Stripe) come from createPayments above. New providers are appended to this list.
@@ -306,8 +306,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const shop = {
     catalogue: new ShopCatalogue({ db, clock, audit, providers: paymentProviders }),
     cart: new CartService({ db, clock, audit, realtime }),
-    checkout: new CheckoutService({ db, clock, audit, realtime, providers: paymentProviders, invoices }),
-    credit: new CreditService({ db, clock, audit, providers: paymentProviders, invoices }),
+    checkout: new CheckoutService({ db, clock, audit, realtime, providers: paymentProviders, invoices, secrets }),
+    credit: new CreditService({ db, clock, audit, providers: paymentProviders, invoices, secrets }),
     promos: new PromoAdmin({ db, clock, audit }),
   };
 

@@ -85,8 +85,8 @@ export function useLogin() {
  */
 export function storeSession(queryClient: QueryClient, session: SessionData): void {
   if (session.status !== 'authenticated') return;
-  const { user, tenant } = session;
-  queryClient.setQueryData<CurrentUser>(queryKeys.currentUser, { user, tenant });
+  const { user, tenant, abilities } = session;
+  queryClient.setQueryData<CurrentUser>(queryKeys.currentUser, { user, tenant, abilities });
   queryClient.setQueryData<Tenant>(queryKeys.tenant, tenant);
   applyUserLanguage(user.language);
 }

@@ -49,7 +49,7 @@ export function Header({
         </Link>
       </div>
       <div className={classes.actions}>
-        <PartnerCredit user={user} tenant={tenant} />
+        <PartnerCredit user={user} />
         <CartLink tenant={tenant} />
         <NotificationBell />
         <LanguageMenu user={user} />

@@ -3,14 +3,10 @@ import { Link } from 'react-router';
 import { Tooltip, UnstyledButton } from '@mantine/core';
 import { IconPlus, IconWallet } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { Tenant, User } from '@berth/contracts';
+import type { User } from '@berth/contracts';
 import { AddCreditDialog } from './AddCreditDialog.tsx';
+import { useMay } from './useSignedInUser.ts';
 import classes from './Header.module.css';
-
-/** docs/product.md §6: partner credit is for super admins and tenants that sell (host_purchases). */
-export function showsPartnerCredit(user: User, tenant: Tenant): boolean {
-  return user.is_super_admin || tenant.config.host_purchases !== null;
-}
 
 /** A customer's own prepaid credit is "credit"; only resellers and operators hold partner credit. */
 export function creditText<K extends 'tooltip' | 'open' | 'add' | 'addTitle' | 'addIntro'>(
@@ -27,14 +23,15 @@ function currencyOf(formatted: string): string {
 
 interface PartnerCreditProps {
   user: User;
-  tenant: Tenant;
 }
 
 /** The header's credit balance: a link to the credit page, or "add credit" while it is zero. */
-export function PartnerCredit({ user, tenant }: PartnerCreditProps) {
+export function PartnerCredit({ user }: PartnerCreditProps) {
   const { t } = useTranslation();
   const [adding, setAdding] = useState(false);
-  if (!showsPartnerCredit(user, tenant)) return null;
+  const may = useMay();
+  // docs/product.md §6: super admins and tenants with host_purchases (the policy's credit.header).
+  if (!may('credit.header')) return null;
   const amount = user.commission.value_formatted;
 
   if (user.commission.value !== 0) {

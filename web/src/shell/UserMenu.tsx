@@ -7,6 +7,7 @@ import { useNotificationViewed } from '../api/shell.ts';
 import { pushMessage } from '../components/messageStore.ts';
 import { describeError } from '../forms/validation.ts';
 import classes from './Header.module.css';
+import { useMay } from './useSignedInUser.ts';
 
 export function displayName(user: User): string {
   return user.contact.display_name.trim() || user.email;
@@ -31,9 +32,11 @@ export function UserMenu({ user, tenant }: UserMenuProps) {
   const viewed = useNotificationViewed();
   const name = displayName(user);
   const badge = showsTwoFactorBadge(user);
-  const sells = user.is_super_admin || tenant.config.host_purchases !== null;
-  // Promo codes are the reseller's (host admins of a selling tenant, super admins), never a customer's.
-  const promo = tenant.config.host_purchases !== null && user.role !== 'customer';
+  const may = useMay();
+  const sells = may('payment_methods.use');
+  // docs/product.md §6 keeps the profile menu's promo link to host_purchases tenants; the side
+  // menu offers the page wherever the policy lets the user manage codes.
+  const promo = tenant.config.host_purchases !== null && may('promo.manage');
 
   return (
     <Menu

@@ -1,3 +1,4 @@
+import type { Ability } from '@berth/contracts';
 import { useCurrentUser, type CurrentUser } from '../api/queries.ts';
 
 /**
@@ -8,4 +9,13 @@ export function useSignedInUser(): CurrentUser {
   const { data } = useCurrentUser();
   if (!data) throw new Error('useSignedInUser() is only for pages inside the shell.');
   return data;
+}
+
+/**
+ * Whether the signed-in user may do something here: the server's policy table answered it with
+ * the user (GET /api/user `abilities`), so a page or button shows exactly where the API allows.
+ */
+export function useMay(): (ability: Ability) => boolean {
+  const { abilities } = useSignedInUser();
+  return (ability) => abilities.includes(ability);
 }

@@ -9,6 +9,7 @@ import {
   messageAnswerSchema,
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
@@ -71,7 +72,7 @@ export function apiTokenRoutes(tokens: ApiTokenService, actors: ActorSource) {
       '/system/api-tokens',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('security.manage'),
         schema: {
           tags,
           summary: "The tenant's API tokens, with their owners (admins)",
@@ -85,7 +86,7 @@ export function apiTokenRoutes(tokens: ApiTokenService, actors: ActorSource) {
       '/system/api-tokens/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('security.manage'),
         schema: {
           tags,
           summary: "Revoke a token of the tenant's users (admins)",

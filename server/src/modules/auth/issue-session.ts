@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionData } from '@berth/contracts';
+import { abilitiesFor } from '../policy/guard.ts';
 import { refuseToken } from '../../http/context.ts';
 import { readSessionCookie, writeSessionCookie } from '../sessions/cookie.ts';
 import { secondFactorMissing } from '../twofactor/policy.ts';
@@ -37,5 +38,6 @@ export async function issueSession(
     status: 'authenticated',
     user: { ...presentUser(user), two_factor_setup_required: secondFactorMissing(user, request.tenant) },
     tenant: toPublicTenant(request.tenant),
+    abilities: abilitiesFor(user, request.tenant),
   };
 }

@@ -13,6 +13,7 @@ import {
   topUpPayloadSchema,
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { CreditService } from './service.ts';
@@ -59,7 +60,7 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
       '/system/credit/:userId',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('credit.administer'),
         schema: {
           tags: ['credit'],
           summary:
@@ -76,7 +77,7 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
       '/system/credit/:userId/export.csv',
       {
         config: { rateLimit: RATE_LIMITS.search },
-        preHandler: requireUser,
+        preHandler: requireAbility('credit.administer'),
         schema: {
           tags: ['credit'],
           summary: "Admins: a user's ledger as CSV, with the same filters",
@@ -117,7 +118,7 @@ export function creditRoutes(credit: CreditService, actors: ActorSource) {
       '/system/credit/adjustments',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('credit.administer'),
         schema: {
           tags: ['credit'],
           summary: 'Admins: credit (positive) or debit (negative) a user of their tenant; never below zero',

@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor, pageOfRows } from '../../db/keyset.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { createInvoice, invoiceToPay, type InvoiceReader } from '../invoices/service.ts';
 import { setInvoiceInstructions } from '../invoices/queries.ts';
@@ -52,7 +53,14 @@ const presentEntry = (row: CreditEntryRow, language: string): CreditEntry => ({
 
 /** The credit balance: history, export, top-up by a payment provider, admins' manual entries. */
 export class CreditService {
-  private readonly deps: { db: Db; clock: Clock; audit: AuditService; providers: PaymentProviders; invoices: InvoiceReader };
+  private readonly deps: {
+    db: Db;
+    clock: Clock;
+    audit: AuditService;
+    providers: PaymentProviders;
+    invoices: InvoiceReader;
+    secrets: SecretBox;
+  };
 
   constructor(deps: CreditService['deps']) {
     this.deps = deps;
@@ -200,6 +208,7 @@ export class CreditService {
             actorId: user.id,
           },
           now,
+          this.deps.secrets,
         );
       } else {
         await setInvoiceInstructions(trx, created.id, start.instructions);

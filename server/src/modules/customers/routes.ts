@@ -15,7 +15,8 @@ import {
   messageAnswerSchema,
 } from '@berth/contracts';
 import { HttpError } from '../../http/errors.ts';
-import { authedUser, requireUser } from '../../http/context.ts';
+import { authedUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { ImpersonationService } from '../impersonation/service.ts';
@@ -36,7 +37,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: {
           tags,
           summary: "Customers (host admins: their tenant's; super admins: all), by e-mail, keyset pages",
@@ -51,7 +52,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers/export.csv',
       {
         config: { rateLimit: RATE_LIMITS.search },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: {
           tags,
           summary: 'The customers as CSV (at most 10,000), with the same filters as the list',
@@ -66,7 +67,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: {
           tags,
           summary: 'Create a customer with an initial password (password policy applies)',
@@ -84,7 +85,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers/:id',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: { tags, summary: 'One customer', params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } },
       },
       async (request) => ({ data: await customers.get(authedUser(request).user, request.params.id) }),
@@ -94,7 +95,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: {
           tags,
           summary: 'Change contact data (e-mail, names, phones, language)',
@@ -115,7 +116,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: {
           tags,
           summary: 'Delete a customer with all their domains; `confirm` repeats the e-mail address',
@@ -134,7 +135,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers/:id/lock',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: {
           tags,
           summary: 'Lock: no login, every session ends',
@@ -152,7 +153,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers/:id/unlock',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: { tags, summary: 'Unlock', params: idParamsSchema, response: { 200: customerAnswerSchema, ...errors } },
       },
       async (request) => {
@@ -165,7 +166,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers/:id/reset-2fa',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: {
           tags,
           summary: 'Turn two-factor authentication off (lost authenticator); the customer is told by e-mail',
@@ -183,7 +184,7 @@ export function customerRoutes(customers: CustomerService, impersonation: Impers
       '/system/customers/:id/impersonate',
       {
         config: { signsIn: true, rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('customers.manage'),
         schema: {
           tags,
           summary: "Log in as a customer (host admins: their tenant's; super admins: any); the answer is the customer's session",

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { generatePassword, type PasswordHasher } from '../../lib/password.ts';
 import { seedDemoBankAccount } from '../payments/bank-transfer.ts';
 import { seedDemoShop } from '../shop/demo.ts';
-import { findTenantByHost, insertTenant, insertTenantHost } from '../tenants/queries.ts';
+import { fillPlatformHosting, findTenantByHost, insertTenant, insertTenantHost } from '../tenants/queries.ts';
 import { createUser } from '../users/service.ts';
 import { insertDomains } from '../domains/queries.ts';
 
@@ -78,6 +78,10 @@ export async function loadDemoData(
   // Links in mails (reset, verification, expiry) must reach the panel on the port it runs on.
   const publicUrl = (name: string) => `http://${name}:${options.port ?? 3000}`;
   return db.transaction().execute(async (trx) => {
+    // Name servers and a hosting address for the platform (where the operator set none), so every
+    // domain the demo sells or adds starts with a complete zone (NS, mail host, MX, SPF, DKIM,
+    // DMARC); the demo's services (npm run services) answer on loopback.
+    await fillPlatformHosting(trx, { nameServers: ['ns1.berth.localhost', 'ns2.berth.localhost'], ipv4: '127.0.0.1' });
     const tenant = await insertTenant(trx, { title: 'Harbor Hosting', public_url: publicUrl(host) });
     await insertTenantHost(trx, tenant.id, host);
     const people = [

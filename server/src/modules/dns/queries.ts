@@ -1,3 +1,4 @@
+import { OPERATOR_TENANT_ID } from '@berth/contracts';
 import type { ZoneDefaults } from './default-zone.ts';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
@@ -89,14 +90,27 @@ export const tenantNameServers = async (db: Db, tenantId: number): Promise<strin
   return rows[0]?.servers ?? [];
 };
 
-/** What the tenant's new zones start from (modules/dns/default-zone.ts). */
+/**
+ * What the tenant's new zones start from (modules/dns/default-zone.ts): its own name servers and
+ * hosting server's addresses, else the platform's (the operator tenant's, as for name servers in
+ * migration 0023), so that every new zone has an address for its mail host.
+ */
 export const tenantZoneDefaults = async (db: Db, tenantId: number): Promise<ZoneDefaults> => {
   const row = await db
-    .selectFrom('tenants')
-    .select(['hosting_ipv4', 'hosting_ipv6', sql<string[]>`public.dns_tenant_name_servers(id)`.as('name_servers')])
-    .where('id', '=', tenantId)
+    .selectFrom('tenants as t')
+    .leftJoin('tenants as platform', (join) => join.on('platform.id', '=', OPERATOR_TENANT_ID))
+    .select([
+      sql<string | null>`case when t.hosting_ipv4 is null and t.hosting_ipv6 is null then platform.hosting_ipv4 else t.hosting_ipv4 end`.as(
+        'ipv4',
+      ),
+      sql<string | null>`case when t.hosting_ipv4 is null and t.hosting_ipv6 is null then platform.hosting_ipv6 else t.hosting_ipv6 end`.as(
+        'ipv6',
+      ),
+      sql<string[]>`public.dns_tenant_name_servers(t.id)`.as('name_servers'),
+    ])
+    .where('t.id', '=', tenantId)
     .executeTakeFirst();
-  return { nameServers: row?.name_servers ?? [], ipv4: row?.hosting_ipv4 ?? null, ipv6: row?.hosting_ipv6 ?? null };
+  return { nameServers: row?.name_servers ?? [], ipv4: row?.ipv4 ?? null, ipv6: row?.ipv6 ?? null };
 };
 
 /** The zone's DNSSEC keys, oldest first (PowerDNS signs with every active one). */

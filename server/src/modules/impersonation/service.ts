@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionData } from '@berth/contracts';
+import { abilitiesFor } from '../policy/guard.ts';
 import type { Db } from '../../db/connection.ts';
 import { authedUser, refuseToken } from '../../http/context.ts';
 import { HttpError } from '../../http/errors.ts';
@@ -51,7 +52,12 @@ export class ImpersonationService {
       target: { type: 'user', id: customer.id },
       data: { customer_email: customer.email },
     });
-    return { status: 'authenticated', user: presentUser(user), tenant: toPublicTenant(request.tenant) };
+    return {
+      status: 'authenticated',
+      user: presentUser(user),
+      tenant: toPublicTenant(request.tenant),
+      abilities: abilitiesFor(user, request.tenant),
+    };
   }
 
   /** Back to the admin's own (new) session. */
@@ -77,7 +83,12 @@ export class ImpersonationService {
       target: { type: 'user', id: customer.id },
       data: { customer_email: customer.email },
     });
-    return { status: 'authenticated', user: presentUser(admin), tenant: toPublicTenant(request.tenant) };
+    return {
+      status: 'authenticated',
+      user: presentUser(admin),
+      tenant: toPublicTenant(request.tenant),
+      abilities: abilitiesFor(admin, request.tenant),
+    };
   }
 
   private async rotate(

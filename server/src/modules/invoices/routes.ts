@@ -11,6 +11,7 @@ import {
   markPaidPayloadSchema,
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { shopTenantOf } from '../shop/tenant.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
@@ -73,7 +74,7 @@ export function invoiceRoutes(deps: {
       '/system/invoices',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('invoices.manage'),
         schema: {
           tags: ['invoices'],
           summary: "Admins: the tenant's invoices (host admins their own tenant; super admins the tenant of the host they use)",
@@ -91,7 +92,7 @@ export function invoiceRoutes(deps: {
       '/system/invoices/:id',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('invoices.manage'),
         schema: {
           tags: ['invoices'],
           summary: 'Admins: one invoice of a tenant they administer',
@@ -116,7 +117,7 @@ export function invoiceRoutes(deps: {
       '/system/invoices/:id/pdf',
       {
         config: { rateLimit: RATE_LIMITS.search },
-        preHandler: requireUser,
+        preHandler: requireAbility('invoices.manage'),
         schema: {
           tags: ['invoices'],
           summary: 'An invoice of your tenant as PDF (host admins; super admins any)',
@@ -131,7 +132,7 @@ export function invoiceRoutes(deps: {
       '/system/invoices/:id/mark-paid',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('invoices.manage'),
         // The body is optional: a bare POST confirms without a bank reference.
         preValidation: async (request) => {
           request.body ??= {};

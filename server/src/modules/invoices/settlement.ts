@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection.ts';
 import { HttpError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { AuditService } from '../audit/service.ts';
 import { post } from '../credit/ledger.ts';
 import { provisionOrder } from '../orders/provisioning.ts';
@@ -33,7 +34,7 @@ export type SettlementOutcome = { settled: boolean; alreadyPaid: boolean; invoic
  * partner's commission, or credits a top-up to the payer's ledger. A repeated reference changes
  * nothing; a payment for an invoice already paid is recorded but delivers nothing twice.
  */
-export async function settleInTransaction(trx: Db, input: SettlementInput, now: Date): Promise<SettlementOutcome> {
+export async function settleInTransaction(trx: Db, input: SettlementInput, now: Date, secrets: SecretBox): Promise<SettlementOutcome> {
   const invoice = await lockInvoice(trx, input.tenantId, input.invoiceId);
   if (!invoice) throw new HttpError(404, 'http.not_found');
   if (invoice.status === 'unpaid' && input.amount < Number(invoice.gross)) {
@@ -81,7 +82,7 @@ export async function settleInTransaction(trx: Db, input: SettlementInput, now: 
       now,
     });
   } else if (paid.order_id !== null) {
-    await provisionOrder(trx, paid.order_id, now);
+    await provisionOrder(trx, paid.order_id, now, secrets);
     await creditCommission(trx, paid, now);
   }
   return { settled: true, alreadyPaid: false, invoice: paid };
@@ -111,7 +112,7 @@ async function creditCommission(trx: Db, invoice: InvoiceRow, now: Date): Promis
 
 /** The InvoiceSettlement the payment providers call (bank transfer confirmation, gateway webhooks). */
 export class InvoiceSettlementService implements InvoiceSettlement {
-  private readonly deps: { db: Db; clock: Clock; audit: AuditService; realtime?: RealtimeHub };
+  private readonly deps: { db: Db; clock: Clock; audit: AuditService; secrets: SecretBox; realtime?: RealtimeHub };
 
   constructor(deps: InvoiceSettlementService['deps']) {
     this.deps = deps;
@@ -122,7 +123,7 @@ export class InvoiceSettlementService implements InvoiceSettlement {
     // The payer's notice is stored with the payment (same transaction), so a payer who was offline
     // finds it on /notifications; the realtime event only tells an open page at once.
     const { outcome, notice } = await this.deps.db.transaction().execute(async (trx) => {
-      const settled = await settleInTransaction(trx, input, now);
+      const settled = await settleInTransaction(trx, input, now, this.deps.secrets);
       if (!settled.settled) return { outcome: settled, notice: null };
       const payer = await findUserById(trx, settled.invoice.user_id);
       const text = translate(languageOf(payer), 'invoice.paid_notice', { number: settled.invoice.number });

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorAnswerSchema, idSchema, outboxAnswerSchema } from '@berth/contracts';
-import { authedUser, requireUser } from '../../http/context.ts';
+import { authedUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Mailer } from './mailer.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
@@ -16,7 +17,7 @@ export function outboxRoutes(mailer: Mailer) {
       '/outbox',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('outbox.view'),
         schema: {
           tags: ['system'],
           summary: 'Mails kept instead of sent (no SMTP_URL), newest first; super admins only',

@@ -1,4 +1,5 @@
-import type { MenuItem } from '@berth/contracts';
+import type { Ability, MenuItem } from '@berth/contracts';
+import { userMay } from '../policy/guard.ts';
 import type { ResolvedTenant } from '../tenants/service.ts';
 import type { UserRow } from '../users/queries.ts';
 
@@ -18,11 +19,14 @@ const item = (spec: Spec): MenuItem => ({
   children: (spec.children ?? []).map(item),
 });
 
-/** The navigation tree a role sees (docs/product.md §6 decides the partner entries). */
+/**
+ * The navigation tree a user sees: an entry shows exactly where the policy table
+ * (policy/table.ts) lets the user use its page, so the menu never offers what the API refuses.
+ */
 export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[] {
-  const isSuper = user.role === 'super_admin';
-  const isAdmin = isSuper || user.role === 'host_admin';
-  const sells = isSuper || tenant.config.host_purchases !== null;
+  const can = (ability: Ability) => userMay(user, tenant, ability);
+  const only = (ability: Ability, spec: Spec): Spec[] => (can(ability) ? [spec] : []);
+  const isCustomer = user.role === 'customer';
   const tree: Spec[] = [
     { id: 'dashboard', title: 'menu.dashboard', route: '/dashboard', icon: 'gauge' },
     {
@@ -46,33 +50,24 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
       ],
     },
   ];
-  if (isAdmin) {
-    const system: Spec[] = [
-      { id: 'system.customers', title: 'menu.customers', route: '/system/customers' },
-      { id: 'system.audit', title: 'menu.audit', route: '/system/audit' },
-      // Who must have a second factor (host admins: their customers; super admins: every admin too).
-      { id: 'system.security', title: 'menu.security', route: '/system/security' },
-      // The tenant's invoices (confirming bank transfers); the title is the page's own i18n key.
-      { id: 'system.invoices', title: 'invoices.admin.title', route: '/system/partner/invoices' },
-      // The tenant's prices, VAT and top-up limits (host admins for their tenant, super admins).
-      { id: 'system.catalogue', title: 'catalogue.title', route: '/system/partner/catalogue' },
-    ];
-    if (isSuper) {
-      system.push(
-        { id: 'system.tenants', title: 'menu.tenants', route: '/system/tenants' },
-        { id: 'system.outbox', title: 'menu.outbox', route: '/system/outbox' },
-      );
-    }
-    tree.push({ id: 'system', title: 'menu.system', icon: 'settings', children: system });
-  }
-  // Partner credit and promo codes are the reseller's tools; a customer of a selling tenant finds
-  // their own credit under Account instead (the same page shows only their own ledger).
-  if (sells && isAdmin) {
-    const partner: Spec[] = [{ id: 'partner.credit', title: 'menu.partner_credit', route: '/system/partner/credit' }];
-    if (tenant.config.host_purchases !== null)
-      partner.push({ id: 'partner.promo', title: 'menu.partner_promo', route: '/system/partner/promo' });
-    tree.push({ id: 'partner', title: 'menu.partner', icon: 'coins', children: partner });
-  }
+  const system: Spec[] = [
+    ...only('customers.manage', { id: 'system.customers', title: 'menu.customers', route: '/system/customers' }),
+    ...only('audit.view', { id: 'system.audit', title: 'menu.audit', route: '/system/audit' }),
+    ...only('security.manage', { id: 'system.security', title: 'menu.security', route: '/system/security' }),
+    // The page's own i18n keys are its titles.
+    ...only('invoices.manage', { id: 'system.invoices', title: 'invoices.admin.title', route: '/system/partner/invoices' }),
+    ...only('catalogue.manage', { id: 'system.catalogue', title: 'catalogue.title', route: '/system/partner/catalogue' }),
+    ...only('tenants.manage', { id: 'system.tenants', title: 'menu.tenants', route: '/system/tenants' }),
+    ...only('outbox.view', { id: 'system.outbox', title: 'menu.outbox', route: '/system/outbox' }),
+  ];
+  if (system.length > 0) tree.push({ id: 'system', title: 'menu.system', icon: 'settings', children: system });
+  // The partner's tools: other users' credit and the promo codes; a customer finds their own
+  // credit under Account instead (the same page shows only their own ledger).
+  const partner: Spec[] = [
+    ...only('credit.administer', { id: 'partner.credit', title: 'menu.partner_credit', route: '/system/partner/credit' }),
+    ...only('promo.manage', { id: 'partner.promo', title: 'menu.partner_promo', route: '/system/partner/promo' }),
+  ];
+  if (partner.length > 0) tree.push({ id: 'partner', title: 'menu.partner', icon: 'coins', children: partner });
   tree.push({
     id: 'account',
     title: 'menu.account',
@@ -88,11 +83,11 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
       },
       { id: 'account.password', title: 'menu.password', route: '/password' },
       { id: 'account.api_tokens', title: 'menu.api_tokens', route: '/account/api-tokens' },
-      ...(sells && !isAdmin ? [{ id: 'account.credit', title: 'menu.credit', route: '/system/partner/credit' }] : []),
-      ...(sells ? [{ id: 'account.payment_methods', title: 'menu.payment_methods', route: '/account/payment-methods' }] : []),
+      ...(isCustomer ? only('credit.own', { id: 'account.credit', title: 'menu.credit', route: '/system/partner/credit' }) : []),
+      ...only('payment_methods.use', { id: 'account.payment_methods', title: 'menu.payment_methods', route: '/account/payment-methods' }),
     ],
   });
-  if (isAdmin) tree.push({ id: 'api', title: 'menu.api_docs', icon: 'api', href: '/api/docs', target: '_blank' });
+  tree.push(...only('api_docs.view', { id: 'api', title: 'menu.api_docs', icon: 'api', href: '/api/docs', target: '_blank' }));
   return tree.map(item);
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { resolveItem } from '../cart/items.ts';
 import { priceCart, priceRows, type PricedCart } from '../cart/pricing.ts';
@@ -46,6 +47,7 @@ export class CheckoutService {
     realtime: RealtimeHub;
     providers: PaymentProviders;
     invoices: InvoiceReader;
+    secrets: SecretBox;
   };
 
   constructor(deps: CheckoutService['deps']) {
@@ -192,6 +194,7 @@ export class CheckoutService {
               actorId: user.id,
             },
             now,
+            this.deps.secrets,
           );
           paid = settled.settled;
         } else {

@@ -2,7 +2,8 @@ import { DEFAULT_DOMAIN_SETTINGS } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import { translate } from '../../i18n/messages.ts';
 import { post } from '../credit/ledger.ts';
-import { createDefaultZone } from '../dns/service.ts';
+import { createDefaultZone, sealedDkimKey } from '../dns/service.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
 import { tenantZoneDefaults } from '../dns/queries.ts';
 import type { ZoneDefaults } from '../dns/default-zone.ts';
 import { releaseLapsedClaim } from '../domains/claims.ts';
@@ -26,14 +27,14 @@ import {
  * longer be delivered (the name was taken meanwhile, the renewed domain deleted) is refunded to the
  * buyer's credit. Runs once: items already delivered are skipped.
  */
-export async function provisionOrder(trx: Db, orderId: number, now: Date): Promise<void> {
+export async function provisionOrder(trx: Db, orderId: number, now: Date, secrets: SecretBox): Promise<void> {
   const order = await lockOrder(trx, orderId);
   if (!order || order.status !== 'pending') return;
   const items = await listOrderItems(trx, order.id);
   const zoneDefaults = await tenantZoneDefaults(trx, order.tenant_id);
   for (const item of items) {
     if (item.provisioned_at) continue;
-    const delivered = await deliver(trx, order, item, zoneDefaults, now);
+    const delivered = await deliver(trx, order, item, zoneDefaults, now, secrets);
     if (delivered === undefined) await refund(trx, order, item, now);
     else await markItemProvisioned(trx, item.id, now, delivered);
   }
@@ -59,6 +60,7 @@ async function deliver(
   item: OrderItemRow,
   zoneDefaults: ZoneDefaults,
   now: Date,
+  secrets: SecretBox,
 ): Promise<number | null | undefined> {
   switch (item.kind) {
     case 'hosting': {
@@ -88,7 +90,8 @@ async function deliver(
         created_at: now,
         updated_at: now,
       });
-      await createDefaultZone(trx, domain, zoneDefaults, now);
+      // The same complete zone as a domain an admin adds (domains/editor.ts), DKIM key included.
+      await createDefaultZone(trx, domain, zoneDefaults, now, await sealedDkimKey(secrets, now));
       return domain.id;
     }
     case 'domain_renew': {

@@ -15,7 +15,8 @@ import {
   paymentMethodListAnswerSchema,
   paymentMethodPayloadSchema,
 } from '@berth/contracts';
-import { authedUser, requireUser } from '../../http/context.ts';
+import { authedUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
@@ -47,7 +48,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
       '/account/payment-methods',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('payment_methods.use'),
         schema: {
           tags,
           summary: 'Your payment methods, default first (super admins and host_purchases tenants)',
@@ -61,7 +62,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
       '/account/payment-methods',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('payment_methods.use'),
         schema: {
           tags,
           summary:
@@ -80,7 +81,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
       '/account/payment-methods/card-setup',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('payment_methods.use'),
         schema: {
           tags,
           summary:
@@ -95,7 +96,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
       '/account/payment-methods/card-setup/:sessionId',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('payment_methods.use'),
         schema: {
           tags,
           summary:
@@ -116,7 +117,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
       '/account/payment-methods/:id/default',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('payment_methods.use'),
         schema: {
           tags,
           summary: 'Make a payment method your default',
@@ -134,7 +135,7 @@ export function paymentMethodRoutes(methods: PaymentMethods, actors: ActorSource
       '/account/payment-methods/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('payment_methods.use'),
         schema: {
           tags,
           summary: 'Remove a payment method (the oldest other one becomes the default)',
@@ -160,7 +161,7 @@ export function paymentAdminRoutes(confirmation: PaymentConfirmation, actors: Ac
       '/system/payments/bank-statement',
       {
         config: { rateLimit: RATE_LIMITS.upload },
-        preHandler: requireUser,
+        preHandler: requireAbility('invoices.manage'),
         schema: {
           tags,
           summary: `Import a bank statement (multipart field "file": CSV with the columns ${BANK_STATEMENT_COLUMNS.join(', ')}); lines are matched to unpaid invoices by reference and exact amount`,

@@ -10,7 +10,8 @@ import {
   promoPatchSchema,
   promoPayloadSchema,
 } from '@berth/contracts';
-import { authedUser, requireUser } from '../../http/context.ts';
+import { authedUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import { shopTenantOf } from '../shop/tenant.ts';
@@ -27,10 +28,10 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
       '/system/partner/promo',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('promo.manage'),
         schema: {
           tags: ['promo'],
-          summary: "The tenant's promo codes, newest first (host admins of host_purchases tenants; super admins)",
+          summary: "The tenant's promo codes, newest first (admins of a tenant that sells: policy promo.manage)",
           querystring: pageQuerySchema,
           response: { 200: promoListAnswerSchema, ...errors },
         },
@@ -45,7 +46,7 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
       '/system/partner/promo',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('promo.manage'),
         schema: {
           tags: ['promo'],
           summary: 'Create a promo code: percent or fixed, validity window, max uses, once per customer, product restriction',
@@ -64,7 +65,7 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
       '/system/partner/promo/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('promo.manage'),
         schema: {
           tags: ['promo'],
           summary: 'Change a promo code',
@@ -84,7 +85,7 @@ export function promoRoutes(promos: PromoAdmin, actors: ActorSource) {
       '/system/partner/promo/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('promo.manage'),
         schema: {
           tags: ['promo'],
           summary: 'Delete a promo code',

@@ -7,7 +7,6 @@ import { fieldError, HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { ensureShop, listPlans } from '../shop/queries.ts';
-import { findTenantById } from '../tenants/queries.ts';
 import { iso, isoOrNull } from '../tenants/scope.ts';
 import type { UserRow } from '../users/queries.ts';
 import { deletePromo, findPromo, insertPromo, listPromos, updatePromo, type PromoRow } from './queries.ts';
@@ -37,7 +36,7 @@ const presentPromo = (row: PromoRow, currency: string, language: string): Promo 
 const toDate = (value: string | null | undefined): Date | null | undefined =>
   value === undefined ? undefined : value === null ? null : new Date(value);
 
-/** Partners' promo codes (/system/partner/promo): host admins of host_purchases tenants, super admins. */
+/** Partners' promo codes (/system/partner/promo); who may is the policy's `promo.manage` (routes.ts). */
 export class PromoAdmin {
   private readonly deps: { db: Db; clock: Clock; audit: AuditService };
 
@@ -45,16 +44,7 @@ export class PromoAdmin {
     this.deps = deps;
   }
 
-  /** Customers never; host admins only where the tenant sells through host purchases. */
-  async assertAllowed(user: UserRow): Promise<void> {
-    if (user.role === 'super_admin') return;
-    if (user.role !== 'host_admin') throw new HttpError(403, 'http.forbidden');
-    const tenant = await findTenantById(this.deps.db, user.tenant_id);
-    if (!tenant?.host_purchases) throw new HttpError(403, 'http.forbidden');
-  }
-
   async list(admin: UserRow, tenantId: number, page: { cursor?: string | undefined; limit: number }, language: string) {
-    await this.assertAllowed(admin);
     const settings = await ensureShop(this.deps.db, tenantId);
     const beforeId = page.cursor ? decodeCursor(page.cursor, 'promo', idCursor)[0] : undefined;
     const rows = await listPromos(this.deps.db, tenantId, beforeId, page.limit + 1);
@@ -63,7 +53,6 @@ export class PromoAdmin {
   }
 
   async create(actor: Actor, tenantId: number, input: PromoPayload, language: string): Promise<Promo> {
-    await this.assertAllowed(actor.user);
     const { db, clock } = this.deps;
     const settings = await ensureShop(db, tenantId);
     await this.validate(tenantId, input);
@@ -93,7 +82,6 @@ export class PromoAdmin {
   }
 
   async update(actor: Actor, tenantId: number, id: number, input: PromoPatch, language: string): Promise<Promo> {
-    await this.assertAllowed(actor.user);
     const { db, clock } = this.deps;
     const settings = await ensureShop(db, tenantId);
     const current = await findPromo(db, tenantId, id);
@@ -132,7 +120,6 @@ export class PromoAdmin {
   }
 
   async remove(actor: Actor, tenantId: number, id: number): Promise<string> {
-    await this.assertAllowed(actor.user);
     const row = await deletePromo(this.deps.db, tenantId, id);
     if (!row) throw new HttpError(404, 'http.not_found');
     await this.deps.audit.recordAction(actor, 'promo.deleted', tenantId, { type: 'promo', id }, { code: row.code });

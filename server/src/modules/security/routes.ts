@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema, securitySettingsAnswerSchema, securitySettingsPayloadSchema } from '@berth/contracts';
-import { requireUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
@@ -18,7 +18,7 @@ export function securityRoutes(security: SecuritySettingsService, actors: ActorS
       '/system/security',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('security.manage'),
         schema: {
           tags,
           summary: "Who must have a second factor: this tenant's customers, every admin (admins only)",
@@ -32,7 +32,7 @@ export function securityRoutes(security: SecuritySettingsService, actors: ActorS
       '/system/security',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('security.manage'),
         schema: {
           tags,
           summary: "Require a second factor of this tenant's customers (admins), or of every admin (super admins)",

@@ -24,6 +24,7 @@ import {
   tldPricePayloadSchema,
 } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { fieldError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
@@ -160,7 +161,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
       '/system/shop/catalogue',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('catalogue.manage'),
         schema: {
           tags: ['shop admin'],
           summary: "Admins: the tenant's shop settings and every product, inactive included",
@@ -177,7 +178,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
       '/system/shop/settings',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('catalogue.manage'),
         schema: {
           tags: ['shop admin'],
           summary: 'Admins: currency, VAT rate, partner commission rate and top-up limits',
@@ -196,7 +197,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
       '/system/shop/plans',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('catalogue.manage'),
         schema: {
           tags: ['shop admin'],
           summary: 'Admins: add a hosting plan (net prices in minor units)',
@@ -215,7 +216,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
       '/system/shop/plans/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('catalogue.manage'),
         schema: {
           tags: ['shop admin'],
           summary: 'Admins: change a hosting plan',
@@ -241,7 +242,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
       '/system/shop/plans/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('catalogue.manage'),
         schema: {
           tags: ['shop admin'],
           summary: 'Admins: delete a hosting plan',
@@ -260,7 +261,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
       '/system/shop/tlds',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('catalogue.manage'),
         schema: {
           tags: ['shop admin'],
           summary: 'Admins: sell a TLD (net prices per year in minor units)',
@@ -279,7 +280,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
       '/system/shop/tlds/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('catalogue.manage'),
         schema: {
           tags: ['shop admin'],
           summary: "Admins: change a TLD's prices",
@@ -305,7 +306,7 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
       '/system/shop/tlds/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('catalogue.manage'),
         schema: {
           tags: ['shop admin'],
           summary: 'Admins: stop selling a TLD',

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { OPERATOR_TENANT_ID } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 
 export const findTenantByHost = (db: Db, host: string) =>
@@ -146,3 +147,23 @@ export const insertOperatorTenant = async (trx: Db, id: number, publicUrl: strin
   await trx.insertInto('tenants').values({ id, title: 'Berth', public_url: publicUrl }).execute();
   await sql`select setval('tenants_id_seq', (select max(id) from tenants))`.execute(trx);
 };
+
+/**
+ * The platform's name servers and hosting address (the operator tenant's, every tenant's fallback),
+ * each set only where the operator has not set one.
+ */
+export async function fillPlatformHosting(db: Db, values: { nameServers: string[]; ipv4: string }): Promise<void> {
+  await db
+    .updateTable('tenants')
+    .set({ name_servers: sql`${JSON.stringify(values.nameServers)}::jsonb` as unknown as string[] })
+    .where('id', '=', OPERATOR_TENANT_ID)
+    .where(sql<boolean>`jsonb_array_length(name_servers) = 0`)
+    .execute();
+  await db
+    .updateTable('tenants')
+    .set({ hosting_ipv4: values.ipv4 })
+    .where('id', '=', OPERATOR_TENANT_ID)
+    .where('hosting_ipv4', 'is', null)
+    .where('hosting_ipv6', 'is', null)
+    .execute();
+}

@@ -17,7 +17,8 @@ import {
   tenantListAnswerSchema,
   tenantUpdatePayloadSchema,
 } from '@berth/contracts';
-import { authedUser, requireUser } from '../../http/context.ts';
+import { authedUser } from '../../http/context.ts';
+import { requireAbility } from '../policy/guard.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
@@ -83,7 +84,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('tenants.manage'),
         schema: {
           tags,
           summary: 'Tenants (super admins)',
@@ -98,7 +99,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('tenants.manage'),
         schema: {
           tags,
           summary: 'Create a tenant: title, host names, host_purchases, name servers, default language',
@@ -116,7 +117,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('tenants.manage'),
         schema: {
           tags,
           summary: 'One tenant with its hosts and host admins',
@@ -131,7 +132,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('tenants.manage'),
         schema: {
           tags,
           summary: 'Change a tenant (hosts replace the list)',
@@ -150,7 +151,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id/logo/:kind',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('tenants.manage'),
         schema: { tags, summary: "A tenant's stored logo (preview)", params: logoParams, response: { ...errors } },
       },
       async (request, reply) =>
@@ -161,7 +162,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id/logo/:kind',
       {
         config: { rateLimit: RATE_LIMITS.upload },
-        preHandler: requireUser,
+        preHandler: requireAbility('tenants.manage'),
         schema: {
           tags,
           summary: 'Upload a logo (multipart field "image": PNG, JPEG, WebP, GIF, SVG or AVIF up to 2 MB); stored as PNG or WebP',
@@ -187,7 +188,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id/logo/:kind',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('tenants.manage'),
         schema: { tags, summary: 'Remove a logo', params: logoParams, response: { 200: tenantDetailAnswerSchema, ...errors } },
       },
       async (request) => {
@@ -200,7 +201,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id/admins',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('tenants.manage'),
         schema: {
           tags,
           summary: 'Make a user of the tenant its host admin (their sessions end)',
@@ -219,7 +220,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id/admins/:userId',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('tenants.manage'),
         schema: {
           tags,
           summary: 'Make a host admin a customer again (their sessions end)',
@@ -237,7 +238,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id/bank-account',
       {
         config: { rateLimit: RATE_LIMITS.read },
-        preHandler: requireUser,
+        preHandler: requireAbility('invoices.manage'),
         schema: {
           tags,
           summary: "The tenant's bank account for bank transfers (null: bank transfer off)",
@@ -252,7 +253,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id/bank-account',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('invoices.manage'),
         schema: {
           tags,
           summary: "Set the tenant's bank account (host admins: their tenant; super admins: any)",
@@ -271,7 +272,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       '/system/tenants/:id/bank-account',
       {
         config: { rateLimit: RATE_LIMITS.write },
-        preHandler: requireUser,
+        preHandler: requireAbility('invoices.manage'),
         schema: {
           tags,
           summary: "Remove the tenant's bank account (bank transfer is no longer offered)",

@@ -16,6 +16,7 @@ import { fieldError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import { toPublicTenant } from '../tenants/service.ts';
 import { presentUser } from './present.ts';
+import { abilitiesFor } from '../policy/guard.ts';
 import { AVATAR_MAX_BYTES, type AvatarService } from './avatar-service.ts';
 import type { UserProfiles } from './profile.ts';
 import type { ActorSource } from '../audit/service.ts';
@@ -43,6 +44,7 @@ export function userRoutes(profiles: UserProfiles, avatars: AvatarService, actor
           data: {
             user: { ...presentUser(user, credit, avatar), impersonator, two_factor_setup_required: twoFactorSetupRequired(request) },
             tenant: toPublicTenant(request.tenant),
+            abilities: abilitiesFor(user, request.tenant),
           },
         };
       },

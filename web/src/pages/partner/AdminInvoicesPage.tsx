@@ -10,7 +10,7 @@ import { usePageTitle } from '../../components/usePageTitle.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
 import { describeError } from '../../forms/validation.ts';
 import { translateServerText } from '../../i18n/i18n.ts';
-import { useSignedInUser } from '../../shell/useSignedInUser.ts';
+import { useMay, useSignedInUser } from '../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import { InvoiceStatusControl, InvoiceTable } from '../shop/InvoicesPage.tsx';
@@ -20,8 +20,8 @@ import { NotAllowed } from '../system/tenants/NotAllowed.tsx';
 /** /system/partner/invoices: the tenant's invoices; confirm bank transfers by hand or by statement. */
 export function AdminInvoicesPage() {
   const { t } = useTranslation();
-  const { user } = useSignedInUser();
-  if (user.role === 'customer') return <NotAllowed title={t('invoices.admin.title')} body={t('invoices.admin.notAllowed')} />;
+  const may = useMay();
+  if (!may('invoices.manage')) return <NotAllowed title={t('invoices.admin.title')} body={t('invoices.admin.notAllowed')} />;
   return <TenantInvoices />;
 }
 

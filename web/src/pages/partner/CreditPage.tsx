@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { creditExportUrl, useCreditLedger, type CreditFilter } from '../../api/credit.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { AddCreditDialog } from '../../shell/AddCreditDialog.tsx';
-import { useSignedInUser } from '../../shell/useSignedInUser.ts';
+import { useMay, useSignedInUser } from '../../shell/useSignedInUser.ts';
 import { PageHeader } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import { CreditAdjustmentForm } from './CreditAdjustmentForm.tsx';
@@ -21,7 +21,7 @@ export function CreditPage() {
   const [adding, setAdding] = useState(false);
   const [filter, setFilter] = useState<CreditFilter>(EMPTY_CREDIT_FILTER);
   const ledger = useCreditLedger(filter);
-  const isAdmin = user.role === 'super_admin' || user.role === 'host_admin';
+  const isAdmin = useMay()('credit.administer');
 
   return (
     <div className={classes.page}>

@@ -15,12 +15,12 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { kindLabel } from '../shop/periods.ts';
 import { PromoDialog } from './PromoDialog.tsx';
 import { NotAllowed } from '../system/tenants/NotAllowed.tsx';
-import { useSignedInUser } from '../../shell/useSignedInUser.ts';
+import { useMay } from '../../shell/useSignedInUser.ts';
 
 /** /system/partner/promo: the partner's promo codes, their rules and how often they were used. */
 export function PromoPage() {
-  const { user } = useSignedInUser();
-  if (user.role === 'customer') return <PromoNotAllowed />;
+  const may = useMay();
+  if (!may('promo.manage')) return <PromoNotAllowed />;
   return <PromoCodes />;
 }
 

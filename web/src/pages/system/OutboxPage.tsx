@@ -7,7 +7,7 @@ import { useOutbox } from '../../api/account.ts';
 import { formatDateTime, formatRelative } from '../../components/formatDate.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
-import { useSignedInUser } from '../../shell/useSignedInUser.ts';
+import { useMay } from '../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import { OutboxMailModal } from './OutboxMailModal.tsx';
 import classes from '../Pages.module.css';
@@ -21,9 +21,9 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
  */
 export function OutboxPage() {
   const { t } = useTranslation();
-  const { user } = useSignedInUser();
-  // Only super admins may read it; others are not even asked (the server would answer 403).
-  const outbox = useOutbox(user.is_super_admin);
+  const may = useMay()('outbox.view');
+  // Only who may read it is asked (the server would answer 403).
+  const outbox = useOutbox(may);
   const [openId, setOpenId] = useState<number | null>(null);
   usePageTitle(t('outbox.title'));
 
@@ -33,7 +33,7 @@ export function OutboxPage() {
   );
   const open = mails.find((mail) => mail.id === openId) ?? null;
 
-  if (!user.is_super_admin) {
+  if (!may) {
     return (
       <div className={classes.page}>
         <PageHeader title={t('outbox.title')} />

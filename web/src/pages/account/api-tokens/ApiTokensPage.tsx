@@ -9,7 +9,7 @@ import { formatDateTime } from '../../../components/formatDate.ts';
 import { LoadingRows } from '../../../components/ListStates.tsx';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
 import { usePageTitle } from '../../../components/usePageTitle.ts';
-import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
+import { useMay } from '../../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import classes from '../../host/domain-users/DomainPages.module.css';
 import { ApiTokenCreateDialog } from './ApiTokenCreateDialog.tsx';
@@ -20,10 +20,11 @@ import { ApiTokenCreateDialog } from './ApiTokenCreateDialog.tsx';
  */
 export function ApiTokensPage() {
   const { t } = useTranslation();
-  const { user } = useSignedInUser();
+  const may = useMay();
   const [creating, setCreating] = useState(false);
   usePageTitle(t('apiTokens.title'));
-  const isAdmin = user.role !== 'customer';
+  // The tenant's tokens are part of its security settings.
+  const isAdmin = may('security.manage');
 
   return (
     <>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { HostingPlan, TldPrice } from '@berth/contracts';
 import { type AdminCatalogue, useAdminCatalogue } from '../../../api/catalogue.ts';
 import { usePageTitle } from '../../../components/usePageTitle.ts';
-import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
+import { useMay, useSignedInUser } from '../../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import classes from '../../Pages.module.css';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
@@ -24,9 +24,9 @@ import { TldsTable } from './TldsTable.tsx';
  */
 export function CataloguePage() {
   const { t } = useTranslation();
-  const { user } = useSignedInUser();
+  const may = useMay();
   usePageTitle(t('catalogue.title'));
-  if (user.role === 'customer') return <NotAllowed title={t('catalogue.title')} body={t('catalogue.notAllowed')} />;
+  if (!may('catalogue.manage')) return <NotAllowed title={t('catalogue.title')} body={t('catalogue.notAllowed')} />;
   return <CatalogueAdmin />;
 }
 

@@ -5,7 +5,7 @@ import { IconChevronLeft, IconChevronRight, IconHistory } from '@tabler/icons-re
 import { useTranslation } from 'react-i18next';
 import { type AuditFilter, useAuditPage } from '../../../api/audit.ts';
 import { usePageTitle } from '../../../components/usePageTitle.ts';
-import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
+import { useMay, useSignedInUser } from '../../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { NotAllowed } from '../tenants/NotAllowed.tsx';
 import { AuditFilters } from './AuditFilters.tsx';
@@ -29,8 +29,9 @@ function filterOf(search: URLSearchParams): AuditFilter {
 export function AuditPage() {
   const { t } = useTranslation();
   const { user } = useSignedInUser();
+  const may = useMay();
   usePageTitle(t('audit.title'));
-  if (user.role === 'customer') return <NotAllowed title={t('audit.notAllowed.title')} body={t('audit.notAllowed.body')} />;
+  if (!may('audit.view')) return <NotAllowed title={t('audit.notAllowed.title')} body={t('audit.notAllowed.body')} />;
   return <AuditLog superAdmin={user.is_super_admin} />;
 }
 

@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { NotFoundPage } from '../../NotFoundPage.tsx';
-import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
+import { useMay } from '../../../shell/useSignedInUser.ts';
 import { CustomerCreatePage } from './CustomerCreatePage.tsx';
 import { CustomerCreditPage } from './CustomerCreditPage.tsx';
 import { CustomerDetailPage } from './CustomerDetailPage.tsx';
@@ -14,8 +14,8 @@ import { NotAllowed } from '../tenants/NotAllowed.tsx';
  */
 export function CustomerRoutes() {
   const { t } = useTranslation();
-  const { user } = useSignedInUser();
-  if (user.role === 'customer') return <NotAllowed title={t('customers.title')} body={t('customers.noAccess')} />;
+  const may = useMay();
+  if (!may('customers.manage')) return <NotAllowed title={t('customers.title')} body={t('customers.noAccess')} />;
   return (
     <Routes>
       <Route index element={<CustomerListPage />} />

@@ -7,7 +7,7 @@ import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore
 import { usePageTitle } from '../../../components/usePageTitle.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { describeError } from '../../../forms/validation.ts';
-import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
+import { useMay } from '../../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { NotAllowed } from '../tenants/NotAllowed.tsx';
 
@@ -17,9 +17,9 @@ import { NotAllowed } from '../tenants/NotAllowed.tsx';
  */
 export function SecurityPage() {
   const { t } = useTranslation();
-  const { user } = useSignedInUser();
+  const may = useMay();
   usePageTitle(t('security.title'));
-  if (user.role === 'customer') return <NotAllowed title={t('security.notAllowed.title')} body={t('security.notAllowed.body')} />;
+  if (!may('security.manage')) return <NotAllowed title={t('security.notAllowed.title')} body={t('security.notAllowed.body')} />;
   return <SecuritySettingsForm />;
 }
 
