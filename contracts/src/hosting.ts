@@ -609,8 +609,8 @@ export const dashboardSchema = z.object({
   /** Admins only. */
   customers: z.number().int().nullable(),
   cart_items: z.number().int(),
-  /** Partner credit does not exist yet. */
-  credit: z.null(),
+  /** The user's own credit balance (minor units, and as the user reads it); null where they have none to see. */
+  credit: z.object({ amount: z.number().int(), formatted: z.string() }).nullable(),
   notifications_unread: z.number().int(),
   /** The next few domains to expire (within 30 days), soonest first. */
   expiring_soon: z.array(domainListItemSchema),

@@ -29,6 +29,9 @@ test('enable two-factor authentication, log in with the app and with a recovery 
   await page.goto('/account/2fa');
   await expect(page.getByRole('heading', { level: 1, name: 'Two-factor authentication' })).toBeVisible();
   await expect(statusSection(page)).toContainText('Two-factor authentication is off');
+  // The side menu's item says so too, and follows the change without a reload (below).
+  const menuItem = page.getByRole('navigation', { name: 'Main' }).getByTestId('nav-account.2fa');
+  await expect(menuItem).toContainText('Off');
   await reviewScreen(page, testInfo, 'account-2fa-off', SHELL_PAGE);
   await page.getByLabel('Current password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Enable two-factor authentication' }).click();
@@ -54,6 +57,7 @@ test('enable two-factor authentication, log in with the app and with a recovery 
   await page.getByRole('checkbox', { name: 'I have saved these codes' }).check();
   await done.click();
   await expect(statusSection(page)).toContainText('Two-factor authentication is on');
+  await expect(menuItem, 'the menu badge goes with the change, no reload').not.toContainText('Off');
   await expect(recoverySection(page)).toContainText('10 codes left');
 
   // ---- the second login step with a code from the app ----

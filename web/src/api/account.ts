@@ -18,7 +18,7 @@ import {
 } from '@berth/contracts';
 import { type ApiError, apiRequest } from './client.ts';
 import { queryKeys } from './queries.ts';
-import { useStoreUser } from './shell.ts';
+import { shellKeys, useStoreUser } from './shell.ts';
 
 /* The calls of the signed-in account pages: /account, /account/2fa, /password, /system/outbox. */
 
@@ -41,13 +41,14 @@ export function useTwoFactorStatus() {
   });
 }
 
-/** 2FA changes show in the status and in the user (google2fa_enabled). */
+/** 2FA changes show in the status, in the user (google2fa_enabled) and in the side menu's badge. */
 function useRefreshTwoFactor() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: accountKeys.twoFactor }),
       queryClient.invalidateQueries({ queryKey: queryKeys.currentUser }),
+      queryClient.invalidateQueries({ queryKey: shellKeys.menu }),
     ]);
 }
 

@@ -139,8 +139,14 @@ function Stats({ data, admin }: { data: Dashboard | undefined; admin: boolean })
       ) : null}
       <DashboardStat to="/host/domain" icon={IconMailbox} label={t('dashboard.stat.domainUsers')} value={data?.domain_users} />
       <DashboardStat to="/shop/cart" icon={IconShoppingCart} label={t('dashboard.stat.cart')} value={data?.cart_items} />
-      {data?.credit != null ? (
-        <DashboardStat to="/system/partner/credit" icon={IconWallet} label={t('dashboard.stat.credit')} value={data.credit} />
+      {data?.credit !== null ? (
+        <DashboardStat
+          to="/system/partner/credit"
+          icon={IconWallet}
+          label={t('dashboard.stat.credit')}
+          value={data?.credit.amount}
+          display={data?.credit.formatted}
+        />
       ) : null}
       <DashboardStat
         to="/notifications"

@@ -11,6 +11,8 @@ interface StatProps {
   label: string;
   /** Undefined while loading: a skeleton in its place. */
   value: number | undefined;
+  /** The value as it is to be read (an amount of money), instead of the number formatted. */
+  display?: string | undefined;
   /** A second line under the label, e.g. what to do about the number. */
   hint?: string | undefined;
   /** The card has a hint once loaded: a placeholder holds its line while loading (no layout shift). */
@@ -20,7 +22,7 @@ interface StatProps {
 }
 
 /** One number of the dashboard, leading to the page where it can be acted on. */
-export function DashboardStat({ to, icon: StatIcon, label, value, hint, withHint = false, tone = 'neutral' }: StatProps) {
+export function DashboardStat({ to, icon: StatIcon, label, value, display, hint, withHint = false, tone = 'neutral' }: StatProps) {
   return (
     <li className={dashboard.statItem}>
       <Link to={to} className={dashboard.stat} data-tone={tone}>
@@ -33,7 +35,7 @@ export function DashboardStat({ to, icon: StatIcon, label, value, hint, withHint
         {value === undefined ? (
           <Skeleton width={56} radius="sm" className={dashboard.statSkeleton} />
         ) : (
-          <span className={dashboard.statValue}>{numberFormat(currentLanguage()).format(value)}</span>
+          <span className={dashboard.statValue}>{display ?? numberFormat(currentLanguage()).format(value)}</span>
         )}
         {hint ? (
           <span className={dashboard.statHint}>{hint}</span>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { giveCredit } from '../../../test/shop.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser, superAdmin, type Caller } from '../../../test/hosting.ts';
 import type { UserRow } from '../users/queries.ts';
@@ -74,10 +75,16 @@ describe('GET /api/dashboard', () => {
       domain_users: 1,
       customers: null,
       cart_items: 1,
-      credit: null,
+      credit: { amount: 0, formatted: '€0.00' },
       notifications_unread: 1,
     });
     expect(data.expiring_soon.map((d: { name: string }) => d.name)).toEqual(['soon.example']);
+  });
+
+  it('shows a customer the credit an admin gave them, as they read money', async () => {
+    await giveCredit(admin.call, alice.user.id, 10_000);
+    expect((await dashboard(alice.call)).credit).toEqual({ amount: 10_000, formatted: '€100.00' });
+    await giveCredit(admin.call, alice.user.id, -10_000);
   });
 
   it("shows a host admin the tenant's totals, and a super admin everyone's", async () => {

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardAnswerSchema, errorAnswerSchema } from '@berth/contracts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import type { DashboardService } from './service.ts';
+import { userMay } from '../policy/guard.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 export function dashboardRoutes(dashboard: DashboardService) {
@@ -14,11 +15,14 @@ export function dashboardRoutes(dashboard: DashboardService) {
         preHandler: requireUser,
         schema: {
           tags: ['dashboard'],
-          summary: 'Domains, those expiring within 30 days, domain users, cart, unread notifications; tenant totals for admins',
+          summary: 'Domains, those expiring within 30 days, domain users, cart, credit, unread notifications; tenant totals for admins',
           response: { 200: dashboardAnswerSchema, 401: errorAnswerSchema },
         },
       },
-      async (request) => ({ data: await dashboard.for(authedUser(request).user) }),
+      async (request) => {
+        const { user, credit } = authedUser(request);
+        return { data: await dashboard.for(user, userMay(user, request.tenant, 'credit.own') ? credit : null) };
+      },
     );
   };
 }

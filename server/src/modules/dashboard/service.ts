@@ -4,6 +4,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { presentListItem } from '../domains/present.ts';
 import { listDomainPage } from '../domains/queries.ts';
 import type { UserRow } from '../users/queries.ts';
+import { formatMoney } from '../shop/money.ts';
+import { ensureShop } from '../shop/queries.ts';
 import { countCartItems, countCustomers, countUnreadNotifications, domainCounts, type DashboardScope } from './queries.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -20,7 +22,8 @@ export class DashboardService {
     this.clock = clock;
   }
 
-  async for(viewer: UserRow): Promise<Dashboard> {
+  /** `credit`: the viewer's balance as read with their session; shown where the policy lets them see their credit. */
+  async for(viewer: UserRow, credit: { balance: number; currency: string | null } | null): Promise<Dashboard> {
     const now = this.clock.now();
     const soon = new Date(now.getTime() + EXPIRING_WITHIN_DAYS * DAY);
     const scope: DashboardScope =
@@ -49,7 +52,10 @@ export class DashboardService {
       domain_users: counts.users,
       customers,
       cart_items: cart,
-      credit: null,
+      credit: credit && {
+        amount: credit.balance,
+        formatted: formatMoney(credit.balance, credit.currency ?? (await ensureShop(this.db, viewer.tenant_id)).currency, viewer.language),
+      },
       notifications_unread: unread,
       expiring_soon: next
         .filter((row) => row.expire_at !== null && new Date(row.expire_at) <= soon)
