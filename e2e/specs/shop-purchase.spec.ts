@@ -72,6 +72,14 @@ test('a customer buys a domain with a promo code and pays from credit', async ({
   await expect(page.getByTestId('totals-discount')).toHaveText('−€2.58');
   await expect(totals).toContainText('€10.32');
   await expect(page.getByTestId('totals-gross')).toHaveText('€12.49');
+  // The row says net like the totals, so its lines add up: €12.90 − €2.58 = €10.32, + €2.17 VAT = €12.49.
+  await expect(row.getByTestId('cart-row-net')).toHaveText('€12.90');
+  await expect(row.getByTestId('cart-row-discount')).toHaveText('Discount −€2.58');
+  const amounts = (await totals.locator('dd').allInnerTexts()).map((text) => Math.round(Number(text.replace(/[^\d.]/g, '')) * 100));
+  expect(amounts).toEqual([1290, 258, 1032, 217, 1249]);
+  const [subtotal = 0, discount = 0, net = 0, vat = 0, gross = 0] = amounts;
+  expect(subtotal - discount).toBe(net);
+  expect(net + vat).toBe(gross);
 
   // Credit balance is offered with the balance.
   const credit = page.getByRole('radio', { name: /Credit balance/ });

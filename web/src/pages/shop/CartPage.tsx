@@ -174,17 +174,18 @@ function CartRowView({ row, busy, onPeriod, onRemove }: CartRowViewProps) {
         />
       </td>
       <td data-label={t('shop.cart.price')} className={shopClasses.numeric}>
-        <Text fw={600} fz="sm">
-          {row.price.gross.formatted}
-        </Text>
-        <Text fz="xs" c="dimmed">
-          {t('shop.cart.netShort', { net: row.price.net.formatted })}
+        {/* Net like the totals' lines below (subtotal − discount = net, + VAT = total), so they add up. */}
+        <Text fw={600} fz="sm" data-testid="cart-row-net">
+          {row.price.net.formatted}
         </Text>
         {row.discount.amount !== 0 ? (
-          <Text fz="xs" className={shopClasses.positive}>
-            {t('shop.cart.rowDiscount', { amount: row.discount.formatted })}
+          <Text fz="xs" className={shopClasses.positive} data-testid="cart-row-discount">
+            {t('shop.cart.rowDiscount', { amount: row.discount.formatted.replace(/^-|^−/, '') })}
           </Text>
         ) : null}
+        <Text fz="xs" c="dimmed">
+          {t('shop.cart.grossShort', { gross: row.price.gross.formatted })}
+        </Text>
       </td>
       <td className={accountClasses.actionCell}>
         <Tooltip label={t('shop.cart.remove')}>
