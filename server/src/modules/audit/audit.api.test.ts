@@ -115,3 +115,35 @@ describe('GET /api/system/audit, in words', () => {
     expect(after?.target).toEqual({ type: 'domain', id: String(id), label: null });
   });
 });
+
+describe('entries of the shop and promo codes', () => {
+  it('name what really changed, and the promo code and TLD by their names while they exist', async () => {
+    const catalogue = (await adminA.call({ method: 'GET', url: '/api/system/shop/catalogue' })).json().data;
+    const tld = catalogue.tlds[0] as { id: number; tld: string };
+    // The edit form sends every field; only the renewal price is different.
+    const row = await t.db.selectFrom('tld_prices').selectAll().where('id', '=', tld.id).executeTakeFirstOrThrow();
+    const edited = await adminA.call({
+      method: 'PATCH',
+      url: `/api/system/shop/tlds/${tld.id}`,
+      payload: {
+        register_price: Number(row.register_price),
+        renew_price: Number(row.renew_price) + 100,
+        transfer_price: Number(row.transfer_price),
+        active: row.active,
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const promo = await adminA.call({
+      method: 'POST',
+      url: '/api/system/partner/promo',
+      payload: { code: 'NAMED5', kind: 'percent', value: 5 },
+    });
+    expect(promo.statusCode, promo.body).toBe(201);
+    const answer = await adminA.call({ method: 'GET', url: '/api/system/audit?action=shop.&limit=5' });
+    const tldEntry = (answer.json().data as (Entry & { target: { label: string | null } })[]).find((e) => e.action === 'shop.tld_updated');
+    expect(tldEntry?.data.changed).toBe('renew_price');
+    expect(tldEntry?.target.label).toBe(`.${tld.tld}`);
+    const promoEntry = (await adminA.call({ method: 'GET', url: '/api/system/audit?action=promo.created' })).json().data[0];
+    expect(promoEntry.target).toMatchObject({ type: 'promo', label: 'NAMED5' });
+  });
+});

@@ -86,7 +86,17 @@ export class AuditLogReader {
 
   /** The objects' current names ("Hana Nováková", "example.com"), so the log reads in words. */
   private async targetLabels(rows: { target_type: string | null; target_id: string | null }[]): Promise<Map<string, string>> {
-    const ids = { user: [] as number[], domain: [] as number[], tenant: [] as number[], invoice: [] as number[] };
+    const ids = {
+      user: [] as number[],
+      domain: [] as number[],
+      tenant: [] as number[],
+      invoice: [] as number[],
+      promo: [] as number[],
+      hosting_plan: [] as number[],
+      tld_price: [] as number[],
+      api_token: [] as number[],
+      domain_user: [] as number[],
+    };
     for (const row of rows) {
       const id = Number(row.target_id);
       if (row.target_type && row.target_type in ids && Number.isSafeInteger(id) && id > 0)
@@ -98,6 +108,9 @@ export class AuditLogReader {
     for (const domain of found.domains) labels.set(`domain:${domain.id}`, displayDomainName(domain.name));
     for (const tenant of found.tenants) labels.set(`tenant:${tenant.id}`, tenant.title);
     for (const invoice of found.invoices) labels.set(`invoice:${invoice.id}`, invoice.number);
+    for (const [type, rows] of Object.entries(found.labelled)) {
+      for (const row of rows) labels.set(`${type}:${row.id}`, type === 'tld_price' ? `.${row.label}` : row.label);
+    }
     return labels;
   }
 }

@@ -80,13 +80,31 @@ export const listAuditEntries = (db: Db, filter: AuditFilter) => {
  * The current names of the objects a page of entries points at, by type and id: people by their
  * name, domains by name, tenants by title, invoices by number (four small queries per page).
  */
-export async function targetLabelRows(db: Db, ids: { user: number[]; domain: number[]; tenant: number[]; invoice: number[] }) {
+export async function targetLabelRows(
+  db: Db,
+  ids: Record<'user' | 'domain' | 'tenant' | 'invoice' | 'promo' | 'hosting_plan' | 'tld_price' | 'api_token' | 'domain_user', number[]>,
+) {
   const none = Promise.resolve([]);
-  const [users, domains, tenants, invoices] = await Promise.all([
+  const [users, domains, tenants, invoices, promos, plans, tlds, tokens, domainUsers] = await Promise.all([
     ids.user.length ? db.selectFrom('users').select(['id', 'email', 'given_name', 'sn']).where('id', 'in', ids.user).execute() : none,
     ids.domain.length ? db.selectFrom('domains').select(['id', 'name']).where('id', 'in', ids.domain).execute() : none,
     ids.tenant.length ? db.selectFrom('tenants').select(['id', 'title']).where('id', 'in', ids.tenant).execute() : none,
     ids.invoice.length ? db.selectFrom('invoices').select(['id', 'number']).where('id', 'in', ids.invoice).execute() : none,
+    ids.promo.length ? db.selectFrom('promo_codes').select(['id', 'code as label']).where('id', 'in', ids.promo).execute() : none,
+    ids.hosting_plan.length
+      ? db.selectFrom('hosting_plans').select(['id', 'title as label']).where('id', 'in', ids.hosting_plan).execute()
+      : none,
+    ids.tld_price.length ? db.selectFrom('tld_prices').select(['id', 'tld as label']).where('id', 'in', ids.tld_price).execute() : none,
+    ids.api_token.length ? db.selectFrom('api_tokens').select(['id', 'name as label']).where('id', 'in', ids.api_token).execute() : none,
+    ids.domain_user.length
+      ? db.selectFrom('domain_users').select(['id', 'uid as label']).where('id', 'in', ids.domain_user).execute()
+      : none,
   ]);
-  return { users, domains, tenants, invoices };
+  return {
+    users,
+    domains,
+    tenants,
+    invoices,
+    labelled: { promo: promos, hosting_plan: plans, tld_price: tlds, api_token: tokens, domain_user: domainUsers },
+  };
 }

@@ -12,6 +12,7 @@ import type { UserRow } from '../users/queries.ts';
 import { deletePromo, findPromo, insertPromo, listPromos, updatePromo, type PromoRow } from './queries.ts';
 import { promoLabel } from './rules.ts';
 import type { ProductKind } from '@berth/contracts';
+import { changedFields } from '../audit/changes.ts';
 
 const idCursor = z.tuple([z.number().int()]);
 
@@ -114,7 +115,14 @@ export class PromoAdmin {
       'promo.updated',
       tenantId,
       { type: 'promo', id },
-      { code: row.code, changed: Object.keys(input).join(',') },
+      {
+        code: row.code,
+        changed: changedFields(
+          Object.keys(input),
+          presentPromo(current, settings.currency, language),
+          presentPromo(row, settings.currency, language),
+        ),
+      },
     );
     return presentPromo(row, settings.currency, language);
   }

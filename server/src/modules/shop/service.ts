@@ -26,7 +26,10 @@ import { bpToPercent, formatMoney, percentToBp, price } from './money.ts';
 
 import { planAllowance } from './plan-limits.ts';
 import { endWithRefund } from './subscriptions.ts';
+import { changedFields } from '../audit/changes.ts';
 import {
+  findPlan,
+  findTld,
   tenantHasMoney,
   deletePlan,
   deleteTld,
@@ -203,7 +206,7 @@ export class ShopCatalogue {
       'shop.settings_updated',
       tenantId,
       { type: 'tenant', id: tenantId },
-      { changed: Object.keys(input).join(',') },
+      { changed: changedFields(Object.keys(input), presentSettings(current), presentSettings(await ensureShop(db, tenantId))) },
     );
     return this.adminCatalogue(actor.user, tenantId, language);
   }
@@ -234,14 +237,15 @@ export class ShopCatalogue {
     assertAdmin(actor.user);
     const { db, clock } = this.deps;
     const settings = await ensureShop(db, tenantId);
+    const before = await findPlan(db, tenantId, id);
     const row = await updatePlan(db, tenantId, id, { ...input, updated_at: clock.now() });
-    if (!row) throw new HttpError(404, 'http.not_found');
+    if (!row || !before) throw new HttpError(404, 'http.not_found');
     await this.deps.audit.recordAction(
       actor,
       'shop.plan_updated',
       tenantId,
       { type: 'hosting_plan', id },
-      { changed: Object.keys(input).join(',') },
+      { title: row.title, changed: changedFields(Object.keys(input), before, row) },
     );
     return presentPlan(row, settings, language);
   }
@@ -279,14 +283,15 @@ export class ShopCatalogue {
     assertAdmin(actor.user);
     const { db, clock } = this.deps;
     const settings = await ensureShop(db, tenantId);
+    const before = await findTld(db, tenantId, id);
     const row = await updateTld(db, tenantId, id, { ...input, updated_at: clock.now() });
-    if (!row) throw new HttpError(404, 'http.not_found');
+    if (!row || !before) throw new HttpError(404, 'http.not_found');
     await this.deps.audit.recordAction(
       actor,
       'shop.tld_updated',
       tenantId,
       { type: 'tld_price', id },
-      { tld: row.tld, changed: Object.keys(input).join(',') },
+      { tld: row.tld, changed: changedFields(Object.keys(input), before, row) },
     );
     return presentTld(row, settings, language);
   }

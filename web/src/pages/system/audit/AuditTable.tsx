@@ -7,7 +7,7 @@ import type { AuditEntryView } from '@berth/contracts';
 import type { AuditFilter } from '../../../api/audit.ts';
 import { useTenantList } from '../../../api/tenants.ts';
 import { formatDateTime, formatRelative } from '../../../components/formatDate.ts';
-import { actionLabel, entryDetails, entrySentence, objectName, objectPath, targetName, targetTypeLabel } from './auditText.ts';
+import { actionLabel, entryDetails, entrySentence, objectLabel, objectName, objectPath, targetName, targetTypeLabel } from './auditText.ts';
 import auditClasses from './Audit.module.css';
 
 interface AuditTableProps {
@@ -119,6 +119,7 @@ function ObjectCell({ entry, onFilter }: { entry: AuditEntryView; onFilter: Audi
   const { t } = useTranslation();
   const target = entry.target;
   const name = objectName(entry);
+  const label = objectLabel(entry, t);
   // What the entry recorded (an e-mail, a name since changed), beside the current name.
   const recorded = targetName(entry);
   const path = objectPath(entry);
@@ -138,11 +139,16 @@ function ObjectCell({ entry, onFilter }: { entry: AuditEntryView; onFilter: Audi
           </Text>
           {path ? (
             <Anchor component={Link} to={path} fz="sm" fw={600} c="harbor.7" underline="always" className={auditClasses.link}>
-              {name ?? t('audit.unnamed', { type: targetTypeLabel(target.type, t) })}
+              {label.text}
             </Anchor>
           ) : (
-            <Text fz="sm" component="span">
-              {name ?? t('audit.unnamed', { type: targetTypeLabel(target.type, t) })}
+            <Text
+              fz={label.gone ? 'xs' : 'sm'}
+              c={label.gone ? 'dimmed' : undefined}
+              fs={label.gone ? 'italic' : undefined}
+              component="span"
+            >
+              {label.text}
             </Text>
           )}{' '}
           {recorded && recorded !== name ? (

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { AuditEntryView } from '@berth/contracts';
 import { formatMoney } from '../../shop/money.ts';
+import enAudit from '../../../i18n/areas/audit/en.json';
 
 /** The actions the server records (server/src/modules/audit/service.ts), grouped by their area. */
 export const AUDIT_ACTIONS = {
@@ -141,30 +142,34 @@ export function targetName(entry: AuditEntryView): string | null {
 
 /** Money recorded in minor units beside its currency (credit, invoices, payments). */
 const MONEY_KEYS = new Set(['amount', 'balance', 'total', 'gross', 'net', 'vat']);
-/** Recorded details with a label of their own in the reader's language; others keep their key. */
-const LABELLED_KEYS = [
-  'two_factor_pending',
-  'added',
-  'skipped',
-  'changed',
-  'remember',
-  'amount',
-  'balance',
-  'description',
-  'reason',
-  'reference',
-  'bank_reference',
-  'provider',
-  'number',
-  'fields',
-  'type',
-  'code',
-] as const;
-const isLabelled = (key: string): key is (typeof LABELLED_KEYS)[number] => (LABELLED_KEYS as readonly string[]).includes(key);
+/** Recorded details (and the fields an edit changed) with a label of their own in the reader's language. */
+type LabelledKey = keyof typeof enAudit.keys;
+const isLabelled = (key: string): key is LabelledKey => Object.hasOwn(enAudit.keys, key);
+/** A recorded key in words: its label, else the key with spaces (a key newer than this page). */
+const keyLabel = (key: string, t: TFunction): string => (isLabelled(key) ? t(`audit.keys.${key}`) : key.replaceAll('_', ' '));
+/** Recorded values that are codes (`percent`) in words. */
+type CodedValue = keyof typeof enAudit.values;
+const isCodedValue = (value: string): value is CodedValue => Object.hasOwn(enAudit.values, value);
 
 /** The object's name: as it is now when it still exists, else as the entry recorded it. */
 export function objectName(entry: AuditEntryView): string | null {
   return entry.target?.label ?? targetName(entry);
+}
+
+/** The types whose current names the server looks up (server/src/modules/audit/log.ts): no name means gone. */
+const NAMED_TYPES = new Set(['user', 'domain', 'tenant', 'invoice', 'promo', 'hosting_plan', 'tld_price', 'api_token', 'domain_user']);
+
+/**
+ * The object as the log names it: its name; for a type named by lookup and not found, "(deleted)";
+ * for the others (orders, records), its number.
+ */
+export function objectLabel(entry: AuditEntryView, t: TFunction): { text: string; gone: boolean } {
+  const name = objectName(entry);
+  if (name !== null) return { text: name, gone: false };
+  const target = entry.target;
+  if (!target) return { text: '', gone: false };
+  if (NAMED_TYPES.has(target.type)) return { text: t('audit.unnamed', { type: targetTypeLabel(target.type, t) }), gone: true };
+  return { text: `#${target.id}`, gone: false };
 }
 
 /** Where the object's own page is, for the types that have one the reader may open. */
@@ -208,14 +213,21 @@ export function entryDetails(entry: AuditEntryView, t: TFunction): string[] {
     .filter(([key]) => !(sentence && (key === 'amount' || key === 'balance' || key === 'number')))
     .filter(([, value]) => value !== null && value !== '' && typeof value !== 'object')
     .filter(([, value]) => String(value) !== name && String(value) !== targetName(entry))
-    .map(([key, value]) => {
-      const label = isLabelled(key) ? t(`audit.keys.${key}`) : key;
-      const text =
-        currency && MONEY_KEYS.has(key) && typeof value === 'number'
-          ? formatMoney(value, currency)
-          : typeof value === 'boolean'
-            ? t(value ? 'audit.yes' : 'audit.no')
-            : String(value as string | number);
-      return `${label}: ${text}`;
-    });
+    .map(([key, value]) => `${keyLabel(key, t)}: ${valueText(key, value as string | number | boolean, currency, t)}`);
+}
+
+/** A recorded value as people read it: money formatted, yes/no, codes and changed fields in words. */
+function valueText(key: string, value: string | number | boolean, currency: string | null, t: TFunction): string {
+  if (currency && MONEY_KEYS.has(key) && typeof value === 'number') return formatMoney(value, currency);
+  if (typeof value === 'boolean' || value === 'true' || value === 'false')
+    return t(value === true || value === 'true' ? 'audit.yes' : 'audit.no');
+  if (typeof value === 'number') return String(value);
+  // The fields an edit changed, each by its label ("Registration price, On sale").
+  if (key === 'changed' || key === 'fields')
+    return value
+      .split(',')
+      .filter(Boolean)
+      .map((field) => keyLabel(field, t))
+      .join(', ');
+  return isCodedValue(value) ? t(`audit.values.${value}`) : value;
 }

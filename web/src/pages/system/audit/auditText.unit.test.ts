@@ -51,11 +51,28 @@ describe('audit action labels', () => {
   });
 });
 
+describe('audit details in words', () => {
+  it('name the changed fields, codes and yes/no in the reader’s language, never as raw keys', () => {
+    expect(entryDetails(entry({ tld: 'com', changed: 'register_price,active' }), t)).toEqual([
+      'Domain ending: com',
+      'Changed: Registration price, On sale',
+    ]);
+    expect(entryDetails(entry({ require_2fa_customers: 'false' }), t)).toEqual(['Customers must use two-factor authentication: no']);
+    expect(entryDetails(entry({ code: 'SPRING', kind: 'percent', value: 10 }), t)).toEqual([
+      'Code: SPRING',
+      'Kind: percentage',
+      'Value: 10',
+    ]);
+    // A key newer than this page reads as words rather than a code.
+    expect(entryDetails(entry({ brand_new_key: 'x' }), t)).toEqual(['brand new key: x']);
+  });
+});
+
 describe('audit objects', () => {
   it('are named by what the entry recorded; ids and the name are left out of the details', () => {
     const domain = entry({ name: 'example.com', owner_id: 3, changed: 'notes' });
     expect(targetName(domain)).toBe('example.com');
-    expect(entryDetails(domain, t)).toEqual(['Changed: notes']);
+    expect(entryDetails(domain, t)).toEqual(['Changed: Notes']);
     expect(entryDetails(entry({ two_factor_pending: false }), t)).toEqual(['Second step pending: no']);
     expect(targetName(entry({ customer_email: 'a@example.com' }))).toBe('a@example.com');
     expect(targetName(entry({}))).toBeNull();
