@@ -334,7 +334,8 @@ test.describe('as a host admin', () => {
     await page.reload();
     await expect(page.getByTestId('domain-facts')).toContainText(newOwner.email);
     await expect(page.getByTestId('domain-facts')).toContainText('Jun 30, 2031');
-    await expect(page.getByLabel('Expiry date')).toHaveValue('2031-06-30');
+    // Shown as English writes dates (the panel's language, not the browser's).
+    await expect(page.getByLabel('Expiry date')).toHaveValue('06/30/2031');
     const api = await accounts.signedIn(admin);
     const stored = (await (await api.get(`/api/host/domain/${domain.id}`)).json()) as {
       data: { owner: { id: number }; expire_at: string };

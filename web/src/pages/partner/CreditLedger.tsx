@@ -1,6 +1,7 @@
+import { DateField } from '../../forms/DateField.tsx';
 import type { ReactNode } from 'react';
 import { LoadMore } from '../../components/ListStates.tsx';
-import { Anchor, Badge, Button, NativeSelect, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, NativeSelect, Skeleton, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -88,21 +89,19 @@ export function CreditLedger({ ledger, filter, onFilterChange, exportUrl, invoic
       }
     >
       <div className={shopClasses.filters} role="group" aria-label={t('partner.credit.filters')}>
-        <TextInput
-          type="date"
+        <DateField
           label={t('partner.credit.from')}
           value={filter.from}
-          onChange={(event) => {
-            const from = event.currentTarget.value;
+          max={filter.to}
+          onChange={(from) => {
             onFilterChange((current) => ({ ...current, from }));
           }}
         />
-        <TextInput
-          type="date"
+        <DateField
           label={t('partner.credit.to')}
           value={filter.to}
-          onChange={(event) => {
-            const to = event.currentTarget.value;
+          min={filter.from}
+          onChange={(to) => {
             onFilterChange((current) => ({ ...current, to }));
           }}
         />

@@ -1,3 +1,4 @@
+import { DateField } from '../../forms/DateField.tsx';
 import { useState, type FormEvent } from 'react';
 import { Button, Checkbox, Group, MultiSelect, NativeSelect, NumberInput, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
@@ -200,21 +201,19 @@ function PromoForm({ promo, onDone }: { promo: Promo | null; onDone: () => void 
             allowNegative={false}
             error={errors.max_uses}
           />
-          <TextInput
-            type="date"
+          <DateField
             label={t('partner.promo.validFrom')}
             value={draft.valid_from}
-            onChange={(event) => {
-              set('valid_from', event.currentTarget.value);
+            onChange={(value) => {
+              set('valid_from', value);
             }}
             error={errors.valid_from}
           />
-          <TextInput
-            type="date"
+          <DateField
             label={t('partner.promo.validUntil')}
             value={draft.valid_until}
-            onChange={(event) => {
-              set('valid_until', event.currentTarget.value);
+            onChange={(value) => {
+              set('valid_until', value);
             }}
             error={errors.valid_until}
           />

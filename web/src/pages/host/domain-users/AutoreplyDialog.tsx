@@ -1,3 +1,4 @@
+import { DateField } from '../../../forms/DateField.tsx';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Group, NumberInput, Skeleton, Stack, Text, Textarea, TextInput } from '@mantine/core';
@@ -154,8 +155,32 @@ function AutoreplyFormBody({
         />
         {/* A CSS grid, not SimpleGrid: its responsive columns would inject a <style> the CSP refuses. */}
         <div className={classes.autoreplyTimes}>
-          <TextInput {...register('starts_on')} type="date" label={t('domainUsers.autoreply.startsOn')} error={errors.starts_on?.message} />
-          <TextInput {...register('ends_on')} type="date" label={t('domainUsers.autoreply.endsOn')} error={errors.ends_on?.message} />
+          <Controller
+            control={control}
+            name="starts_on"
+            render={({ field }) => (
+              <DateField
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                label={t('domainUsers.autoreply.startsOn')}
+                error={errors.starts_on?.message}
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="ends_on"
+            render={({ field }) => (
+              <DateField
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                label={t('domainUsers.autoreply.endsOn')}
+                error={errors.ends_on?.message}
+              />
+            )}
+          />
           <Controller
             control={control}
             name="interval_days"

@@ -1,5 +1,6 @@
+import { DateField } from '../../../forms/DateField.tsx';
 import type { ComponentProps } from 'react';
-import { Textarea, TextInput } from '@mantine/core';
+import { Textarea } from '@mantine/core';
 import { IconCalendar } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -9,14 +10,11 @@ import { domainUpdatePayloadSchema } from '@berth/contracts';
 export const expiryFieldSchema = z.union([z.literal(''), z.iso.date()]);
 export const notesFieldSchema = domainUpdatePayloadSchema.shape.notes.unwrap();
 
-type InputProps = Omit<ComponentProps<typeof TextInput>, 'label' | 'type'>;
-
-/** An admin's expiry date (the browser's date picker); empty means the domain does not expire. */
-export function ExpiryField(props: InputProps) {
+/** An admin's expiry date, written as the user's language writes dates; empty means the domain does not expire. */
+export function ExpiryField(props: { value: string; onChange: (value: string) => void; error?: string | undefined; name?: string }) {
   const { t } = useTranslation();
   return (
-    <TextInput
-      type="date"
+    <DateField
       label={t('domains.fields.expiry')}
       description={t('domains.fields.expiryHint')}
       leftSection={<IconCalendar size={16} aria-hidden />}

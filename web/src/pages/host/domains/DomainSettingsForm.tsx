@@ -107,7 +107,13 @@ export function DomainSettingsForm({ domain, isAdmin }: DomainSettingsFormProps)
                 />
               )}
             />
-            <ExpiryField error={errors.expire_at?.message} {...register('expire_at')} />
+            <Controller
+              control={control}
+              name="expire_at"
+              render={({ field }) => (
+                <ExpiryField name={field.name} value={field.value} onChange={field.onChange} error={errors.expire_at?.message} />
+              )}
+            />
           </>
         ) : null}
         <NotesField error={errors.notes?.message} {...register('notes')} />

@@ -1,4 +1,5 @@
-import { Button, CloseButton, Select, TextInput } from '@mantine/core';
+import { DateField } from '../../../forms/DateField.tsx';
+import { Button, CloseButton, Select } from '@mantine/core';
 import { IconFilterOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { AuditFilter } from '../../../api/audit.ts';
@@ -54,24 +55,22 @@ export function AuditFilters({ filter, superAdmin, userName, onChange }: AuditFi
           nothingFoundMessage={t('audit.filters.noAction')}
           comboboxProps={{ withinPortal: true }}
         />
-        <TextInput
+        <DateField
           className={auditClasses.dateFilter}
-          type="date"
           label={t('audit.filters.from')}
           value={filter.from}
-          max={filter.to || undefined}
-          onChange={(event) => {
-            onChange({ from: event.currentTarget.value });
+          max={filter.to}
+          onChange={(from) => {
+            onChange({ from });
           }}
         />
-        <TextInput
+        <DateField
           className={auditClasses.dateFilter}
-          type="date"
           label={t('audit.filters.to')}
           value={filter.to}
-          min={filter.from || undefined}
-          onChange={(event) => {
-            onChange({ to: event.currentTarget.value });
+          min={filter.from}
+          onChange={(to) => {
+            onChange({ to });
           }}
         />
         {superAdmin ? (
