@@ -276,6 +276,13 @@ export default defineConfig(({ command, isSsrBuild }) => ({
               test: /node_modules[\\/](zod|@tanstack[\\/](query-core|react-query)|i18next|react-i18next)[\\/]/,
             },
             {
+              // The date field with its calendar and day.js (forms/DateField.tsx): only the pages
+              // with a date load it, never the login screens.
+              name: 'dates',
+              test: (id: string) =>
+                /node_modules[\\/](@mantine[\\/]dates|dayjs)[\\/]|web[\\/]src[\\/]forms[\\/](DateField|dateFormat)\./.test(id) && !id.endsWith('.css'),
+            },
+            {
               // The auth screens, the components and form fields every page shares and the API modules
               // they use, in one
               // chunk: split by use they were 20 files of 1-3 KB, and the login page waited on
@@ -286,7 +293,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
                 /web[\\/]src[\\/](components|forms|auth)[\\/]|web[\\/]src[\\/]api[\\/](client|queries|authFlows|passkeys|services)\.ts$|@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/](createReactComponent|defaultAttributes)|@simplewebauthn/.test(
                   id,
                 ) &&
-                !/[\\/]captcha[\\/]/.test(id) &&
+                !/[\\/]captcha[\\/]|[\\/]forms[\\/](DateField|dateFormat)\./.test(id) &&
                 !id.endsWith('.css'),
             },
             {

@@ -5,7 +5,7 @@ import customParseFormat from 'dayjs/plugin/customParseFormat';
 import 'dayjs/locale/cs';
 import 'dayjs/locale/de';
 import '@mantine/dates/styles.css';
-import { currentLanguage } from '../i18n/i18n.ts';
+import { useTranslation } from 'react-i18next';
 import { dateFormatOf } from './dateFormat.ts';
 
 dayjs.extend(customParseFormat);
@@ -31,7 +31,8 @@ interface DateFieldProps {
  * panel's. The value stays `YYYY-MM-DD`; typing an ISO date works in every language too.
  */
 export function DateField({ value, onChange, min, max, ...rest }: DateFieldProps) {
-  const language = currentLanguage();
+  // From react-i18next, not i18n.ts: this module's chunk must not take the app's i18n with it (vite.config.ts).
+  const language = useTranslation().i18n.resolvedLanguage ?? 'en';
   const format = dateFormatOf(language);
   return (
     <DateInput
