@@ -147,6 +147,8 @@ test('a super admin creates a tenant, edits it, uploads and removes a logo, assi
   const preview = header.getByRole('img', { name: `Header logo of ${title} Hosting` });
   await expectLoaded(preview);
   await expect(header.getByRole('alert')).toHaveCount(0);
+  // One message for the upload, saying what was done (not a second "saved").
+  await expect(page.getByText(`The logo of ${title} Hosting has been uploaded.`)).toHaveCount(1);
   await expect(logoCard(page, 'admin_logo_footer')).toContainText('No logo');
   await reviewScreen(page, testInfo, 'tenant-logo', MAIN);
   const withLogo = (await (await admin.get(`/api/system/tenants/${id}`)).json()) as { data: { config: { admin_logo: string | null } } };

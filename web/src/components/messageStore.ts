@@ -41,7 +41,9 @@ function emit(next: readonly Message[]): void {
 /** Shows a message; returns its id (for `dismissMessage`). */
 export function pushMessage(message: NewMessage): number {
   const id = nextId++;
-  emit([...messages, { ...message, id }]);
+  // The same message twice (two saves in a row) shows once, for the later one's time.
+  const same = (shown: Message) => shown.type === message.type && JSON.stringify(shown.data) === JSON.stringify(message.data);
+  emit([...messages.filter((shown) => !same(shown)), { ...message, id }]);
   return id;
 }
 

@@ -20,6 +20,16 @@ describe('message store', () => {
     ]);
   });
 
+  it('shows the same message once, for the later push', () => {
+    pushMessage({ type: 'notice', data: 'The tenant Harbor has been saved.', timeout: 10_000 });
+    const later = pushMessage({ type: 'notice', data: 'The tenant Harbor has been saved.', timeout: 10_000 });
+    pushMessage({ type: 'error', data: 'The tenant Harbor has been saved.' });
+    expect(currentMessages().map((message) => [message.id, message.type])).toEqual([
+      [later, 'notice'],
+      [later + 1, 'error'],
+    ]);
+  });
+
   it('tells subscribers about changes, not about no-ops', () => {
     const listener = vi.fn();
     const unsubscribe = subscribeMessages(listener);

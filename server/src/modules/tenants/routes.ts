@@ -180,7 +180,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
           throw fieldError('image', 'tenant.logo_invalid');
         });
         const tenant = await admin.uploadLogo(actor, request.params.id, request.params.kind, buffer);
-        return { data: tenant, message: translate(request.lang, 'tenant.saved', { title: tenant.title }) };
+        return { data: tenant, message: translate(request.lang, 'tenant.logo_uploaded', { title: tenant.title }) };
       },
     );
 
@@ -193,7 +193,7 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
       },
       async (request) => {
         const tenant = await admin.removeLogo(await actors.actor(request), request.params.id, request.params.kind);
-        return { data: tenant, message: translate(request.lang, 'tenant.saved', { title: tenant.title }) };
+        return { data: tenant, message: translate(request.lang, 'tenant.logo_removed', { title: tenant.title }) };
       },
     );
 
