@@ -26,6 +26,26 @@ async function expectStat(page: Page, label: string, value: number): Promise<voi
   await expect(stat(page, label)).toHaveText(new RegExp(`^${escape(label)}\\s*${value}(\\D|$)`));
 }
 
+/**
+ * The stat cards in rows with their numbers level (a title that wraps moves no number) and no
+ * card alone on a row.
+ */
+async function expectTidyCards(page: Page): Promise<void> {
+  const boxes = await page
+    .getByRole('region', { name: 'Key numbers' })
+    .getByRole('listitem')
+    .evaluateAll((items) =>
+      items.map((item) => ({
+        top: Math.round(item.getBoundingClientRect().top),
+        value: Math.round(item.querySelector('a > span:nth-child(2)')?.getBoundingClientRect().top ?? -1),
+      })),
+    );
+  const rows = new Map<number, number[]>();
+  for (const box of boxes) rows.set(box.top, [...(rows.get(box.top) ?? []), box.value]);
+  for (const values of rows.values()) expect(new Set(values).size, 'numbers of a row at one height').toBe(1);
+  expect([...rows.values()].map((values) => values.length).filter((n) => n === 1), 'no card alone on a row').toEqual([]);
+}
+
 async function dashboardOf(api: APIRequestContext): Promise<Record<string, number | null>> {
   const answer = await api.get('/api/dashboard');
   expect(answer.status()).toBe(200);
@@ -64,6 +84,9 @@ test('a customer sees their own numbers: domains, one expiring soon, a mailbox, 
   await expectStat(page, 'Domain users', 1);
   await expectStat(page, 'In the cart', 0);
   await expect(stat(page, 'Customers'), 'customers are for admins').toHaveCount(0);
+  // The customer's own credit, as they read money.
+  await expect(stat(page, 'Credit')).toHaveText(/€0\.00/);
+  await expectTidyCards(page);
   // The card shows what the server counts (1 if that run came after the domain was made, else 0).
   const own = await dashboardOf(await accounts.signedIn(customer));
   await expectStat(page, 'Unread notifications', own.notifications_unread as number);
@@ -95,6 +118,7 @@ test("a host admin sees the tenant's totals, customers included", async ({ page,
   await expectStat(page, 'Expired', totals.domains_expired as number);
   await expectStat(page, 'Domain users', totals.domain_users as number);
   await expect(stat(page, 'Customers')).toHaveAttribute('href', '/system/customers');
+  await expectTidyCards(page);
   await reviewScreen(page, testInfo, 'dashboard-host-admin', SHELL_PAGE);
 
   await stat(page, 'Customers').click();

@@ -113,8 +113,11 @@ function Stats({ data, admin }: { data: Dashboard | undefined; admin: boolean })
   const expiring = data?.domains_expiring_30d;
   const expired = data?.domains_expired;
   const unread = data?.notifications_unread;
+  const withCredit = data?.credit !== null;
+  // The grid lays the cards out by their number, so none sits alone on a row (DashboardPage.module.css).
+  const count = (admin ? 1 : 0) + 6 + (withCredit ? 1 : 0);
   return (
-    <ul className={dashboard.stats}>
+    <ul className={dashboard.stats} data-count={count}>
       {admin ? (
         <DashboardStat to="/system/customers" icon={IconUsers} label={t('dashboard.stat.customers')} value={data?.customers ?? undefined} />
       ) : null}
@@ -128,18 +131,17 @@ function Stats({ data, admin }: { data: Dashboard | undefined; admin: boolean })
         withHint
         hint={expiring === undefined ? undefined : expiring ? t('dashboard.stat.expiringHint') : t('dashboard.stat.expiringNone')}
       />
-      {admin || expired ? (
-        <DashboardStat
-          to="/host/domain?sort=expire_at"
-          icon={IconClockExclamation}
-          label={t('dashboard.stat.expired')}
-          value={expired}
-          tone={expired ? 'danger' : 'neutral'}
-        />
-      ) : null}
+      {/* Always there, also at zero: a card that came with the numbers would move the others. */}
+      <DashboardStat
+        to="/host/domain?sort=expire_at"
+        icon={IconClockExclamation}
+        label={t('dashboard.stat.expired')}
+        value={expired}
+        tone={expired ? 'danger' : 'neutral'}
+      />
       <DashboardStat to="/host/domain" icon={IconMailbox} label={t('dashboard.stat.domainUsers')} value={data?.domain_users} />
       <DashboardStat to="/shop/cart" icon={IconShoppingCart} label={t('dashboard.stat.cart')} value={data?.cart_items} />
-      {data?.credit !== null ? (
+      {withCredit ? (
         <DashboardStat
           to="/system/partner/credit"
           icon={IconWallet}
