@@ -43,7 +43,10 @@ async function expectTidyCards(page: Page): Promise<void> {
   const rows = new Map<number, number[]>();
   for (const box of boxes) rows.set(box.top, [...(rows.get(box.top) ?? []), box.value]);
   for (const values of rows.values()) expect(new Set(values).size, 'numbers of a row at one height').toBe(1);
-  expect([...rows.values()].map((values) => values.length).filter((n) => n === 1), 'no card alone on a row').toEqual([]);
+  expect(
+    [...rows.values()].map((values) => values.length).filter((n) => n === 1),
+    'no card alone on a row',
+  ).toEqual([]);
 }
 
 async function dashboardOf(api: APIRequestContext): Promise<Record<string, number | null>> {

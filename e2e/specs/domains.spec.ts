@@ -86,7 +86,7 @@ test.describe('as a customer', () => {
     await page.getByRole('link', { name: 'New domain' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Add a domain' })).toBeVisible();
     await expect(page.getByLabel('Owner')).toHaveCount(0);
-    await expect(page.getByLabel('Expiry date')).toHaveCount(0);
+    await expect(page.getByLabel('Expiry date', { exact: true })).toHaveCount(0);
     await reviewScreen(page, testInfo, 'domain-create-customer', { include: 'main' });
 
     const name = `shop-${uniqueToken()}.test`;
@@ -161,7 +161,7 @@ test.describe('as a customer', () => {
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 
     await expect(page.getByLabel('Owner')).toHaveCount(0);
-    await expect(page.getByLabel('Expiry date')).toHaveCount(0);
+    await expect(page.getByLabel('Expiry date', { exact: true })).toHaveCount(0);
     await expect(page.getByTestId('domain-facts')).toContainText('No expiry');
     await page.getByLabel('Notes').fill('Moved from the old host in November');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -255,7 +255,7 @@ test.describe('as a host admin', () => {
     await page.getByLabel('Domain name').fill(idn);
     await expect(page.getByText(`Stored in DNS spelling as ${ascii}.`)).toBeVisible();
     await pickOwner(page, owner);
-    await page.getByLabel('Expiry date').fill('2030-01-15');
+    await page.getByLabel('Expiry date', { exact: true }).fill('2030-01-15');
     await page.getByLabel('Notes').fill('Ordered by phone');
     await reviewScreen(page, testInfo, 'domain-create-admin', { include: 'main' });
     await page.getByRole('button', { name: 'Add domain' }).click();
@@ -327,7 +327,7 @@ test.describe('as a host admin', () => {
     await expect(page.getByTestId('domain-facts')).toContainText(owner.email);
     await expect(page.getByRole('textbox', { name: 'Owner' })).toHaveValue(new RegExp(escapeRegExp(owner.email)));
     await pickOwner(page, newOwner);
-    await page.getByLabel('Expiry date').fill('2031-06-30');
+    await page.getByLabel('Expiry date', { exact: true }).fill('2031-06-30');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByRole('status').filter({ hasText: `The domain ${domain.name} has been saved.` })).toBeVisible();
 
@@ -335,7 +335,7 @@ test.describe('as a host admin', () => {
     await expect(page.getByTestId('domain-facts')).toContainText(newOwner.email);
     await expect(page.getByTestId('domain-facts')).toContainText('Jun 30, 2031');
     // Shown as English writes dates (the panel's language, not the browser's).
-    await expect(page.getByLabel('Expiry date')).toHaveValue('06/30/2031');
+    await expect(page.getByLabel('Expiry date', { exact: true })).toHaveValue('06/30/2031');
     const api = await accounts.signedIn(admin);
     const stored = (await (await api.get(`/api/host/domain/${domain.id}`)).json()) as {
       data: { owner: { id: number }; expire_at: string };
@@ -343,7 +343,7 @@ test.describe('as a host admin', () => {
     expect(stored.data).toMatchObject({ owner: { id: newOwner.id }, expire_at: '2031-06-30T00:00:00.000Z' });
 
     // Clearing the date: no expiry.
-    await page.getByLabel('Expiry date').fill('');
+    await page.getByLabel('Expiry date', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByTestId('domain-facts')).toContainText('No expiry');
   });

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from '../support/fixtures.ts';
-import { countLayoutShifts, layoutShift } from '../support/layoutShift.ts';
+import { countLayoutShifts, holdAnswers, layoutShift } from '../support/layoutShift.ts';
 import { keepScreenshot } from '../support/screenshots.ts';
 import { holdScripts } from '../support/holdScripts.ts';
 
@@ -109,4 +109,16 @@ test.describe('in a browser far from UTC', () => {
     await expect(page.locator('#prerender')).toHaveCount(0);
     await expect(page.getByTestId('audit-entry').first().locator('time')).toHaveText(local);
   });
+});
+
+test('where the app itself waits for the user, it shows the spinner with the wait message', async ({ page, baseURL }) => {
+  // A session cookie the server cannot read: it sends the plain page, and the app asks GET /api/user
+  // (docs/product.md §2: a loading spinner with a wait message until the user is loaded).
+  await page.context().addCookies([{ name: 'berth_session', value: 'a-session-that-ended', url: baseURL ?? '' }]);
+  const user = await holdAnswers(page, '**/api/user', 1_500);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('status').filter({ hasText: 'Loading your panel, please wait…' })).toBeVisible();
+  expect(user.held).toBeGreaterThan(0);
+  // Then the answer (no session) sends the visitor to log in.
+  await expect(page).toHaveURL((url) => url.pathname === '/login');
 });

@@ -32,7 +32,8 @@ interface DateFieldProps {
  */
 export function DateField({ value, onChange, min, max, ...rest }: DateFieldProps) {
   // From react-i18next, not i18n.ts: this module's chunk must not take the app's i18n with it (vite.config.ts).
-  const language = useTranslation().i18n.resolvedLanguage ?? 'en';
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? 'en';
   const format = dateFormatOf(language);
   return (
     <DateInput
@@ -51,6 +52,7 @@ export function DateField({ value, onChange, min, max, ...rest }: DateFieldProps
       minDate={min || undefined}
       maxDate={max || undefined}
       clearable
+      clearButtonProps={{ 'aria-label': t('app.clearField', { label: rest.label }) }}
       popoverProps={{ withinPortal: true }}
     />
   );

@@ -146,8 +146,8 @@ function Stats({ data, admin }: { data: Dashboard | undefined; admin: boolean })
           to="/system/partner/credit"
           icon={IconWallet}
           label={t('dashboard.stat.credit')}
-          value={data?.credit.amount}
-          display={data?.credit.formatted}
+          value={data?.credit?.amount}
+          display={data?.credit?.formatted}
         />
       ) : null}
       <DashboardStat
