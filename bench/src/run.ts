@@ -1,7 +1,7 @@
 // `npm run bench`: Berth's authenticated GET /api/user against a bare Fastify hello world and
 // against Fastify doing one pooled select, the queries per request, how soon a session ended on one
 // instance is refused by another, logins/s against raw argon2id verifies/s, and Lighthouse on
-// /login, /dashboard and /host/domain. Prints each figure with its goal and ABOVE/BELOW; a miss is
+// /login, /dashboard and /host/domain, the domains page at 100,000 domains (bench/src/domains.ts). Prints each figure with its goal and ABOVE/BELOW; a miss is
 // reported, not an exit code.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { createBenchDatabase } from './database.ts';
 import { measureLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { formatComparison, ratioOf, verdict, type Comparison } from './report.ts';
 import { formatPropagation, measureDnsPropagation } from './dns-propagation.ts';
+import { measureDomainsPage } from './domains.ts';
 import { formatDnsThroughput, measureDnsThroughput } from './dns-throughput.ts';
 import { auditPages, formatPages, logInOnHost } from './pages.ts';
 import { queriesPerRequest } from './queries.ts';
@@ -32,6 +33,8 @@ const settings = {
   /** Turns of Berth and the pooled select; the best of each counts. */
   rounds: 3,
   loginConnections: 4,
+  /** The domains page's size here (`node bench/src/domains.ts` alone: 1,000,000). */
+  domains: positiveInteger('BENCH_DOMAINS', 100_000),
   goals: { userVsPool: 0.6, loginVsArgon2: 0.9, queriesPerRequest: 1 },
   demo: { host: 'harbor.localhost', password: 'demo-password-0123456789' },
   // The server's own defaults (server/src/lib/password.ts); passed to it explicitly so both sides match.
@@ -166,6 +169,8 @@ async function main(): Promise<void> {
   // Chromium resolves every *.localhost name to the loopback address by itself.
   const pages = await auditPages(`http://${settings.demo.host}:${port}`, demoCookie);
   await berth.stop();
+  log(`the domains page at ${settings.domains.toLocaleString('en-US')} domains, over HTTP ...`);
+  const domainsPage = await measureDomainsPage(settings.domains);
   log('DNS propagation: 200 changes, each asked of PowerDNS until answered ...');
   const propagation = await measureDnsPropagation();
   log("PowerDNS queries/s: Berth's views vs PowerDNS's own tables, dnsperf ...");
@@ -214,6 +219,8 @@ async function main(): Promise<void> {
   }
   log(formatRevocation(revocation));
   log(`\n${formatPages(pages)}`);
+  log('');
+  for (const line of domainsPage) log(line);
   log(`\n${formatPropagation(propagation)}`);
   log(`\n${formatDnsThroughput(dnsThroughput)}`);
   const failed = [...userRuns, hello, ...pooledRuns, logins].some((result) => result.failures > 0);
