@@ -25,6 +25,7 @@ import * as m0022 from './migrations/0022_mail_owner_safety.ts';
 import * as m0023 from './migrations/0023_dns_complete_zones.ts';
 import * as m0024 from './migrations/0024_storage_probe.ts';
 import * as m0025 from './migrations/0025_dns_secondaries.ts';
+import * as m0026 from './migrations/0026_throttle_hit_function.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0023_dns_complete_zones': m0023,
   '0024_storage_probe': m0024,
   '0025_dns_secondaries': m0025,
+  '0026_throttle_hit_function': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -45,6 +45,7 @@ describe('first start', () => {
       '0023_dns_complete_zones',
       '0024_storage_probe',
       '0025_dns_secondaries',
+      '0026_throttle_hit_function',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
