@@ -43,6 +43,35 @@ interface NetworkRequest {
   transferSize?: number;
 }
 
+/**
+ * The session cookie in the browser's own jar, as a signed-in visitor has it. Lighthouse's
+ * `extraHeaders` would send it with the page only, not with the app's own API calls: those then
+ * answered 401, and the error shown moved the page (a CLS and a console error of the bench's making).
+ */
+async function setCookie(port: number, domain: string, cookie: string): Promise<void> {
+  const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+  const socket = new WebSocket(version.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener('open', resolve);
+    socket.addEventListener('error', reject);
+  });
+  try {
+    const [name = '', ...rest] = cookie.split('=');
+    const answer = new Promise<string>((resolve) => socket.addEventListener('message', (event) => resolve(String(event.data))));
+    socket.send(
+      JSON.stringify({
+        id: 1,
+        method: 'Storage.setCookies',
+        params: { cookies: [{ name, value: rest.join('='), domain, path: '/', httpOnly: true, sameSite: 'Lax' }] },
+      }),
+    );
+    const reply = JSON.parse(await answer) as { error?: { message: string } };
+    if (reply.error) throw new Error(`setting the session cookie: ${reply.error.message}`);
+  } finally {
+    socket.close();
+  }
+}
+
 /** Lighthouse now and then loses the trace of a load (NO_NAVSTART): one more try before giving up. */
 export async function auditPage(url: string, options: { cookie?: string } = {}): Promise<PageAudit> {
   try {
@@ -57,15 +86,10 @@ async function auditOnce(url: string, options: { cookie?: string }): Promise<Pag
   const profile = mkdtempSync(path.join(os.tmpdir(), 'berth-lighthouse-'));
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS, userDataDir: profile });
   try {
+    if (options.cookie) await setCookie(chrome.port, new URL(url).hostname, options.cookie);
     const result = await lighthouse(
       url,
-      {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices'],
-        ...(options.cookie ? { extraHeaders: { cookie: options.cookie } } : {}),
-      },
+      { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] },
       undefined,
     );
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
