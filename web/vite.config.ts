@@ -280,7 +280,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
               // with a date load it, never the login screens.
               name: 'dates',
               test: (id: string) =>
-                /node_modules[\\/](@mantine[\\/]dates|dayjs)[\\/]|web[\\/]src[\\/]forms[\\/](DateField|dateFormat)\./.test(id) && !id.endsWith('.css'),
+                /node_modules[\\/](@mantine[\\/]dates|dayjs)[\\/]|web[\\/]src[\\/]forms[\\/](DateField|dateFormat)\./.test(id) &&
+                !id.endsWith('.css'),
             },
             {
               // The auth screens, the components and form fields every page shares and the API modules
