@@ -30,7 +30,7 @@ async function expectStat(page: Page, label: string, value: number): Promise<voi
  * The stat cards in rows with their numbers level (a title that wraps moves no number) and no
  * card alone on a row.
  */
-async function expectTidyCards(page: Page): Promise<void> {
+async function expectTidyCards(page: Page, options: { loneLastCardTakesTheRow?: boolean } = {}): Promise<void> {
   const boxes = await page
     .getByRole('region', { name: 'Key numbers' })
     .getByRole('listitem')
@@ -43,10 +43,9 @@ async function expectTidyCards(page: Page): Promise<void> {
   const rows = new Map<number, number[]>();
   for (const box of boxes) rows.set(box.top, [...(rows.get(box.top) ?? []), box.value]);
   for (const values of rows.values()) expect(new Set(values).size, 'numbers of a row at one height').toBe(1);
-  expect(
-    [...rows.values()].map((values) => values.length).filter((n) => n === 1),
-    'no card alone on a row',
-  ).toEqual([]);
+  const lone = [...rows.values()].map((values) => values.length).filter((n) => n === 1);
+  // On a phone an odd last card spans both columns instead (DashboardPage.module.css).
+  expect(lone, 'no card alone on a row').toEqual(options.loneLastCardTakesTheRow && boxes.length % 2 === 1 ? [1] : []);
 }
 
 async function dashboardOf(api: APIRequestContext): Promise<Record<string, number | null>> {
@@ -158,5 +157,7 @@ test.describe('on a phone', () => {
     // The numbers are smaller on a phone: a placeholder of the desktop's height made every card
     // shrink by 7 px when they came (0.019 in Lighthouse's phone profile).
     expect(await shiftWhileNumbersLoad(page, accounts, baseURL as string, 'dashboard-shift-phone')).toBeLessThan(0.005);
+    // Two columns: "Expiring within 30 days" wraps to three lines and its number stays level.
+    await expectTidyCards(page, { loneLastCardTakesTheRow: true });
   });
 });
