@@ -115,12 +115,14 @@ test('where the app itself waits for the user, it shows the spinner with the wai
   // A session cookie the server cannot read: it sends the plain page, and the app asks GET /api/user
   // (docs/product.md §2: a loading spinner with a wait message until the user is loaded).
   await page.context().addCookies([{ name: 'berth_session', value: 'a-session-that-ended', url: baseURL ?? '' }]);
-  // The answer is held until the spinner has been seen, however slowly the page's scripts arrive.
+  // The answers are held until the spinner has been seen, however slowly the page's scripts
+  // arrive: the user's, and the menu's and the page's asked beside it (their 401 alone would send
+  // the visitor to log in before the user's answer came).
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   let asked = 0;
-  await page.route('**/api/user', async (route) => {
-    asked++;
+  await page.route('**/api/**', async (route) => {
+    if (new URL(route.request().url()).pathname === '/api/user') asked++;
     await released;
     await route.continue();
   });
