@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql, type CompiledQuery, type KyselyConfig } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Compilable, type CompiledQuery, type KyselyConfig, type QueryResult } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
@@ -48,6 +48,17 @@ const preparedNames = new Map<string, string>();
 export function prepared<O>(name: string, query: CompiledQuery<O>): (parameters: readonly unknown[]) => CompiledQuery<O> {
   preparedNames.set(query.sql, name);
   return (parameters) => ({ ...query, parameters });
+}
+
+/**
+ * Runs `query` as a named prepared statement: for statements whose SQL is the same on every call
+ * (the login path's, where each round trip's parse and plan competes with argon2 for the CPU).
+ * A second SQL text under the same name fails loudly in pg ("Prepared statements must be unique").
+ */
+export function executePrepared<O>(db: Db, name: string, query: Compilable<O> | CompiledQuery<O>): Promise<QueryResult<O>> {
+  const compiled = 'compile' in query ? query.compile() : query;
+  if (!preparedNames.has(compiled.sql)) preparedNames.set(compiled.sql, name);
+  return db.executeQuery(compiled);
 }
 
 /** PostgreSQL's "cached plan must not change result type": a migration changed a table under the statement. */

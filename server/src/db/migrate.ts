@@ -26,6 +26,8 @@ import * as m0023 from './migrations/0023_dns_complete_zones.ts';
 import * as m0024 from './migrations/0024_storage_probe.ts';
 import * as m0025 from './migrations/0025_dns_secondaries.ts';
 import * as m0026 from './migrations/0026_throttle_hit_function.ts';
+import * as m0027 from './migrations/0027_throttle_pair.ts';
+import * as m0028 from './migrations/0028_dns_served_flag.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -55,6 +57,8 @@ const migrations: Record<string, Migration> = {
   '0024_storage_probe': m0024,
   '0025_dns_secondaries': m0025,
   '0026_throttle_hit_function': m0026,
+  '0027_throttle_pair': m0027,
+  '0028_dns_served_flag': m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

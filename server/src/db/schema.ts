@@ -115,6 +115,8 @@ export interface DnsZonesTable {
   /** The domain's name and the SOA text PowerDNS serves, kept by triggers (migration 0012). */
   name: Generated<string>;
   soa_content: Generated<string>;
+  /** Whether PowerDNS serves it: its domain is proven (migration 0028, kept by triggers). */
+  served: Generated<boolean>;
 }
 
 export interface DnsRecordsTable {
@@ -133,6 +135,8 @@ export interface DnsRecordsTable {
   fqdn: Generated<string>;
   served_content: Generated<string>;
   ordername: Generated<string>;
+  /** Whether PowerDNS serves it: its domain is proven (migration 0028, kept by triggers). */
+  served: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/connection.ts';
+import { executePrepared, type Db } from '../../db/connection.ts';
 import { escapeLike } from '../../db/keyset.ts';
 
+/** Prepared: every sign-in writes one (modules/auth/service.ts). */
 export const insertAuditEntry = (
   db: Db,
   entry: {
@@ -16,10 +17,22 @@ export const insertAuditEntry = (
     impersonator_id?: number | null;
   },
 ) =>
-  db
-    .insertInto('audit_log')
-    .values({ ...entry, data: sql`${JSON.stringify(entry.data)}::jsonb` } as never)
-    .execute();
+  executePrepared(
+    db,
+    'berth_audit_entry',
+    db.insertInto('audit_log').values({
+      tenant_id: entry.tenant_id,
+      user_id: entry.user_id,
+      action: entry.action,
+      ip: entry.ip,
+      data: sql`${JSON.stringify(entry.data)}::jsonb`,
+      created_at: entry.created_at,
+      // Every column always named, so the statement's text is one.
+      target_type: entry.target_type ?? null,
+      target_id: entry.target_id ?? null,
+      impersonator_id: entry.impersonator_id ?? null,
+    } as never),
+  );
 
 export interface AuditFilter {
   /** Null: every tenant (super admins). */

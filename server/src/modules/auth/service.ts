@@ -42,12 +42,11 @@ export class AuthService {
     const accountKey = user ? `user:${user.id}` : `email:${input.email.toLowerCase()}`;
     // Both tries are counted before the password is checked, so a burst of guesses sent at once
     // gets no more checks than the limit.
-    const [account, ip] = await Promise.all([accountThrottle.attempt(accountKey), ipThrottle.attempt(input.ip)]);
-    const wait = Math.max(account.wait, ip.wait);
-    if (wait > 0) {
-      await Promise.all([account.succeeded(), ip.succeeded()]);
+    const tries = await accountThrottle.attemptPair(accountKey, ipThrottle, input.ip);
+    if (tries.wait > 0) {
+      await tries.takeBack();
       await audit.record({ action: 'auth.login.throttled', tenantId: input.tenantId, userId: null, ip: input.ip });
-      throw tooManyRequests('auth.throttled', wait);
+      throw tooManyRequests('auth.throttled', tries.wait);
     }
 
     // An unknown account costs one argon2 verify too, so timing does not reveal which e-mails exist.
@@ -59,8 +58,7 @@ export class AuthService {
     if (user.locked_at) throw fieldError('email', 'auth.locked');
 
     await Promise.all([
-      accountThrottle.reset(accountKey),
-      ip.succeeded(),
+      tries.passed(),
       audit.record({
         action: 'auth.login.success',
         tenantId: input.tenantId,

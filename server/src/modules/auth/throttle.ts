@@ -1,6 +1,13 @@
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { deleteThrottleHit, deleteThrottleHitsBefore, deleteThrottleKey, takeThrottleHit } from './queries.ts';
+import {
+  deleteThrottleHit,
+  deleteThrottleHitsBefore,
+  deleteThrottleHitsOrKeys,
+  deleteThrottleKey,
+  takeThrottleHit,
+  takeThrottleHitPair,
+} from './queries.ts';
 
 /** A throttle's rule: its name keys its rows, so two throttles with different names never share a count. */
 export interface ThrottleRule {
@@ -17,6 +24,16 @@ export interface Attempt {
   wait: number;
   /** Takes the try back: for throttles that count only failures, once the check has passed. */
   succeeded(): Promise<void>;
+}
+
+/** Tries on two throttles counted together (FailureThrottle.attemptPair). */
+export interface PairedAttempt {
+  /** > 0: either throttle refused, for this many seconds. */
+  wait: number;
+  /** Both tries taken back (after a refusal, nothing counts). */
+  takeBack(): Promise<void>;
+  /** The check passed: the first key's failures are cleared, the second's try taken back. */
+  passed(): Promise<void>;
 }
 
 const REFUSED_NOTHING_TO_TAKE_BACK = async () => undefined;
@@ -42,17 +59,38 @@ export class FailureThrottle {
 
   async attempt(key: string): Promise<Attempt> {
     const now = this.clock.now();
-    const taken = await takeThrottleHit(this.db, {
-      key: this.prefix + key,
-      now,
-      since: new Date(now.getTime() - this.rule.windowMs),
-      limit: this.rule.limit,
-    });
-    if ('oldest' in taken) {
-      const wait = Math.max(1, Math.ceil((taken.oldest.getTime() + this.rule.windowMs - now.getTime()) / 1000));
-      return { wait, succeeded: REFUSED_NOTHING_TO_TAKE_BACK };
-    }
+    const taken = await takeThrottleHit(this.db, { ...this.query(key, now), now });
+    if ('oldest' in taken) return { wait: this.waitFor(taken.oldest, now), succeeded: REFUSED_NOTHING_TO_TAKE_BACK };
     return { wait: 0, succeeded: async () => void (await deleteThrottleHit(this.db, taken.id)) };
+  }
+
+  /**
+   * A try on this throttle (an account's) and one on `other` (an address's) counted in one round
+   * trip, for the sign-in paths: every round trip wakes a database backend that competes with
+   * argon2 for the CPU (bench: logins against raw verifies).
+   */
+  async attemptPair(key: string, other: FailureThrottle, otherKey: string): Promise<PairedAttempt> {
+    const now = this.clock.now();
+    const [mine, theirs] = await takeThrottleHitPair(this.db, now, this.query(key, now), other.query(otherKey, now));
+    const wait = Math.max(
+      'oldest' in mine ? this.waitFor(mine.oldest, now) : 0,
+      'oldest' in theirs ? other.waitFor(theirs.oldest, now) : 0,
+    );
+    const ids = [mine, theirs].flatMap((hit) => ('id' in hit ? [hit.id] : []));
+    const theirId = 'id' in theirs ? [theirs.id] : [];
+    return {
+      wait,
+      takeBack: async () => void (ids.length > 0 && (await deleteThrottleHitsOrKeys(this.db, ids, []))),
+      passed: async () => void (await deleteThrottleHitsOrKeys(this.db, theirId, [this.prefix + key])),
+    };
+  }
+
+  private query(key: string, now: Date) {
+    return { key: this.prefix + key, since: new Date(now.getTime() - this.rule.windowMs), limit: this.rule.limit };
+  }
+
+  private waitFor(oldest: Date, now: Date): number {
+    return Math.max(1, Math.ceil((oldest.getTime() + this.rule.windowMs - now.getTime()) / 1000));
   }
 
   async reset(key: string): Promise<void> {

@@ -40,11 +40,10 @@ export class DomainUserPasswordService {
     const { db, clock, hasher, uidThrottle, ipThrottle } = this.deps;
     const uidKey = input.uid.toLowerCase();
     // Counted before the old password is checked, so simultaneous guesses get no more checks than the limit.
-    const [uid, ip] = await Promise.all([uidThrottle.attempt(uidKey), ipThrottle.attempt(context.ip)]);
-    const wait = Math.max(uid.wait, ip.wait);
-    if (wait > 0) {
-      await Promise.all([uid.succeeded(), ip.succeeded()]);
-      throw tooManyRequests('auth.throttled', wait);
+    const tries = await uidThrottle.attemptPair(uidKey, ipThrottle, context.ip);
+    if (tries.wait > 0) {
+      await tries.takeBack();
+      throw tooManyRequests('auth.throttled', tries.wait);
     }
     const account = await findDomainUserByUid(db, input.uid);
     const valid = account
@@ -69,7 +68,7 @@ export class DomainUserPasswordService {
         confirmation: 'user_password_confirmation',
       },
     );
-    await Promise.all([uidThrottle.reset(uidKey), ip.succeeded()]);
+    await tries.passed();
     await updateDomainUserPassword(db, account.id, await hasher.hash(input.user_password), clock.now());
     await this.deps.audit.record({
       action: 'domain_user.password_changed',

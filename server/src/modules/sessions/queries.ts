@@ -1,8 +1,10 @@
 import type { CompiledQuery, Insertable } from 'kysely';
-import { prepared, type Db } from '../../db/connection.ts';
+import { executePrepared, prepared, type Db } from '../../db/connection.ts';
 import type { SessionsTable } from '../../db/schema.ts';
 
-export const insertSession = (db: Db, values: Insertable<SessionsTable>) => db.insertInto('sessions').values(values).execute();
+/** Prepared: every sign-in makes one; `values` names the same columns on every call (sessions/service.ts create). */
+export const insertSession = (db: Db, values: Insertable<SessionsTable>) =>
+  executePrepared(db, 'berth_session_insert', db.insertInto('sessions').values(values));
 
 /** The session with its user in one round trip: this runs on every authenticated request. */
 const sessionWithUser = (db: Db, idHash: string) =>

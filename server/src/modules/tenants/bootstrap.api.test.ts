@@ -46,6 +46,8 @@ describe('first start', () => {
       '0024_storage_probe',
       '0025_dns_secondaries',
       '0026_throttle_hit_function',
+      '0027_throttle_pair',
+      '0028_dns_served_flag',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
