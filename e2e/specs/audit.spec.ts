@@ -92,6 +92,11 @@ test('a super admin reads who did what, filters by action, user and date, and pa
   const [year, month, date] = today.split('-');
   await page.getByRole('textbox', { name: 'From', exact: true }).blur();
   await expect(page.getByRole('textbox', { name: 'From', exact: true })).toHaveValue(`${month}/${date}/${year}`);
+  // Its calendar's weeks start on Sunday, as calendars in American English do.
+  await page.getByRole('textbox', { name: 'From', exact: true }).click();
+  await expect(page.getByRole('row', { name: 'Su Mo Tu We Th Fr Sa', exact: true })).toBeVisible();
+  await reviewScreen(page, testInfo, 'audit-date-calendar', MAIN);
+  await page.keyboard.press('Escape');
 
   // ---- pages of 50, newest first ----
   await page.getByRole('button', { name: 'Clear filters' }).first().click();

@@ -6,7 +6,7 @@ import 'dayjs/locale/cs';
 import 'dayjs/locale/de';
 import '@mantine/dates/styles.css';
 import { useTranslation } from 'react-i18next';
-import { dateFormatOf } from './dateFormat.ts';
+import { dateFormatOf, firstDayOfWeekOf } from './dateFormat.ts';
 
 dayjs.extend(customParseFormat);
 
@@ -43,6 +43,7 @@ export function DateField({ value, onChange, min, max, ...rest }: DateFieldProps
         onChange(picked ?? '');
       }}
       locale={language}
+      firstDayOfWeek={firstDayOfWeekOf(language)}
       valueFormat={format}
       dateParser={(input) => {
         const text = input.trim();

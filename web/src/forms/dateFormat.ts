@@ -17,3 +17,14 @@ export function dateFormatOf(language: string): string {
   }
   return format;
 }
+
+/** The day a calendar week starts on (0 Sunday, 1 Monday), read from Intl where the browser knows it. */
+export function firstDayOfWeekOf(language: string): 0 | 1 {
+  const locale = new Intl.Locale(language === 'en' ? 'en-US' : language) as Intl.Locale & {
+    getWeekInfo?: () => { firstDay: number };
+    weekInfo?: { firstDay: number };
+  };
+  const firstDay = locale.getWeekInfo?.().firstDay ?? locale.weekInfo?.firstDay ?? (language === 'en' ? 7 : 1);
+  // Intl counts Monday 1 … Sunday 7.
+  return firstDay === 7 ? 0 : 1;
+}

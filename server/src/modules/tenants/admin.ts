@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor, pageOfRows } from '../../db/keyset.ts';
 import type { TenantsTable } from '../../db/schema.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { changedFields } from '../audit/changes.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { signOutEverywhere } from '../customers/sign-out.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
@@ -103,15 +104,14 @@ export class TenantAdministration {
   }
 
   async update(actor: Actor, id: number, input: TenantInput): Promise<TenantDetail> {
-    assertSuperAdmin(actor.user);
-    const tenant = await this.find(id);
-    const changed = Object.keys(input).filter((key) => input[key as keyof TenantInput] !== undefined);
-    if (changed.length === 0) return this.get(actor.user, tenant.id);
+    const before = await this.get(actor.user, id);
+    const sent = Object.keys(input).filter((key) => input[key as keyof TenantInput] !== undefined);
+    if (sent.length === 0) return before;
     const hosts = input.hosts ? unique(input.hosts) : undefined;
-    if (hosts) await this.assertHostsFree(hosts, tenant.id);
+    if (hosts) await this.assertHostsFree(hosts, before.id);
     await this.withHostRace(() =>
       this.deps.db.transaction().execute(async (trx) => {
-        await updateTenant(trx, tenant.id, {
+        await updateTenant(trx, before.id, {
           ...(input.title !== undefined ? { title: input.title } : {}),
           ...(input.host_purchases !== undefined ? { host_purchases: input.host_purchases } : {}),
           ...(input.default_language !== undefined ? { default_language: input.default_language } : {}),
@@ -121,20 +121,16 @@ export class TenantAdministration {
           ...(input.hosting_ipv4 !== undefined ? { hosting_ipv4: input.hosting_ipv4 } : {}),
           ...(input.hosting_ipv6 !== undefined ? { hosting_ipv6: input.hosting_ipv6 } : {}),
         });
-        if (hosts) await replaceTenantHosts(trx, tenant.id, hosts);
+        if (hosts) await replaceTenantHosts(trx, before.id, hosts);
       }),
     );
     await this.deps.realtime.announceChange(TENANTS_CHANGED);
-    await this.deps.audit.recordAction(
-      actor,
-      'tenant.updated',
-      tenant.id,
-      { type: 'tenant', id: tenant.id },
-      {
-        changed: changed.join(','),
-      },
-    );
-    return this.get(actor.user, tenant.id);
+    const after = await this.get(actor.user, before.id);
+    // The edit form sends every field: the log names those whose value changed.
+    const asSent = (detail: TenantDetail) => ({ ...detail, host_purchases: detail.config.host_purchases });
+    const changed = changedFields(sent, asSent(before), asSent(after));
+    if (changed) await this.deps.audit.recordAction(actor, 'tenant.updated', before.id, { type: 'tenant', id: before.id }, { changed });
+    return after;
   }
 
   async uploadLogo(actor: Actor, id: number, kind: TenantLogoKind, input: Buffer): Promise<TenantDetail> {

@@ -125,6 +125,43 @@ describe('/api/system/tenants', () => {
     expect((await root.call({ method: 'PATCH', url: '/api/system/tenants/9999', payload: { title: 'x' } })).statusCode).toBe(404);
   });
 
+  it('logs only the fields whose value an edit changed, and nothing for a form saved unchanged', async () => {
+    const id = hostAdmin.user.tenant_id;
+    const form = (await root.call({ method: 'GET', url: `/api/system/tenants/${id}` })).json().data;
+    const before =
+      (
+        await t.db
+          .selectFrom('audit_log')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirstOrThrow()
+      ).id ?? 0;
+    // The edit form sends every field back; only the language was changed.
+    const save = (default_language: string) =>
+      root.call({
+        method: 'PATCH',
+        url: `/api/system/tenants/${id}`,
+        payload: {
+          title: form.title,
+          hosts: form.hosts,
+          host_purchases: form.config.host_purchases,
+          name_servers: form.name_servers,
+          default_language,
+          public_url: form.public_url,
+        },
+      });
+    const language = form.default_language === 'en' ? 'de' : 'en';
+    expect((await save(language)).statusCode).toBe(200);
+    expect((await save(language)).statusCode).toBe(200);
+    const logged = await t.db
+      .selectFrom('audit_log')
+      .select('data')
+      .where('action', '=', 'tenant.updated')
+      .where('target_id', '=', String(id))
+      .where('id', '>', before)
+      .execute();
+    expect(logged.map((row) => row.data)).toEqual([{ changed: 'default_language' }]);
+  });
+
   it('takes as cart address only a path of this panel or an https address (http on localhost)', async () => {
     const id = hostAdmin.user.tenant_id;
     const patch = (host_purchases: string) => root.call({ method: 'PATCH', url: `/api/system/tenants/${id}`, payload: { host_purchases } });
