@@ -1,5 +1,30 @@
 import { sql, type Kysely } from 'kysely';
 
+/** pdns.records as of this migration (0028 goes back to it). */
+export const RECORDS_VIEW_0023 = `create or replace view pdns.records as
+    select -z.domain_id::bigint as id, z.domain_id, z.name, 'SOA'::text as type, z.soa_content as content,
+      3600 as ttl, 0 as prio, false as disabled, ''::text as ordername, true as auth
+    from public.dns_zones z join public.domains d on d.id = z.domain_id
+    where d.verification_token is null
+    union all
+    select r.id::bigint, r.domain_id, r.fqdn, r.type, r.served_content, r.ttl, coalesce(r.priority, 0), r.disabled, r.ordername,
+      not exists (
+        select 1 from public.dns_records n
+        where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
+          and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
+      )
+    from public.dns_records r join public.domains d on d.id = r.domain_id
+    where d.verification_token is null
+    union all
+    select -(10000000000 + e.id), e.domain_id, e.fqdn, null::text, null::text, null::int, null::int, false, e.ordername,
+      not exists (
+        select 1 from public.dns_records n
+        where n.domain_id = e.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
+          and right(e.name, length(n.name) + 1) = '.' || n.name
+      )
+    from public.dns_empty_nonterminals e join public.domains d on d.id = e.domain_id
+    where d.verification_token is null`;
+
 /**
  * Zones PowerDNS serves completely and consistently:
  *
@@ -50,29 +75,7 @@ const statements = [
   `create trigger dns_records_tree_changed after insert or delete or update of name, domain_id, disabled on public.dns_records
     for each row execute function public.dns_records_tree_changed()`,
   'select public.dns_refresh_empty_nonterminals(z.domain_id) from public.dns_zones z',
-  `create or replace view pdns.records as
-    select -z.domain_id::bigint as id, z.domain_id, z.name, 'SOA'::text as type, z.soa_content as content,
-      3600 as ttl, 0 as prio, false as disabled, ''::text as ordername, true as auth
-    from public.dns_zones z join public.domains d on d.id = z.domain_id
-    where d.verification_token is null
-    union all
-    select r.id::bigint, r.domain_id, r.fqdn, r.type, r.served_content, r.ttl, coalesce(r.priority, 0), r.disabled, r.ordername,
-      not exists (
-        select 1 from public.dns_records n
-        where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
-          and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
-      )
-    from public.dns_records r join public.domains d on d.id = r.domain_id
-    where d.verification_token is null
-    union all
-    select -(10000000000 + e.id), e.domain_id, e.fqdn, null::text, null::text, null::int, null::int, false, e.ordername,
-      not exists (
-        select 1 from public.dns_records n
-        where n.domain_id = e.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
-          and right(e.name, length(n.name) + 1) = '.' || n.name
-      )
-    from public.dns_empty_nonterminals e join public.domains d on d.id = e.domain_id
-    where d.verification_token is null`,
+  RECORDS_VIEW_0023,
   // The name servers a tenant's zones start with: its own, else the platform's.
   `create function public.dns_tenant_name_servers(tenant integer) returns jsonb language sql stable as $$
     select coalesce(

@@ -1,5 +1,16 @@
 import { sql, type Kysely } from 'kysely';
 
+/** pdns.domains as of this migration (0028 goes back to it). */
+export const DOMAINS_VIEW_0025 = `create or replace view pdns.domains as
+    select z.domain_id as id, z.name, null::varchar(128) as master, null::int as last_check,
+      (case when jsonb_array_length(t.dns_secondaries) > 0 then 'MASTER' else 'NATIVE' end)::text as type,
+      n.serial as notified_serial, null::varchar(40) as account, null::text as options, null::text as catalog
+    from public.dns_zones z
+      join public.domains d on d.id = z.domain_id
+      join public.tenants t on t.id = z.tenant_id
+      left join pdns.zone_notified n on n.domain_id = z.domain_id
+    where d.verification_token is null`;
+
 /**
  * Secondary name servers a tenant names (its own, or a provider's): their zones are served as
  * primary zones (`MASTER`), every change (a new serial) is announced to the secondaries with a
@@ -14,15 +25,7 @@ const statements = [
     domain_id integer primary key references public.domains(id) on delete cascade,
     serial bigint not null
   )`,
-  `create or replace view pdns.domains as
-    select z.domain_id as id, z.name, null::varchar(128) as master, null::int as last_check,
-      (case when jsonb_array_length(t.dns_secondaries) > 0 then 'MASTER' else 'NATIVE' end)::text as type,
-      n.serial as notified_serial, null::varchar(40) as account, null::text as options, null::text as catalog
-    from public.dns_zones z
-      join public.domains d on d.id = z.domain_id
-      join public.tenants t on t.id = z.tenant_id
-      left join pdns.zone_notified n on n.domain_id = z.domain_id
-    where d.verification_token is null`,
+  DOMAINS_VIEW_0025,
   // PowerDNS's update-serial-query (update domains set notified_serial=$1 where id=$2), and nothing else.
   `create function pdns.domains_notified() returns trigger language plpgsql security definer set search_path = pg_catalog as $$
     begin

@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+import { RECORDS_VIEW_0023 } from './0023_dns_complete_zones.ts';
+import { DOMAINS_VIEW_0025 } from './0025_dns_secondaries.ts';
 
 /**
  * PowerDNS's lookups without a join (bench/src/dns-throughput.ts: its views against its own
@@ -76,38 +78,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   const reverse = [
-    `create or replace view pdns.domains as
-      select z.domain_id as id, z.name, null::varchar(128) as master, null::int as last_check,
-        (case when jsonb_array_length(t.dns_secondaries) > 0 then 'MASTER' else 'NATIVE' end)::text as type,
-        n.serial as notified_serial, null::varchar(40) as account, null::text as options, null::text as catalog
-      from public.dns_zones z
-        join public.domains d on d.id = z.domain_id
-        join public.tenants t on t.id = z.tenant_id
-        left join pdns.zone_notified n on n.domain_id = z.domain_id
-      where d.verification_token is null`,
-    `create or replace view pdns.records as
-      select -z.domain_id::bigint as id, z.domain_id, z.name, 'SOA'::text as type, z.soa_content as content,
-        3600 as ttl, 0 as prio, false as disabled, ''::text as ordername, true as auth
-      from public.dns_zones z join public.domains d on d.id = z.domain_id
-      where d.verification_token is null
-      union all
-      select r.id::bigint, r.domain_id, r.fqdn, r.type, r.served_content, r.ttl, coalesce(r.priority, 0), r.disabled, r.ordername,
-        not exists (
-          select 1 from public.dns_records n
-          where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
-            and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
-        )
-      from public.dns_records r join public.domains d on d.id = r.domain_id
-      where d.verification_token is null
-      union all
-      select -(10000000000 + e.id), e.domain_id, e.fqdn, null::text, null::text, null::int, null::int, false, e.ordername,
-        not exists (
-          select 1 from public.dns_records n
-          where n.domain_id = e.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
-            and right(e.name, length(n.name) + 1) = '.' || n.name
-        )
-      from public.dns_empty_nonterminals e join public.domains d on d.id = e.domain_id
-      where d.verification_token is null`,
+    DOMAINS_VIEW_0025,
+    RECORDS_VIEW_0023,
     'drop trigger domains_proof_changed on public.domains',
     'drop function public.domains_proof_changed()',
     ...TABLES.map((table) => `drop trigger ${table}_served_flag on public.${table}`),
