@@ -137,6 +137,8 @@ export interface DnsRecordsTable {
   ordername: Generated<string>;
   /** Whether PowerDNS serves it: its domain is proven (migration 0028, kept by triggers). */
   served: Generated<boolean>;
+  /** False at and below a delegation (migration 0029, kept by triggers). */
+  auth: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

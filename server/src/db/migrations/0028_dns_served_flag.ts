@@ -2,6 +2,31 @@ import { sql, type Kysely } from 'kysely';
 import { RECORDS_VIEW_0023 } from './0023_dns_complete_zones.ts';
 import { DOMAINS_VIEW_0025 } from './0025_dns_secondaries.ts';
 
+/** pdns.records as of this migration (0029 goes back to it). */
+export const RECORDS_VIEW_0028 = `create or replace view pdns.records as
+    select -z.domain_id::bigint as id, z.domain_id, z.name, 'SOA'::text as type, z.soa_content as content,
+      3600 as ttl, 0 as prio, false as disabled, ''::text as ordername, true as auth
+    from public.dns_zones z
+    where z.served
+    union all
+    select r.id::bigint, r.domain_id, r.fqdn, r.type, r.served_content, r.ttl, coalesce(r.priority, 0), r.disabled, r.ordername,
+      not exists (
+        select 1 from public.dns_records n
+        where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
+          and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
+      )
+    from public.dns_records r
+    where r.served
+    union all
+    select -(10000000000 + e.id), e.domain_id, e.fqdn, null::text, null::text, null::int, null::int, false, e.ordername,
+      not exists (
+        select 1 from public.dns_records n
+        where n.domain_id = e.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
+          and right(e.name, length(n.name) + 1) = '.' || n.name
+      )
+    from public.dns_empty_nonterminals e
+    where e.served`;
+
 /**
  * PowerDNS's lookups without a join (bench/src/dns-throughput.ts: its views against its own
  * tables). A zone, record or empty non-terminal of a domain still waiting for its proof (0019) is
@@ -39,29 +64,7 @@ const statements = [
     for each row when ((old.verification_token is null) <> (new.verification_token is null))
     execute function public.domains_proof_changed()`,
   // The same columns as 0023's and 0025's views (create or replace keeps the daemons' grants).
-  `create or replace view pdns.records as
-    select -z.domain_id::bigint as id, z.domain_id, z.name, 'SOA'::text as type, z.soa_content as content,
-      3600 as ttl, 0 as prio, false as disabled, ''::text as ordername, true as auth
-    from public.dns_zones z
-    where z.served
-    union all
-    select r.id::bigint, r.domain_id, r.fqdn, r.type, r.served_content, r.ttl, coalesce(r.priority, 0), r.disabled, r.ordername,
-      not exists (
-        select 1 from public.dns_records n
-        where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
-          and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name)
-      )
-    from public.dns_records r
-    where r.served
-    union all
-    select -(10000000000 + e.id), e.domain_id, e.fqdn, null::text, null::text, null::int, null::int, false, e.ordername,
-      not exists (
-        select 1 from public.dns_records n
-        where n.domain_id = e.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
-          and right(e.name, length(n.name) + 1) = '.' || n.name
-      )
-    from public.dns_empty_nonterminals e
-    where e.served`,
+  RECORDS_VIEW_0028,
   `create or replace view pdns.domains as
     select z.domain_id as id, z.name, null::varchar(128) as master, null::int as last_check,
       (case when jsonb_array_length(t.dns_secondaries) > 0 then 'MASTER' else 'NATIVE' end)::text as type,

@@ -85,4 +85,50 @@ describe('the rows PowerDNS reads', () => {
     await owner.call({ method: 'PATCH', url: `/api/host/domain/${domainId}/dns/${id}`, payload: { content: 'second' } });
     expect(await served('edit.rows.example', 'TXT')).toMatchObject([{ content: '"second"' }]);
   });
+
+  it('keeps the auth flag of every row as the delegations of its zone change (migration 0029)', async () => {
+    // The flags the rows carry against the rule itself: false at and below an enabled NS record
+    // that is not at the apex (empty non-terminals: strictly below).
+    const wrong = async () => {
+      const { rows } = await sql<{ name: string }>`
+        select r.name from dns_records r where r.domain_id = ${domainId} and r.auth = exists (
+          select 1 from dns_records n where n.domain_id = r.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
+            and (r.name = n.name or right(r.name, length(n.name) + 1) = '.' || n.name))
+        union all
+        select e.name from dns_empty_nonterminals e where e.domain_id = ${domainId} and e.auth = exists (
+          select 1 from dns_records n where n.domain_id = e.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
+            and right(e.name, length(n.name) + 1) = '.' || n.name)`.execute(t.db);
+      return rows.map((row) => row.name);
+    };
+    const auth = async (name: string) =>
+      (await sql<{ auth: boolean }>`select auth from pdns.records where name = ${name} order by id`.execute(t.db)).rows.map(
+        (row) => row.auth,
+      );
+    await add({ name: 'x.d', type: 'A', content: '192.0.2.20' });
+    await add({ name: 'deep.e.d', type: 'A', content: '192.0.2.21' });
+    expect(await auth('x.d.rows.example')).toEqual([true]);
+    expect(await auth('e.d.rows.example')).toEqual([true]);
+    const delegation = await add({ name: 'd', type: 'NS', content: 'ns.delegated.example' });
+    expect(await auth('x.d.rows.example')).toEqual([false]);
+    expect(await auth('e.d.rows.example')).toEqual([false]);
+    expect(await auth('d.rows.example')).toEqual([false]);
+    await add({ name: 'later.d', type: 'A', content: '192.0.2.22' });
+    expect(await auth('later.d.rows.example')).toEqual([false]);
+    expect(await wrong()).toEqual([]);
+    const patch = async (payload: Record<string, unknown>) => {
+      const answer = await owner.call({ method: 'PATCH', url: `/api/host/domain/${domainId}/dns/${delegation}`, payload });
+      expect(answer.statusCode, answer.body).toBe(200);
+    };
+    // Switched off, moved, and removed: the zone answers for the names again.
+    await patch({ disabled: true });
+    expect(await auth('x.d.rows.example')).toEqual([true]);
+    expect(await wrong()).toEqual([]);
+    await patch({ disabled: false, name: 'e.d' });
+    expect(await auth('x.d.rows.example')).toEqual([true]);
+    expect(await auth('deep.e.d.rows.example')).toEqual([false]);
+    expect(await wrong()).toEqual([]);
+    await owner.call({ method: 'DELETE', url: `/api/host/domain/${domainId}/dns/${delegation}` });
+    expect(await auth('deep.e.d.rows.example')).toEqual([true]);
+    expect(await wrong()).toEqual([]);
+  });
 });

@@ -48,6 +48,7 @@ describe('first start', () => {
       '0026_throttle_hit_function',
       '0027_throttle_pair',
       '0028_dns_served_flag',
+      '0029_dns_auth_flag',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
