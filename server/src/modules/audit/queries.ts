@@ -2,37 +2,35 @@ import { sql } from 'kysely';
 import { executePrepared, type Db } from '../../db/connection.ts';
 import { escapeLike } from '../../db/keyset.ts';
 
-/** Prepared: every sign-in writes one (modules/auth/service.ts). */
-export const insertAuditEntry = (
-  db: Db,
-  entry: {
-    tenant_id: number | null;
-    user_id: number | null;
-    action: string;
-    ip: string | null;
-    data: object;
-    created_at: Date;
-    target_type?: string | null;
-    target_id?: string | null;
-    impersonator_id?: number | null;
-  },
-) =>
-  executePrepared(
-    db,
-    'berth_audit_entry',
-    db.insertInto('audit_log').values({
-      tenant_id: entry.tenant_id,
-      user_id: entry.user_id,
-      action: entry.action,
-      ip: entry.ip,
-      data: sql`${JSON.stringify(entry.data)}::jsonb`,
-      created_at: entry.created_at,
-      // Every column always named, so the statement's text is one.
-      target_type: entry.target_type ?? null,
-      target_id: entry.target_id ?? null,
-      impersonator_id: entry.impersonator_id ?? null,
-    } as never),
-  );
+export interface AuditRowValues {
+  tenant_id: number | null;
+  user_id: number | null;
+  action: string;
+  ip: string | null;
+  data: object;
+  created_at: Date;
+  target_type?: string | null;
+  target_id?: string | null;
+  impersonator_id?: number | null;
+}
+
+/** An audit row's insert (also one part of the sign-in's single write, modules/auth/queries.ts). */
+export const auditEntryInsert = (db: Db, entry: AuditRowValues) =>
+  db.insertInto('audit_log').values({
+    tenant_id: entry.tenant_id,
+    user_id: entry.user_id,
+    action: entry.action,
+    ip: entry.ip,
+    data: sql`${JSON.stringify(entry.data)}::jsonb`,
+    created_at: entry.created_at,
+    // Every column always named, so the statement's text is one.
+    target_type: entry.target_type ?? null,
+    target_id: entry.target_id ?? null,
+    impersonator_id: entry.impersonator_id ?? null,
+  } as never);
+
+/** Prepared: most requests that change something write one. */
+export const insertAuditEntry = (db: Db, entry: AuditRowValues) => executePrepared(db, 'berth_audit_entry', auditEntryInsert(db, entry));
 
 export interface AuditFilter {
   /** Null: every tenant (super admins). */

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../users/queries.ts';
-import { insertAuditEntry } from './queries.ts';
+import { type AuditRowValues, insertAuditEntry } from './queries.ts';
 
 export type AuditAction =
   | 'auth.login.success'
@@ -150,8 +150,16 @@ export class AuditService {
   }
 
   async record(entry: AuditEntry): Promise<void> {
+    await insertAuditEntry(this.db, this.row(entry));
+  }
+
+  /**
+   * The row `record` would write, logged now: for a caller that writes it in a statement of its
+   * own (the sign-in, modules/auth/service.ts).
+   */
+  row(entry: AuditEntry): AuditRowValues {
     this.log.info({ audit: entry }, entry.action);
-    await insertAuditEntry(this.db, {
+    return {
       tenant_id: entry.tenantId,
       user_id: entry.userId,
       action: entry.action,
@@ -161,7 +169,7 @@ export class AuditService {
       target_type: entry.target?.type ?? null,
       target_id: entry.target === undefined ? null : String(entry.target.id),
       impersonator_id: entry.impersonatorId ?? null,
-    });
+    };
   }
 
   /** A panel action on an object of `tenantId` (the object's tenant, so that tenant's admins see it). */

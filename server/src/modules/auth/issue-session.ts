@@ -4,7 +4,7 @@ import { abilitiesFor } from '../policy/guard.ts';
 import { refuseToken } from '../../http/context.ts';
 import { readSessionCookie, writeSessionCookie } from '../sessions/cookie.ts';
 import { secondFactorMissing } from '../twofactor/policy.ts';
-import type { SessionService } from '../sessions/service.ts';
+import type { NewSessionRow, SessionService } from '../sessions/service.ts';
 import { toPublicTenant } from '../tenants/service.ts';
 import { presentUser } from '../users/present.ts';
 import type { UserRow } from '../users/queries.ts';
@@ -19,12 +19,17 @@ export async function issueSession(
   request: FastifyRequest,
   reply: FastifyReply,
   user: UserRow,
-  options: { remember: boolean; twoFactorPending: boolean },
+  options: {
+    remember: boolean;
+    twoFactorPending: boolean;
+    /** Writes the session's row with work of its own in one statement (the password step, auth/service.ts). */
+    write?: (row: NewSessionRow) => Promise<unknown>;
+  },
 ): Promise<SessionData> {
   refuseToken(request);
   const previous = readSessionCookie(request);
   if (previous) await sessions.destroy(previous);
-  const { token, expiresAt } = await sessions.create({
+  const { token, expiresAt, row } = sessions.prepare({
     userId: user.id,
     tenantId: request.tenant.id,
     remember: options.remember,
@@ -32,6 +37,7 @@ export async function issueSession(
     ip: request.ip,
     userAgent: request.headers['user-agent'] ?? null,
   });
+  await (options.write ? options.write(row) : sessions.write(row));
   writeSessionCookie(request, reply, token, options.remember, expiresAt);
   if (options.twoFactorPending) return { status: 'two_factor_required' };
   return {

@@ -1,10 +1,15 @@
 import { sql } from 'kysely';
+import type { Insertable } from 'kysely';
 import { executePrepared, type Db } from '../../db/connection.ts';
+import type { SessionsTable } from '../../db/schema.ts';
+import { auditEntryInsert, type AuditRowValues } from '../audit/queries.ts';
+import { loginCandidateQuery, type UserRow } from '../users/queries.ts';
+import type { PairQueries } from './throttle.ts';
 
-type ThrottleHitQuery = { key: string; since: Date; limit: number };
-type TakenHit = { id: number } | { oldest: Date };
+export type ThrottleHitQuery = { key: string; since: Date; limit: number };
+export type TakenHit = { id: number } | { oldest: Date };
 
-const takenHit = (id: number | null | undefined, oldest: Date | string | null | undefined, now: Date): TakenHit =>
+export const takenHit = (id: number | null | undefined, oldest: Date | string | null | undefined, now: Date): TakenHit =>
   id !== null && id !== undefined ? { id } : { oldest: new Date(oldest ?? now) };
 
 /**
@@ -50,3 +55,67 @@ export const deleteThrottleHit = (db: Db, id: number) => db.deleteFrom('throttle
 export const deleteThrottleKey = (db: Db, key: string) => db.deleteFrom('throttle_hits').where('key', '=', key).execute();
 
 export const deleteThrottleHitsBefore = (db: Db, before: Date) => db.deleteFrom('throttle_hits').where('hit_at', '<', before).execute();
+
+/*
+ * The sign-in in two statements, because on a 2-core server each round trip wakes a database
+ * backend that competes with argon2 for the CPU (bench: logins against raw argon2id verifies).
+ */
+
+/**
+ * The account an e-mail signs in to (users/queries.ts loginCandidateQuery) and the tries on its
+ * throttle and the address's, in one statement: the account's key is its id when it exists, the
+ * e-mail otherwise (modules/auth/service.ts).
+ */
+export const findLoginCandidateTakingTries = async (
+  db: Db,
+  tenantId: number,
+  email: string,
+  q: PairQueries,
+): Promise<{ user: UserRow | undefined; key: string; hits: [TakenHit, TakenHit] }> => {
+  type Row = UserRow & {
+    throttle_key: string;
+    first_id: number | null;
+    first_oldest: Date | string | null;
+    second_id: number | null;
+    second_oldest: Date | string | null;
+  };
+  const emailKey = `email:${email.toLowerCase()}`;
+  const { rows } = await executePrepared(
+    db,
+    'berth_login_candidate_tries',
+    sql<Row>`with candidate as materialized (${loginCandidateQuery(db, tenantId, email)}),
+      account as (select coalesce('user:' || (select id from candidate), ${emailKey}::text) as throttle_key)
+      select candidate.*, account.throttle_key, t.first_id, t.first_oldest, t.second_id, t.second_oldest
+        from account
+        cross join lateral public.take_throttle_hit_pair(${q.now}, ${q.mine.prefix}::text || account.throttle_key,
+          ${q.mine.since}, ${q.mine.limit}, ${q.theirs.key}, ${q.theirs.since}, ${q.theirs.limit}) t
+        left join candidate on true`.compile(db),
+  );
+  const row = rows[0];
+  if (!row) throw new Error('take_throttle_hit_pair answered no row');
+  const { throttle_key, first_id, first_oldest, second_id, second_oldest, ...user } = row;
+  return {
+    user: user.id === null ? undefined : (user as UserRow),
+    key: throttle_key,
+    hits: [takenHit(first_id, first_oldest, q.now), takenHit(second_id, second_oldest, q.now)],
+  };
+};
+
+/** A sign-in that passed: its tries cleared (throttle.ts onPass), its audit row and its session row, in one statement. */
+export const recordSignIn = (
+  db: Db,
+  release: { ids: number[]; keys: string[] },
+  audit: AuditRowValues,
+  session: Insertable<SessionsTable>,
+) =>
+  executePrepared(
+    db,
+    'berth_sign_in',
+    db
+      .with('released', (qb) =>
+        qb.deleteFrom('throttle_hits').where(sql<boolean>`id = any(${release.ids}::integer[]) or key = any(${release.keys}::text[])`),
+      )
+      .with('audited', () => auditEntryInsert(db, audit))
+      .insertInto('sessions')
+      .values(session),
+  );

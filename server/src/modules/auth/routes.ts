@@ -27,8 +27,10 @@ export function authRoutes(auth: AuthService, sessions: SessionService, realtime
       },
       async (request, reply) => {
         const { email, password, remember } = request.body;
-        const user = await auth.login({ email, password, tenantId: request.tenant.id, ip: request.ip });
-        return { data: await issueSession(sessions, request, reply, user, { remember, twoFactorPending: user.google2fa_enabled }) };
+        const { user, signIn } = await auth.login({ email, password, tenantId: request.tenant.id, ip: request.ip });
+        return {
+          data: await issueSession(sessions, request, reply, user, { remember, twoFactorPending: user.google2fa_enabled, write: signIn }),
+        };
       },
     );
 

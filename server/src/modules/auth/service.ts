@@ -2,8 +2,9 @@ import type { Db } from '../../db/connection.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import { fieldError, tooManyRequests } from '../../http/errors.ts';
 import type { AuditService } from '../audit/service.ts';
-import type { SessionService } from '../sessions/service.ts';
-import { findLoginCandidate, type UserRow } from '../users/queries.ts';
+import type { NewSessionRow, SessionService } from '../sessions/service.ts';
+import type { UserRow } from '../users/queries.ts';
+import { findLoginCandidateTakingTries, recordSignIn } from './queries.ts';
 import { type FailureThrottle, MINUTE, type ThrottleRule } from './throttle.ts';
 
 export interface LoginInput {
@@ -33,16 +34,20 @@ export class AuthService {
     this.deps = deps;
   }
 
-  /** Checks the password step; the route then issues the (possibly 2FA-pending) session. */
-  async login(input: LoginInput): Promise<UserRow> {
+  /**
+   * Checks the password step; the route then issues the (possibly 2FA-pending) session, whose row
+   * `signIn` writes together with the tries' release and the audit row.
+   */
+  async login(input: LoginInput): Promise<{ user: UserRow; signIn: (session: NewSessionRow) => Promise<unknown> }> {
     const { db, hasher, audit, accountThrottle, ipThrottle } = this.deps;
-    const user = await findLoginCandidate(db, input.tenantId, input.email);
     // One account is one throttle, on whichever tenant's host it is tried (a super admin is found
-    // on every host); an unknown address is throttled by the address itself.
-    const accountKey = user ? `user:${user.id}` : `email:${input.email.toLowerCase()}`;
-    // Both tries are counted before the password is checked, so a burst of guesses sent at once
-    // gets no more checks than the limit.
-    const tries = await accountThrottle.attemptPair(accountKey, ipThrottle, input.ip);
+    // on every host); an unknown address is throttled by the address itself. Both tries are
+    // counted before the password is checked, so a burst of guesses sent at once gets no more
+    // checks than the limit; the account is found in the same statement.
+    const { result: user, tries } = await accountThrottle.attemptPairWith(ipThrottle, input.ip, async (q) => {
+      const found = await findLoginCandidateTakingTries(db, input.tenantId, input.email, q);
+      return { result: found.user, key: found.key, hits: found.hits };
+    });
     if (tries.wait > 0) {
       await tries.takeBack();
       await audit.record({ action: 'auth.login.throttled', tenantId: input.tenantId, userId: null, ip: input.ip });
@@ -57,17 +62,14 @@ export class AuthService {
     }
     if (user.locked_at) throw fieldError('email', 'auth.locked');
 
-    await Promise.all([
-      tries.passed(),
-      audit.record({
-        action: 'auth.login.success',
-        tenantId: input.tenantId,
-        userId: user.id,
-        ip: input.ip,
-        data: { two_factor_pending: user.google2fa_enabled },
-      }),
-    ]);
-    return user;
+    const auditRow = audit.row({
+      action: 'auth.login.success',
+      tenantId: input.tenantId,
+      userId: user.id,
+      ip: input.ip,
+      data: { two_factor_pending: user.google2fa_enabled },
+    });
+    return { user, signIn: (session) => recordSignIn(db, tries.onPass, auditRow, session) };
   }
 
   async logout(token: string | undefined, context: { tenantId: number; userId: number | null; ip: string }): Promise<void> {

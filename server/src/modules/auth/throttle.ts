@@ -7,6 +7,8 @@ import {
   deleteThrottleKey,
   takeThrottleHit,
   takeThrottleHitPair,
+  type TakenHit,
+  type ThrottleHitQuery,
 } from './queries.ts';
 
 /** A throttle's rule: its name keys its rows, so two throttles with different names never share a count. */
@@ -34,6 +36,16 @@ export interface PairedAttempt {
   takeBack(): Promise<void>;
   /** The check passed: the first key's failures are cleared, the second's try taken back. */
   passed(): Promise<void>;
+  /** What `passed` deletes, for a caller that deletes it in a statement of its own (the sign-in). */
+  onPass: { ids: number[]; keys: string[] };
+}
+
+/** The two tries of a pair, for a statement that takes them beside work of its own. */
+export interface PairQueries {
+  now: Date;
+  /** The first throttle's: its key is the caller's to finish (`prefix` + key). */
+  mine: { prefix: string; since: Date; limit: number };
+  theirs: ThrottleHitQuery;
 }
 
 const REFUSED_NOTHING_TO_TAKE_BACK = async () => undefined;
@@ -70,18 +82,42 @@ export class FailureThrottle {
    * argon2 for the CPU (bench: logins against raw verifies).
    */
   async attemptPair(key: string, other: FailureThrottle, otherKey: string): Promise<PairedAttempt> {
+    const { tries } = await this.attemptPairWith(other, otherKey, async (q) => ({
+      result: undefined,
+      key,
+      hits: await takeThrottleHitPair(this.db, q.now, { ...q.mine, key: q.mine.prefix + key }, q.theirs),
+    }));
+    return tries;
+  }
+
+  /**
+   * `attemptPair` where this throttle's key is only known inside the statement that takes the
+   * tries (the sign-in finds the account and takes its tries in one round trip): `take` runs that
+   * statement and answers what it found, the key it used (without the prefix) and the two hits.
+   */
+  async attemptPairWith<R>(
+    other: FailureThrottle,
+    otherKey: string,
+    take: (q: PairQueries) => Promise<{ result: R; key: string; hits: [TakenHit, TakenHit] }>,
+  ): Promise<{ result: R; tries: PairedAttempt }> {
     const now = this.clock.now();
-    const [mine, theirs] = await takeThrottleHitPair(this.db, now, this.query(key, now), other.query(otherKey, now));
+    const { since, limit } = this.query('', now);
+    const { result, key, hits } = await take({ now, mine: { prefix: this.prefix, since, limit }, theirs: other.query(otherKey, now) });
+    const [mine, theirs] = hits;
     const wait = Math.max(
       'oldest' in mine ? this.waitFor(mine.oldest, now) : 0,
       'oldest' in theirs ? other.waitFor(theirs.oldest, now) : 0,
     );
     const ids = [mine, theirs].flatMap((hit) => ('id' in hit ? [hit.id] : []));
-    const theirId = 'id' in theirs ? [theirs.id] : [];
+    const onPass = { ids: 'id' in theirs ? [theirs.id] : [], keys: [this.prefix + key] };
     return {
-      wait,
-      takeBack: async () => void (ids.length > 0 && (await deleteThrottleHitsOrKeys(this.db, ids, []))),
-      passed: async () => void (await deleteThrottleHitsOrKeys(this.db, theirId, [this.prefix + key])),
+      result,
+      tries: {
+        wait,
+        onPass,
+        takeBack: async () => void (ids.length > 0 && (await deleteThrottleHitsOrKeys(this.db, ids, []))),
+        passed: async () => void (await deleteThrottleHitsOrKeys(this.db, onPass.ids, onPass.keys)),
+      },
     };
   }
 

@@ -1,5 +1,7 @@
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_REMEMBER_MS } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
+import type { Insertable } from 'kysely';
+import type { SessionsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
 import type { Impersonator } from '@berth/contracts';
@@ -91,6 +93,17 @@ function presentSession(row: SessionWithUserRow): ActiveSession {
   };
 }
 
+export type NewSessionRow = Insertable<SessionsTable>;
+
+export interface NewSession {
+  userId: number;
+  tenantId: number;
+  remember: boolean;
+  twoFactorPending?: boolean;
+  ip: string | null;
+  userAgent: string | null;
+}
+
 export class SessionService {
   private readonly db: Db;
   private readonly clock: Clock;
@@ -104,18 +117,22 @@ export class SessionService {
   }
 
   /** A new random id (256 bits); only its hash is stored. Returns the raw id for the cookie. */
-  async create(input: {
-    userId: number;
-    tenantId: number;
-    remember: boolean;
-    twoFactorPending?: boolean;
-    ip: string | null;
-    userAgent: string | null;
-  }): Promise<{ token: string; expiresAt: Date }> {
+  async create(input: NewSession): Promise<{ token: string; expiresAt: Date }> {
+    const { token, expiresAt, row } = this.prepare(input);
+    await this.write(row);
+    return { token, expiresAt };
+  }
+
+  async write(row: NewSessionRow): Promise<void> {
+    await insertSession(this.db, row);
+  }
+
+  /** A new session's id and row, not yet written: for a caller that writes it in a statement of its own (the sign-in). */
+  prepare(input: NewSession): { token: string; expiresAt: Date; row: NewSessionRow } {
     const token = randomToken(32);
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + (input.remember ? SESSION_REMEMBER_MS : SESSION_ABSOLUTE_MS));
-    await insertSession(this.db, {
+    const row = {
       id_hash: sha256(token),
       user_id: input.userId,
       tenant_id: input.tenantId,
@@ -127,8 +144,8 @@ export class SessionService {
       last_seen_at: now,
       expires_at: expiresAt,
       two_factor_started_at: input.twoFactorPending ? now : null,
-    });
-    return { token, expiresAt };
+    };
+    return { token, expiresAt, row };
   }
 
   /** The live session for a cookie value, or undefined when unknown, expired or idle too long. */

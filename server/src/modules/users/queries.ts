@@ -9,16 +9,17 @@ export type UserRow = Selectable<UsersTable>;
  * Login looks in the request's tenant first; a super admin may sign in at any tenant's host.
  * E-mail is case-folded on both sides.
  */
-export const findLoginCandidate = async (db: Db, tenantId: number, email: string): Promise<UserRow | undefined> => {
-  const query = db
+export const loginCandidateQuery = (db: Db, tenantId: number, email: string) =>
+  db
     .selectFrom('users')
     .selectAll()
     .where(sql<string>`lower(email)`, '=', email.toLowerCase())
     .where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('role', '=', 'super_admin')]))
     .orderBy(sql`tenant_id = ${tenantId}`, 'desc')
     .limit(1);
-  return (await executePrepared(db, 'berth_login_candidate', query)).rows[0];
-};
+
+export const findLoginCandidate = async (db: Db, tenantId: number, email: string): Promise<UserRow | undefined> =>
+  (await executePrepared(db, 'berth_login_candidate', loginCandidateQuery(db, tenantId, email))).rows[0];
 
 export const findUserById = (db: Db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
