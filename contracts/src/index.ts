@@ -16,3 +16,4 @@ export * from './input.ts';
 export * from './api-tokens.ts';
 export * from './passkeys.ts';
 export * from './policy.ts';
+export * from './web.ts';

@@ -6,6 +6,7 @@ import { migrateToLatest } from '../db/migrate.ts';
 import { mailPrograms, prepareMail, type MailSettings } from './mail.ts';
 import { powerDnsProgram, preparePowerDns, type PowerDnsSettings } from './powerdns.ts';
 import { supervisor } from './supervisor.ts';
+import { prepareWeb, webPrograms, type WebSettings } from './web.ts';
 
 // `npm run services -- start|stop|status`: the hosting daemons on loopback for development and
 // tests, reading DATABASE_URL, under Debian's supervisor (a daemon that dies is started again at
@@ -26,13 +27,22 @@ const mailPorts = {
   relayHost: process.env.BERTH_RELAY_HOST ?? '',
 };
 
+const web = {
+  address: process.env.BERTH_WEB_ADDRESS ?? '127.0.0.1',
+  httpPort: port('BERTH_HTTP_PORT', 8080),
+  httpsPort: port('BERTH_HTTPS_PORT', 8443),
+  serverName: process.env.BERTH_SERVER ?? 'web1',
+};
+
 const HELP = `Berth hosting services: npm run services -- <start|stop|status>
 
   start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
-          Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}, postsrsd and Berth's mail agent, all reading
+          Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}, postsrsd and Berth's mail agent,
+          nginx (HTTP ${web.address}:${web.httpPort}, HTTPS ${web.httpsPort}) with Berth's web agent as server ${web.serverName}, all reading
           DATABASE_URL, under supervisord (a daemon that dies is started again at once)
           (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT,
-          BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT to change;
+          BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT, BERTH_HTTP_PORT, BERTH_HTTPS_PORT,
+          BERTH_SERVER, BERTH_WEB_ROOT to change;
           BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay)
   stop    stops every daemon and the supervisor
   status  what supervisorctl says of each daemon, and whether it answers
@@ -45,7 +55,13 @@ const runDir = path.resolve(config.BERTH_DATA_DIR, 'services');
 const databaseUrl = config.DATABASE_URL ?? '';
 const dnsSettings: PowerDnsSettings = { databaseUrl, ...dns, runDir: path.join(runDir, 'powerdns') };
 const mailSettings: MailSettings = { databaseUrl, ...mailPorts, runDir: path.join(runDir, 'mail') };
-const programs = [powerDnsProgram(dnsSettings), ...mailPrograms(mailSettings)];
+const webSettings: WebSettings = {
+  databaseUrl,
+  ...web,
+  runDir: path.join(runDir, 'web'),
+  webRoot: path.resolve(process.env.BERTH_WEB_ROOT ?? path.join(config.BERTH_DATA_DIR, 'www')),
+};
+const programs = [powerDnsProgram(dnsSettings), ...mailPrograms(mailSettings), ...webPrograms(webSettings)];
 const services = supervisor(runDir, programs);
 const WHERE: Record<string, string> = {
   powerdns: `DNS   ${dns.address}:${dns.port} (UDP and TCP)`,
@@ -53,6 +69,8 @@ const WHERE: Record<string, string> = {
   postsrsd: `SRS   127.0.0.1:${mailPorts.srsForwardPort}, ${mailPorts.srsReversePort}`,
   'mail-agent': `AGENT 127.0.0.1:${mailPorts.policyPort}`,
   postfix: `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}`,
+  'web-agent': `WEB   server ${web.serverName}, sites in ${webSettings.webRoot}`,
+  nginx: `HTTP  ${web.address}:${web.httpPort}, HTTPS ${web.address}:${web.httpsPort}`,
 };
 
 async function start(): Promise<void> {
@@ -71,6 +89,7 @@ async function start(): Promise<void> {
     // Preparing again is safe while they run: the roles keep their passwords (daemons/queries.ts).
     await preparePowerDns(database.db, dnsSettings);
     await prepareMail(database.db, mailSettings);
+    await prepareWeb(database.db, webSettings);
   } finally {
     await database.close();
   }

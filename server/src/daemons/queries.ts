@@ -54,3 +54,26 @@ export async function grantNotifiedSerial(db: Db, role: string): Promise<void> {
   if (!ROLE.test(role)) throw new Error(`not a plain name: ${role}`);
   await sql.raw(`grant update (notified_serial) on pdns.domains to ${role}`).execute(db);
 }
+
+/** A web server's row (migration 0030), made or found by name: answers its id. */
+export async function registerServer(db: Db, name: string, address: string): Promise<number> {
+  const row = await db
+    .insertInto('servers')
+    .values({ name, address, roles: ['web'] })
+    .onConflict((conflict) => conflict.column('name').doUpdateSet({ address }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The agent writes its own server's status rows only (row security, migration 0030): its role is named on the server. */
+export async function grantWebStatus(db: Db, role: string, serverId: number): Promise<void> {
+  if (!ROLE.test(role)) throw new Error(`not a plain name: ${role}`);
+  await db.updateTable('servers').set({ agent_role: role }).where('id', '=', serverId).execute();
+  await sql.raw(`grant insert, update, delete on web.site_status to ${role}`).execute(db);
+}
+
+/** Sites made while no web server existed go to this one. */
+export async function placeUnplacedSites(db: Db, serverId: number): Promise<void> {
+  await db.updateTable('domains').set({ web_server_id: serverId }).where('web_server_id', 'is', null).execute();
+}

@@ -105,6 +105,31 @@ export interface DomainsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   /** What the TXT record that proves a customer holds the name must carry; null once proven (or never asked). */
   verification_token: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The web server the site is placed on (migration 0030): the least loaded one unless named. */
+  web_server_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Set anew by a trigger whenever something a web server renders changes (migration 0030). */
+  web_revision: ColumnType<string, never, never>;
+}
+
+/** The hosts Berth places work on (migration 0030). */
+export interface ServersTable {
+  id: Generated<number>;
+  name: string;
+  address: Generated<string>;
+  roles: ColumnType<string[], string[] | undefined, string[]>;
+  /** The database role its agent logs in as (daemons/web.ts). */
+  agent_role: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+}
+
+/** What a web server's agent applied (migration 0030; the agent writes it, the panel reads it). */
+export interface WebSiteStatusTable {
+  site_id: number;
+  server_id: number;
+  revision: string;
+  state: 'live' | 'error';
+  error: string;
+  applied_at: Timestamp;
 }
 
 export interface DnsZonesTable {
@@ -661,6 +686,8 @@ export interface Database {
   outbox: OutboxTable;
   domain_users: DomainUsersTable;
   daemon_roles: DaemonRolesTable;
+  servers: ServersTable;
+  'web.site_status': WebSiteStatusTable;
   mail_aliases: MailAliasesTable;
   mail_autoreplies: MailAutorepliesTable;
   dkim_keys: DkimKeysTable;

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening } from '../../src/daemons/mail.ts';
 import { answers } from '../../src/daemons/powerdns.ts';
+import { webAgentReady } from '../../src/daemons/web.ts';
 import { freePort, repoRoot } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 
@@ -30,7 +31,19 @@ beforeAll(async () => {
   t = await createTestApp();
   if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
   dataDir = mkdtempSync(path.join(tmpdir(), 'berth-services-'));
-  for (const name of ['DNS', 'SMTP', 'IMAP', 'LMTP', 'QUOTA_STATUS', 'REPLY', 'MAIL_POLICY', 'SRS_FORWARD', 'SRS_REVERSE']) {
+  for (const name of [
+    'DNS',
+    'SMTP',
+    'IMAP',
+    'LMTP',
+    'QUOTA_STATUS',
+    'REPLY',
+    'MAIL_POLICY',
+    'SRS_FORWARD',
+    'SRS_REVERSE',
+    'HTTP',
+    'HTTPS',
+  ]) {
     ports[name] = await freePort();
   }
   env = {
@@ -67,11 +80,18 @@ const READY: Record<string, () => Promise<boolean>> = {
   postfix: () => listening('127.0.0.1', ports.SMTP!),
   'mail-agent': () => listening('127.0.0.1', ports.MAIL_POLICY!),
   postsrsd: () => listening('127.0.0.1', ports.SRS_FORWARD!),
+  nginx: () => listening('127.0.0.1', ports.HTTP!),
+  'web-agent': () => webAgentReady(path.join(dataDir, 'services', 'web')),
 };
 
 describe('npm run services under supervisord', () => {
   it('status names each daemon as running, and each answers', async () => {
-    const { stdout } = await services('status');
+    // Running counts after a second up (startsecs): start may return before that.
+    let { stdout } = await services('status');
+    for (let i = 0; i < 30 && /STARTING/.test(stdout); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ({ stdout } = await services('status'));
+    }
     for (const name of Object.keys(READY)) expect(stdout).toMatch(new RegExp(`\\b${name} RUNNING, pid \\d+; answers`));
     const ctl = await supervisorctl('status');
     for (const name of Object.keys(READY)) expect(ctl).toMatch(new RegExp(`^${name}\\s+RUNNING\\s+pid \\d+`, 'm'));
@@ -92,6 +112,17 @@ describe('npm run services under supervisord', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(back, `${name} back after ${Date.now() - killedAt} ms`).toBe(true);
+    if (name === 'nginx') {
+      // nginx's workers outlive a master killed outright and would keep serving the old
+      // configuration: the new start ends them (daemons/web.ts).
+      const orphans = () =>
+        run('pgrep', ['-g', String(pid)]).then(
+          (found) => found.stdout.trim(),
+          () => '',
+        );
+      for (let i = 0; i < 50 && (await orphans()) !== ''; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await orphans()).toBe('');
+    }
   });
 
   it('start while everything runs starts nothing twice', async () => {

@@ -1,0 +1,321 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { webSiteSchema, type WebSite } from '@berth/contracts';
+import { documentRoot, logsDir, pagesDir, renderMain, renderSite, siteFile, siteHome, sitesDir, type WebLayout } from './nginx.ts';
+import { placeholderPage, suspendedPage } from './pages.ts';
+import { reportSite, serverIdOf, sitesOf } from './queries.ts';
+
+const run = promisify(execFile);
+
+export interface AgentSettings extends WebLayout {
+  /** The server's own role (it reads the schema `web` and writes its own status rows). */
+  databaseUrl: string;
+  /** The name this server has in `servers`. */
+  serverName: string;
+  /** How often the whole state is applied again besides the notifications (ms): catches hand edits. */
+  sweepEveryMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunningAgent {
+  /** Applies the database's state now; resolves when done. */
+  pass(): Promise<PassResult>;
+  stop(): Promise<void>;
+}
+
+export interface PassResult {
+  applied: number[];
+  failed: { siteId: number; error: string }[];
+  removed: number[];
+}
+
+const SITE_FILE = /^(\d+)\.conf$/;
+
+/** nginx's own words for a failed check, without the file paths of this machine. */
+function nginxError(error: unknown): string {
+  const text = String((error as { stderr?: string }).stderr ?? (error as Error).message ?? error);
+  const line = text.split('\n').find((l) => l.includes('[emerg]')) ?? text.split('\n')[0] ?? '';
+  return line.replace(/^nginx: \[emerg\]\s*/, '').slice(0, 500);
+}
+
+/**
+ * The web server's agent: the database says which sites this server serves and how; the agent
+ * makes nginx's files say the same. A pass renders every site, writes the ones whose file differs
+ * (a change, or a file edited by hand), checks the candidate configuration with `nginx -t` before
+ * anything replaces a working file, and reloads nginx gracefully. A site whose rendering or check
+ * fails keeps its last good file (or none) and its status row says why; the other sites are applied.
+ */
+export async function startAgent(settings: AgentSettings): Promise<RunningAgent> {
+  const log = settings.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} web-agent ${line}\n`));
+  const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 2, connectionTimeoutMillis: 5_000 });
+  pool.on('error', () => undefined);
+  for (const dir of [
+    sitesDir(settings),
+    logsDir(settings),
+    pagesDir(settings),
+    path.join(settings.runDir, 'tmp'),
+    path.join(settings.runDir, 'staging'),
+  ]) {
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+  }
+  mkdirSync(settings.webRoot, { recursive: true, mode: 0o755 });
+  await ensureDefaultCertificate(settings.runDir);
+  const mainConf = path.join(settings.runDir, 'nginx.conf');
+  writeIfChanged(mainConf, renderMain(settings, 'all'));
+
+  let serverId: number | undefined;
+  const server = async (): Promise<number> => {
+    if (serverId !== undefined) return serverId;
+    const id = await serverIdOf(pool, settings.serverName);
+    if (id === undefined) throw new Error(`no server named ${settings.serverName} in the database (npm run services prepares it)`);
+    serverId = id;
+    return serverId;
+  };
+
+  const nginx = (args: string[]) => run('nginx', ['-e', path.join(logsDir(settings), 'nginx.error.log'), ...args]);
+  const check = async (includes: string[]): Promise<string | undefined> => {
+    const conf = path.join(settings.runDir, 'check.conf');
+    writeFileSync(conf, renderMain(settings, includes));
+    try {
+      await nginx(['-t', '-q', '-c', conf]);
+      return undefined;
+    } catch (error) {
+      return nginxError(error);
+    }
+  };
+
+  const prepareFiles = (site: WebSite) => {
+    const home = siteHome(settings, site);
+    const root = documentRoot(settings, site);
+    mkdirSync(root, { recursive: true, mode: 0o755 });
+    // A symlink may not lead the document root out of the site's folder.
+    const real = realpathSync(root);
+    if (real !== realpathSync(home) && !real.startsWith(`${realpathSync(home)}/`))
+      throw new Error('the document root leads outside the site');
+    const placeholder = path.join(root, 'index.html');
+    if (readdirSync(root).length === 0) writeFileSync(placeholder, placeholderPage(site), { mode: 0o644 });
+    if (site.suspended) {
+      const dir = path.join(pagesDir(settings), String(site.site_id));
+      mkdirSync(dir, { recursive: true, mode: 0o755 });
+      writeIfChanged(path.join(dir, 'suspended.html'), suspendedPage(site));
+    }
+  };
+
+  const report = async (siteId: number, revision: string, error: string | undefined) => {
+    await reportSite(pool, { siteId, serverId: await server(), revision, error });
+  };
+
+  /** What this agent last reported per site, so an unchanged site is not written again. */
+  const reported = new Map<number, string>();
+
+  const onePass = async (): Promise<PassResult> => {
+    const id = await server();
+    const rows = await sitesOf(pool, id);
+    const sites: WebSite[] = [];
+    const failed: PassResult['failed'] = [];
+    const revisions = new Map<number, string>();
+    for (const row of rows) {
+      const parsed = webSiteSchema.safeParse(row);
+      if (parsed.success) sites.push(parsed.data);
+      else {
+        const siteId = Number((row as { site_id: unknown }).site_id);
+        revisions.set(siteId, String((row as { revision: unknown }).revision));
+        failed.push({ siteId, error: `invalid setting: ${parsed.error.issues.map((issue) => issue.path.join('.')).join(', ')}` });
+      }
+    }
+    const wanted = new Map<number, string>();
+    // A site whose folder is not safe to serve (a symlink out of it) loses its configuration too.
+    const withdrawn = new Set<number>();
+    for (const site of sites) {
+      revisions.set(site.site_id, site.revision);
+      try {
+        prepareFiles(site);
+      } catch (error) {
+        withdrawn.add(site.site_id);
+        failed.push({ siteId: site.site_id, error: (error as Error).message });
+        continue;
+      }
+      try {
+        wanted.set(site.site_id, renderSite(settings, site));
+      } catch (error) {
+        failed.push({ siteId: site.site_id, error: (error as Error).message });
+      }
+    }
+    const onDisk = new Set(
+      readdirSync(sitesDir(settings)).flatMap((file) => {
+        const match = SITE_FILE.exec(file);
+        return match ? [Number(match[1])] : [];
+      }),
+    );
+    const current = (siteId: number) => (onDisk.has(siteId) ? readFileSync(siteFile(settings, siteId), 'utf8') : undefined);
+    const changed = [...wanted].filter(([siteId, text]) => current(siteId) !== text).map(([siteId]) => siteId);
+    const failedIds = new Set(failed.map((f) => f.siteId));
+    // A site no longer wanted here goes; one that failed to render keeps its last good file.
+    const removed = [...onDisk].filter((siteId) => withdrawn.has(siteId) || (!wanted.has(siteId) && !revisions.has(siteId)));
+
+    const staging = path.join(settings.runDir, 'staging');
+    const staged = (siteId: number) => path.join(staging, `${siteId}.conf`);
+    for (const siteId of changed) writeFileSync(staged(siteId), wanted.get(siteId)!);
+    let accepted = new Set(changed);
+    if (changed.length > 0) {
+      const includesWith = (take: Set<number>) =>
+        [...new Set([...onDisk, ...wanted.keys()])]
+          .filter((siteId) => !removed.includes(siteId))
+          .flatMap((siteId) => (take.has(siteId) ? [staged(siteId)] : onDisk.has(siteId) ? [siteFile(settings, siteId)] : []));
+      let problem = await check(includesWith(accepted));
+      if (problem) {
+        // Find the changed sites that break the check on their own, keep their last good files, try the rest.
+        for (const siteId of changed) {
+          const alone = await check([staged(siteId)]);
+          if (alone) {
+            accepted.delete(siteId);
+            failed.push({ siteId, error: alone });
+          }
+        }
+        problem = await check(includesWith(accepted));
+        if (problem) {
+          for (const siteId of accepted) failed.push({ siteId, error: problem });
+          accepted = new Set();
+        }
+      }
+    }
+    for (const siteId of accepted) renameSync(staged(siteId), siteFile(settings, siteId));
+    for (const siteId of removed) rmSync(siteFile(settings, siteId), { force: true });
+    for (const file of readdirSync(staging)) rmSync(path.join(staging, file), { force: true });
+    if (accepted.size > 0 || removed.length > 0) await reload();
+
+    for (const { siteId, error } of failed) {
+      failedIds.add(siteId);
+      const revision = revisions.get(siteId) ?? '0';
+      if (reported.get(siteId) === `${revision}:${error}`) continue;
+      await report(siteId, revision, error);
+      reported.set(siteId, `${revision}:${error}`);
+    }
+    for (const siteId of wanted.keys()) {
+      if (failedIds.has(siteId)) continue;
+      const revision = revisions.get(siteId)!;
+      if (reported.get(siteId) === revision) continue;
+      await report(siteId, revision, undefined);
+      reported.set(siteId, revision);
+    }
+    for (const siteId of removed) reported.delete(siteId);
+    if (accepted.size > 0 || removed.length > 0 || failed.length > 0) {
+      log(`applied ${accepted.size}, removed ${removed.length}, failed ${failed.length} of ${rows.length} sites`);
+    }
+    return { applied: [...accepted], failed, removed };
+  };
+
+  const reload = async () => {
+    const pidFile = path.join(settings.runDir, 'nginx.pid');
+    if (!existsSync(pidFile)) return; // not started yet: it reads the files when it starts
+    try {
+      await nginx(['-c', mainConf, '-s', 'reload']);
+    } catch (error) {
+      log(`reload failed: ${nginxError(error)}`);
+    }
+  };
+
+  // One pass at a time; a notification during a pass asks for one more after it.
+  let running: Promise<PassResult> | undefined;
+  let again = false;
+  const pass = async (): Promise<PassResult> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        let result: PassResult;
+        do {
+          again = false;
+          result = await onePass();
+        } while (again);
+        return result;
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  };
+  const passQuietly = () =>
+    pass().catch((error: unknown) => {
+      log(`pass failed: ${(error as Error).message}`);
+    });
+
+  // LISTEN on a connection of its own; after a lost connection, a full pass catches up.
+  let listener: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const listen = async () => {
+    if (stopped) return;
+    const client = new pg.Client({ connectionString: settings.databaseUrl, keepAlive: true, connectionTimeoutMillis: 5_000 });
+    const reconnect = () => {
+      if (stopped || listener !== client) return;
+      listener = undefined;
+      client.end().catch(() => undefined);
+      retry = setTimeout(() => void listen(), 1_000);
+    };
+    listener = client;
+    client.on('error', reconnect);
+    client.on('end', reconnect);
+    client.on('notification', (message) => {
+      if (serverId === undefined || message.payload === String(serverId)) void passQuietly();
+    });
+    try {
+      await client.connect();
+      await client.query('listen berth_web');
+      await passQuietly();
+      // Ready: listening and applied once (server/src/daemons/web.ts webAgentReady reads it).
+      writeFileSync(path.join(settings.runDir, 'agent.pid'), String(process.pid));
+    } catch {
+      reconnect();
+    }
+  };
+  await listen();
+  const sweep = setInterval(() => void passQuietly(), settings.sweepEveryMs ?? 60_000);
+
+  return {
+    pass,
+    async stop() {
+      stopped = true;
+      clearInterval(sweep);
+      if (retry) clearTimeout(retry);
+      await listener?.end().catch(() => undefined);
+      await running?.catch(() => undefined);
+      await pool.end();
+    },
+  };
+}
+
+function writeIfChanged(file: string, text: string): void {
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
+  writeFileSync(`${file}.new`, text);
+  renameSync(`${file}.new`, file);
+}
+
+/** Until the certificates issue fills it per site: one self-signed certificate for the HTTPS port (openssl from Debian). */
+async function ensureDefaultCertificate(runDir: string): Promise<void> {
+  const dir = path.join(runDir, 'tls');
+  if (existsSync(path.join(dir, 'default.crt')) && existsSync(path.join(dir, 'default.key'))) return;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '3650',
+    '-subj',
+    '/CN=berth-default',
+    '-keyout',
+    path.join(dir, 'default.key'),
+    '-out',
+    path.join(dir, 'default.crt'),
+  ]);
+}

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { WEB_HOST_NAME, type WebSite } from '@berth/contracts';
+
+/** Where one web server keeps what it serves and how nginx listens (agent/src/main.ts reads them from the environment). */
+export interface WebLayout {
+  /** nginx's configuration, sites, logs and temporary files. */
+  runDir: string;
+  /** The customers' homes: `<webRoot>/<owner id>/<site>/<document root>`. */
+  webRoot: string;
+  address: string;
+  httpPort: number;
+  httpsPort: number;
+  /** Workers run as this user when nginx starts as root (CI, production); null otherwise. */
+  workerUser: string | null;
+}
+
+export const sitesDir = (layout: WebLayout) => path.join(layout.runDir, 'sites');
+export const logsDir = (layout: WebLayout) => path.join(layout.runDir, 'logs');
+export const pagesDir = (layout: WebLayout) => path.join(layout.runDir, 'pages');
+export const siteFile = (layout: WebLayout, siteId: number) => path.join(sitesDir(layout), `${siteId}.conf`);
+/** The site's own folder: what FTP will chroot into; the document root is a folder below it. */
+export const siteHome = (layout: WebLayout, site: WebSite) => path.join(layout.webRoot, String(site.owner_id), site.name);
+export const documentRoot = (layout: WebLayout, site: WebSite) => path.join(siteHome(layout, site), site.document_root);
+
+/** Characters nginx would read as syntax: none may reach a directive, even from a validated row. */
+const NGINX_SAFE = /^[A-Za-z0-9._\-/]+$/;
+
+function safe(value: string, what: string): string {
+  if (!NGINX_SAFE.test(value) || value.split('/').includes('..')) throw new Error(`${what} holds characters nginx would read as syntax`);
+  return value;
+}
+
+/** The main configuration: the http block, a default server for unknown names, and every site's file. */
+export function renderMain(layout: WebLayout, includes: string[] | 'all'): string {
+  const run = safe(layout.runDir, 'the run directory');
+  const listen = `${layout.address}:${layout.httpPort}`;
+  const listenTls = `${layout.address}:${layout.httpsPort}`;
+  const sites =
+    includes === 'all' ? [`include ${sitesDir(layout)}/*.conf;`] : includes.map((file) => `include ${safe(file, 'a site file')};`);
+  return [
+    ...(layout.workerUser ? [`user ${safe(layout.workerUser, 'the worker user')};`] : []),
+    'worker_processes 2;',
+    `pid ${run}/nginx.pid;`,
+    `error_log ${run}/logs/nginx.error.log warn;`,
+    'events { worker_connections 1024; }',
+    'http {',
+    '  include /etc/nginx/mime.types;',
+    '  default_type application/octet-stream;',
+    '  sendfile on;',
+    '  server_tokens off;',
+    '  server_names_hash_max_size 65536;',
+    '  server_names_hash_bucket_size 128;',
+    `  client_body_temp_path ${run}/tmp/body;`,
+    `  proxy_temp_path ${run}/tmp/proxy;`,
+    `  fastcgi_temp_path ${run}/tmp/fastcgi;`,
+    `  uwsgi_temp_path ${run}/tmp/uwsgi;`,
+    `  scgi_temp_path ${run}/tmp/scgi;`,
+    '  access_log off;',
+    `  ssl_certificate ${run}/tls/default.crt;`,
+    `  ssl_certificate_key ${run}/tls/default.key;`,
+    '  ssl_protocols TLSv1.2 TLSv1.3;',
+    // A name Berth does not serve gets nothing of any site.
+    '  server {',
+    `    listen ${listen} default_server;`,
+    `    listen ${listenTls} ssl default_server;`,
+    '    server_name _;',
+    '    return 404;',
+    '  }',
+    ...sites.map((line) => `  ${line}`),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/**
+ * One site's server block. Every value is checked here again (a host name, a path from the site's
+ * own folder): nothing in the row can start a directive or point outside the customer's home.
+ */
+export function renderSite(layout: WebLayout, site: WebSite): string {
+  if (!WEB_HOST_NAME.test(site.name)) throw new Error('the site name is not a host name');
+  const root = safe(documentRoot(layout, site), 'the document root');
+  if (!root.startsWith(`${siteHome(layout, site)}/`)) throw new Error('the document root is outside the site');
+  const logs = safe(logsDir(layout), 'the log directory');
+  const names = [site.name, `www.${site.name}`].filter((name) => WEB_HOST_NAME.test(name));
+  const head = [
+    `# Berth site ${site.site_id} (${site.name}), revision ${site.revision}: written by the agent; edits are replaced.`,
+    'server {',
+    `  listen ${layout.address}:${layout.httpPort};`,
+    `  listen ${layout.address}:${layout.httpsPort} ssl;`,
+    `  server_name ${names.join(' ')};`,
+    `  access_log ${logs}/${site.site_id}.access.log;`,
+    `  error_log ${logs}/${site.site_id}.error.log;`,
+  ];
+  const body = site.suspended
+    ? [
+        `  root ${safe(pagesDir(layout), 'the pages directory')}/${site.site_id};`,
+        '  error_page 503 /suspended.html;',
+        '  location = /suspended.html { internal; }',
+        '  location / { return 503; }',
+      ]
+    : [`  root ${root};`, '  index index.html index.htm;', '  location / { try_files $uri $uri/ =404; }'];
+  return [...head, ...body, '}', ''].join('\n');
+}

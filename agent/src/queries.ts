@@ -1,0 +1,25 @@
+import type pg from 'pg';
+
+/** The agent's SQL: it reads the schema `web` and writes its own status rows (migration 0030), nothing else. */
+
+export async function serverIdOf(pool: pg.Pool, name: string): Promise<number | undefined> {
+  const { rows } = await pool.query<{ id: number }>('select id from web.servers where name = $1', [name]);
+  return rows[0]?.id;
+}
+
+export async function sitesOf(pool: pg.Pool, serverId: number): Promise<Record<string, unknown>[]> {
+  return (await pool.query<Record<string, unknown>>('select * from web.sites where server_id = $1', [serverId])).rows;
+}
+
+export async function reportSite(
+  pool: pg.Pool,
+  status: { siteId: number; serverId: number; revision: string; error: string | undefined },
+): Promise<void> {
+  await pool.query(
+    `insert into web.site_status (site_id, server_id, revision, state, error, applied_at)
+     values ($1, $2, $3, $4, $5, now())
+     on conflict (site_id) do update set server_id = excluded.server_id, revision = excluded.revision,
+       state = excluded.state, error = excluded.error, applied_at = excluded.applied_at`,
+    [status.siteId, status.serverId, status.revision, status.error ? 'error' : 'live', status.error ?? ''],
+  );
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { domainSettingsSchema, PHP_VERSIONS } from './hosting.ts';
+
+/*
+ * Websites: what a web server's agent (agent/) reads of each site from the schema `web`
+ * (server/src/db/migrations/0030_web_serving.ts) and what it reports back. The agent parses every
+ * row with these schemas before anything reaches a configuration file: the panel validated the
+ * values already, and the agent does not trust that it did.
+ */
+
+/** A host name as nginx's server_name takes it: lower-case ASCII labels (IDNs arrive in punycode). */
+export const WEB_HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export const webSiteSchema = z.object({
+  site_id: z.coerce.number().int().positive(),
+  name: z.string().regex(WEB_HOST_NAME),
+  server_id: z.coerce.number().int().positive(),
+  revision: z.coerce.string().regex(/^\d{1,19}$/),
+  owner_id: z.coerce.number().int().positive(),
+  tenant_id: z.coerce.number().int().positive(),
+  tenant_name: z.string().max(200),
+  language: z.string().regex(/^[a-z]{2}$/),
+  document_root: domainSettingsSchema.shape.document_root,
+  php_version: z.enum(PHP_VERSIONS),
+  ssl_redirect: z.boolean(),
+  hsts: z.boolean(),
+  suspended: z.boolean(),
+});
+export type WebSite = z.infer<typeof webSiteSchema>;
+
+export const WEB_SITE_STATES = ['live', 'applying', 'error'] as const;
+export type WebSiteState = (typeof WEB_SITE_STATES)[number];
+
+/** How the panel shows a site's state: live with the revision applied and when, applying, or the error. */
+export const webSiteStatusSchema = z.object({
+  state: z.enum(WEB_SITE_STATES),
+  server: z.string().nullable(),
+  revision: z.string(),
+  applied_revision: z.string().nullable(),
+  applied_at: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type WebSiteStatus = z.infer<typeof webSiteStatusSchema>;

@@ -1,0 +1,100 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../db/connection.ts';
+import { listening, type Program } from './mail.ts';
+import { daemonRoleName, grantSchemaReader, grantWebStatus, placeUnplacedSites, registerServer } from './queries.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const AGENT = path.join(repoRoot, 'agent/src/main.ts');
+
+export interface WebSettings {
+  /** Berth's database (an admin connection is used once, to register the server and grant its agent's role). */
+  databaseUrl: string;
+  /** This web server's name in `servers`. */
+  serverName: string;
+  address: string;
+  httpPort: number;
+  httpsPort: number;
+  /** nginx's configuration, sites, logs; the agent's settings file. */
+  runDir: string;
+  /** The customers' site folders. */
+  webRoot: string;
+}
+
+/** The agent's role of one server of one database (daemons/queries.ts daemonRoleName): it reads `web` and writes its own status rows. */
+export const webRoleOf = (databaseUrl: string, serverId: number) => daemonRoleName(`berth_web${serverId}`, databaseUrl);
+
+/**
+ * Registers the server (roles: web), grants its agent's role, places the sites no server has yet
+ * on it, and writes the agent's settings file (0600: it holds the role's password). Answers the
+ * agent's database URL. Safe to run again while everything runs.
+ */
+export async function prepareWeb(db: Db, settings: WebSettings): Promise<{ agentDatabaseUrl: string; settingsFile: string }> {
+  const serverId = await registerServer(db, settings.serverName, settings.address);
+  const role = webRoleOf(settings.databaseUrl, serverId);
+  const password = await grantSchemaReader(db, role, 'web');
+  await grantWebStatus(db, role, serverId);
+  await placeUnplacedSites(db, serverId);
+  const url = new URL(settings.databaseUrl);
+  url.username = role;
+  url.password = password;
+  const agentDatabaseUrl = url.toString();
+  mkdirSync(settings.runDir, { recursive: true, mode: 0o755 });
+  const settingsFile = path.join(settings.runDir, 'agent.json');
+  writeFileSync(
+    settingsFile,
+    JSON.stringify({
+      BERTH_AGENT_DATABASE_URL: agentDatabaseUrl,
+      BERTH_SERVER: settings.serverName,
+      BERTH_WEB_RUN_DIR: settings.runDir,
+      BERTH_WEB_ROOT: settings.webRoot,
+      BERTH_WEB_ADDRESS: settings.address,
+      BERTH_HTTP_PORT: settings.httpPort,
+      BERTH_HTTPS_PORT: settings.httpsPort,
+    }),
+    { mode: 0o600 },
+  );
+  return { agentDatabaseUrl, settingsFile };
+}
+
+/** Whether the agent runs and has listened and applied once: it writes its pid then (agent/src/agent.ts). */
+export async function webAgentReady(runDir: string): Promise<boolean> {
+  try {
+    const pid = Number(readFileSync(path.join(runDir, 'agent.pid'), 'utf8'));
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The web server's programs in the order they start: the agent (it writes nginx's configuration
+ * before nginx reads it), then nginx in the foreground.
+ */
+export function webPrograms(settings: WebSettings): Program[] {
+  const conf = path.join(settings.runDir, 'nginx.conf');
+  return [
+    {
+      name: 'web-agent',
+      command: process.execPath,
+      args: [AGENT, path.join(settings.runDir, 'agent.json')],
+      ready: () => webAgentReady(settings.runDir),
+    },
+    {
+      name: 'nginx',
+      command: '/bin/sh',
+      // The agent writes nginx.conf at its start: wait for it rather than fail and back off. A
+      // master killed outright leaves its workers holding the ports: they are ended first (their
+      // process group is the old master's pid, which nginx.pid still names).
+      args: [
+        '-c',
+        `while [ ! -s '${conf}' ]; do sleep 0.2; done; ` +
+          `old=$(cat '${path.join(settings.runDir, 'nginx.pid')}' 2>/dev/null); ` +
+          `[ -n "$old" ] && pkill -KILL -g "$old" -x nginx; ` +
+          `exec nginx -c '${conf}' -g 'daemon off;'`,
+      ],
+      ready: () => listening(settings.address, settings.httpPort),
+    },
+  ];
+}
