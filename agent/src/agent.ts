@@ -7,6 +7,19 @@ import { webSiteSchema, type WebSite } from '@berth/contracts';
 import { documentRoot, logsDir, pagesDir, renderMain, renderSite, siteFile, siteHome, sitesDir, type WebLayout } from './nginx.ts';
 import { placeholderPage, suspendedPage } from './pages.ts';
 import { reportSite, serverIdOf, sitesOf } from './queries.ts';
+import { CustomerUsers, type CustomerUser } from './users.ts';
+import {
+  checkPhp,
+  customerHome,
+  effectivePhpVersion,
+  installedPhpVersions,
+  phpDir,
+  phpMainConf,
+  poolSocket,
+  renderPhpMain,
+  renderPool,
+  type PhpVersion,
+} from './php.ts';
 
 const run = promisify(execFile);
 
@@ -15,6 +28,8 @@ export interface AgentSettings extends WebLayout {
   databaseUrl: string;
   /** The name this server has in `servers`. */
   serverName: string;
+  /** Customers' system users are named `<prefix>c<owner id>` (root only); tests give each run its own. */
+  userPrefix?: string;
   /** How often the whole state is applied again besides the notifications (ms): catches hand edits. */
   sweepEveryMs?: number;
   log?: (line: string) => void;
@@ -65,6 +80,13 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   await ensureDefaultCertificate(settings.runDir);
   const mainConf = path.join(settings.runDir, 'nginx.conf');
   writeIfChanged(mainConf, renderMain(settings, 'all'));
+  const runsAsRoot = process.getuid?.() === 0;
+  const installed = installedPhpVersions();
+  for (const version of installed) {
+    mkdirSync(path.join(phpDir(settings, version), 'pools'), { recursive: true, mode: 0o755 });
+    writeIfChanged(phpMainConf(settings, version), renderPhpMain(settings, version, runsAsRoot));
+  }
+  const owners = new CustomerUsers(settings.userPrefix ?? 'berth', runsAsRoot);
 
   let serverId: number | undefined;
   const server = async (): Promise<number> => {
@@ -87,25 +109,75 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     }
   };
 
-  const prepareFiles = (site: WebSite) => {
-    const home = siteHome(settings, site);
+  const prepareFiles = async (site: WebSite) => {
+    const owner = await owners.ensure(site.owner_id, customerHome(settings, site.owner_id));
+    const home = customerHome(settings, site.owner_id);
+    // The customer's home: theirs, nginx's workers may pass, no other customer may enter.
+    mkdirSync(home, { recursive: true, mode: 0o750 });
+    owner.own(home, 0o750, settings.workerUser);
+    const tmp = path.join(home, '.tmp');
+    mkdirSync(tmp, { recursive: true, mode: 0o700 });
+    owner.own(tmp, 0o700);
+    const siteDir = siteHome(settings, site);
     const root = documentRoot(settings, site);
+    const made = !existsSync(root);
     mkdirSync(root, { recursive: true, mode: 0o755 });
     // A symlink may not lead the document root out of the site's folder.
     const real = realpathSync(root);
-    if (real !== realpathSync(home) && !real.startsWith(`${realpathSync(home)}/`))
+    if (real !== realpathSync(siteDir) && !real.startsWith(`${realpathSync(siteDir)}/`))
       throw new Error('the document root leads outside the site');
+    if (made) for (let dir = root; dir.startsWith(`${home}/`); dir = path.dirname(dir)) owner.own(dir, 0o755);
     const placeholder = path.join(root, 'index.html');
-    if (readdirSync(root).length === 0) writeFileSync(placeholder, placeholderPage(site), { mode: 0o644 });
+    if (readdirSync(root).length === 0) {
+      writeFileSync(placeholder, placeholderPage(site), { mode: 0o644 });
+      owner.own(placeholder, 0o644);
+    }
     if (site.suspended) {
       const dir = path.join(pagesDir(settings), String(site.site_id));
       mkdirSync(dir, { recursive: true, mode: 0o755 });
       writeIfChanged(path.join(dir, 'suspended.html'), suspendedPage(site));
     }
+    return owner;
   };
 
-  const report = async (siteId: number, revision: string, error: string | undefined) => {
-    await reportSite(pool, { siteId, serverId: await server(), revision, error });
+  const report = async (siteId: number, revision: string, error: string | undefined, note: string) => {
+    await reportSite(pool, { siteId, serverId: await server(), revision, error, note });
+  };
+
+  /**
+   * Every PHP version's pools as wanted: written when they differ, checked by FPM before they
+   * replace the running ones, then FPM reloads gracefully. Answers the pools FPM refused
+   * (`<version>:<owner>`), whose sites keep their last good files.
+   */
+  const applyPools = async (wanted: Map<PhpVersion, Map<number, string>>): Promise<Map<string, string>> => {
+    const refused = new Map<string, string>();
+    for (const [version, byOwner] of wanted) {
+      const dir = path.join(phpDir(settings, version), 'pools');
+      const onDisk = new Map(
+        readdirSync(dir).flatMap((file) => {
+          const match = SITE_FILE.exec(file);
+          return match ? [[Number(match[1]), readFileSync(path.join(dir, file), 'utf8')] as const] : [];
+        }),
+      );
+      const changed = [...byOwner].filter(([ownerId, text]) => onDisk.get(ownerId) !== text).map(([ownerId]) => ownerId);
+      const removed = [...onDisk.keys()].filter((ownerId) => !byOwner.has(ownerId));
+      if (changed.length === 0 && removed.length === 0) continue;
+      const next = path.join(phpDir(settings, version), 'pools.next');
+      rmSync(next, { recursive: true, force: true });
+      mkdirSync(next, { mode: 0o755 });
+      for (const [ownerId, text] of byOwner) writeFileSync(path.join(next, `${ownerId}.conf`), text);
+      const checkConf = path.join(phpDir(settings, version), 'check.conf');
+      writeFileSync(checkConf, renderPhpMain(settings, version, runsAsRoot).replace(`${dir}/*.conf`, `${next}/*.conf`));
+      const problem = await checkPhp(version, checkConf);
+      if (problem) {
+        for (const ownerId of changed) refused.set(`${version}:${ownerId}`, problem);
+        continue;
+      }
+      for (const ownerId of changed) renameSync(path.join(next, `${ownerId}.conf`), path.join(dir, `${ownerId}.conf`));
+      for (const ownerId of removed) rmSync(path.join(dir, `${ownerId}.conf`), { force: true });
+      await signalPidFile(path.join(phpDir(settings, version), 'php-fpm.pid'), 'SIGUSR2');
+    }
+    return refused;
   };
 
   /** What this agent last reported per site, so an unchanged site is not written again. */
@@ -129,17 +201,46 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     const wanted = new Map<number, string>();
     // A site whose folder is not safe to serve (a symlink out of it) loses its configuration too.
     const withdrawn = new Set<number>();
+    const notes = new Map<number, string>();
+    const pools = new Map<PhpVersion, Map<number, string>>(installed.map((version) => [version, new Map()]));
+    const phpOf = new Map<number, PhpVersion>();
     for (const site of sites) {
       revisions.set(site.site_id, site.revision);
+      let owner: CustomerUser;
       try {
-        prepareFiles(site);
+        owner = await prepareFiles(site);
       } catch (error) {
         withdrawn.add(site.site_id);
         failed.push({ siteId: site.site_id, error: (error as Error).message });
         continue;
       }
+      const php = effectivePhpVersion(site.php_version, installed);
+      const said: string[] = [];
+      if (site.php_version !== 'off' && php !== site.php_version) {
+        said.push(
+          php
+            ? `PHP ${site.php_version} is not installed on this server: the site runs on PHP ${php}.`
+            : 'PHP is not installed on this server.',
+        );
+      }
+      if (php) {
+        phpOf.set(site.site_id, php);
+        pools.get(php)!.set(site.owner_id, renderPool(settings, php, site.owner_id, owner.name));
+        if (!owner.name) said.push("The agent does not run as root here: PHP runs as the agent's own user for every site.");
+      }
+      if (said.length > 0) notes.set(site.site_id, said.join(' '));
+    }
+    const poolErrors = await applyPools(pools);
+    for (const site of sites) {
+      if (withdrawn.has(site.site_id)) continue;
+      const php = phpOf.get(site.site_id);
+      const poolError = php ? poolErrors.get(`${php}:${site.owner_id}`) : undefined;
+      if (poolError) {
+        failed.push({ siteId: site.site_id, error: `PHP-FPM refused the pool: ${poolError}` });
+        continue;
+      }
       try {
-        wanted.set(site.site_id, renderSite(settings, site));
+        wanted.set(site.site_id, renderSite(settings, site, php ? poolSocket(settings, php, site.owner_id) : null));
       } catch (error) {
         failed.push({ siteId: site.site_id, error: (error as Error).message });
       }
@@ -191,14 +292,14 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       failedIds.add(siteId);
       const revision = revisions.get(siteId) ?? '0';
       if (reported.get(siteId) === `${revision}:${error}`) continue;
-      await report(siteId, revision, error);
+      await report(siteId, revision, error, notes.get(siteId) ?? '');
       reported.set(siteId, `${revision}:${error}`);
     }
     for (const siteId of wanted.keys()) {
       if (failedIds.has(siteId)) continue;
       const revision = revisions.get(siteId)!;
       if (reported.get(siteId) === revision) continue;
-      await report(siteId, revision, undefined);
+      await report(siteId, revision, undefined, notes.get(siteId) ?? '');
       reported.set(siteId, revision);
     }
     for (const siteId of removed) reported.delete(siteId);
@@ -288,6 +389,15 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       await pool.end();
     },
   };
+}
+
+/** Signals the process a pid file names, if it runs (a daemon not started yet reads its files when it starts). */
+async function signalPidFile(file: string, signal: NodeJS.Signals): Promise<void> {
+  try {
+    process.kill(Number(readFileSync(file, 'utf8').trim()), signal);
+  } catch {
+    // not running
+  }
 }
 
 function writeIfChanged(file: string, text: string): void {

@@ -29,6 +29,7 @@ const agent = await startAgent({
   httpPort: port('BERTH_HTTP_PORT', 8080),
   httpsPort: port('BERTH_HTTPS_PORT', 8443),
   workerUser: process.getuid?.() === 0 ? 'www-data' : null,
+  userPrefix: process.env.BERTH_WEB_USER_PREFIX ?? 'berth',
 });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {

@@ -76,7 +76,7 @@ export function renderMain(layout: WebLayout, includes: string[] | 'all'): strin
  * One site's server block. Every value is checked here again (a host name, a path from the site's
  * own folder): nothing in the row can start a directive or point outside the customer's home.
  */
-export function renderSite(layout: WebLayout, site: WebSite): string {
+export function renderSite(layout: WebLayout, site: WebSite, phpSocket: string | null): string {
   if (!WEB_HOST_NAME.test(site.name)) throw new Error('the site name is not a host name');
   const root = safe(documentRoot(layout, site), 'the document root');
   if (!root.startsWith(`${siteHome(layout, site)}/`)) throw new Error('the document root is outside the site');
@@ -98,6 +98,23 @@ export function renderSite(layout: WebLayout, site: WebSite): string {
         '  location = /suspended.html { internal; }',
         '  location / { return 503; }',
       ]
-    : [`  root ${root};`, '  index index.html index.htm;', '  location / { try_files $uri $uri/ =404; }'];
+    : [
+        `  root ${root};`,
+        `  index ${phpSocket ? 'index.php ' : ''}index.html index.htm;`,
+        '  location / { try_files $uri $uri/ =404; }',
+        // Only a file that exists runs (never /upload.jpg/x.php), in the customer's own pool.
+        ...(phpSocket
+          ? [
+              '  location ~ [^/]\\.php(/|$) {',
+              '    fastcgi_split_path_info ^(.+?\\.php)(/.*)$;',
+              '    try_files $fastcgi_script_name =404;',
+              '    include /etc/nginx/fastcgi_params;',
+              '    fastcgi_param SCRIPT_FILENAME $realpath_root$fastcgi_script_name;',
+              '    fastcgi_param PATH_INFO $fastcgi_path_info;',
+              `    fastcgi_pass unix:${safe(phpSocket, 'the PHP socket')};`,
+              '  }',
+            ]
+          : []),
+      ];
   return [...head, ...body, '}', ''].join('\n');
 }

@@ -13,13 +13,13 @@ export async function sitesOf(pool: pg.Pool, serverId: number): Promise<Record<s
 
 export async function reportSite(
   pool: pg.Pool,
-  status: { siteId: number; serverId: number; revision: string; error: string | undefined },
+  status: { siteId: number; serverId: number; revision: string; error: string | undefined; note: string },
 ): Promise<void> {
   await pool.query(
-    `insert into web.site_status (site_id, server_id, revision, state, error, applied_at)
-     values ($1, $2, $3, $4, $5, now())
+    `insert into web.site_status (site_id, server_id, revision, state, error, note, applied_at)
+     values ($1, $2, $3, $4, $5, $6, now())
      on conflict (site_id) do update set server_id = excluded.server_id, revision = excluded.revision,
-       state = excluded.state, error = excluded.error, applied_at = excluded.applied_at`,
-    [status.siteId, status.serverId, status.revision, status.error ? 'error' : 'live', status.error ?? ''],
+       state = excluded.state, error = excluded.error, note = excluded.note, applied_at = excluded.applied_at`,
+    [status.siteId, status.serverId, status.revision, status.error ? 'error' : 'live', status.error ?? '', status.note],
   );
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { PHP_VERSIONS } from '@berth/contracts';
 import path from 'node:path';
 import type { Db } from '../db/connection.ts';
 import { listening, type Program } from './mail.ts';
@@ -19,6 +20,19 @@ export interface WebSettings {
   runDir: string;
   /** The customers' site folders. */
   webRoot: string;
+  /** Customers' system users are `<prefix>c<owner id>` (agent/src/php.ts). */
+  userPrefix?: string;
+}
+
+/** The PHP-FPM versions installed here (Debian's php<version>-fpm), each run by supervisord beside nginx. */
+export function installedPhpFpm(sbin = '/usr/sbin'): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(sbin);
+  } catch {
+    // none
+  }
+  return PHP_VERSIONS.filter((version) => version !== 'off' && names.includes(`php-fpm${version}`));
 }
 
 /** The agent's role of one server of one database (daemons/queries.ts daemonRoleName): it reads `web` and writes its own status rows. */
@@ -51,6 +65,7 @@ export async function prepareWeb(db: Db, settings: WebSettings): Promise<{ agent
       BERTH_WEB_ADDRESS: settings.address,
       BERTH_HTTP_PORT: settings.httpPort,
       BERTH_HTTPS_PORT: settings.httpsPort,
+      BERTH_WEB_USER_PREFIX: settings.userPrefix ?? 'berth',
     }),
     { mode: 0o600 },
   );
@@ -81,6 +96,16 @@ export function webPrograms(settings: WebSettings): Program[] {
       args: [AGENT, path.join(settings.runDir, 'agent.json')],
       ready: () => webAgentReady(settings.runDir),
     },
+    // One master per PHP version, each reading the pools the agent writes (agent/src/php.ts).
+    ...installedPhpFpm().map((version): Program => {
+      const phpConf = path.join(settings.runDir, `php${version}`, 'php-fpm.conf');
+      return {
+        name: `php${version}-fpm`,
+        command: '/bin/sh',
+        args: ['-c', `while [ ! -s '${phpConf}' ]; do sleep 0.2; done; exec /usr/sbin/php-fpm${version} -F -y '${phpConf}'`],
+        ready: async () => existsSync(path.join(settings.runDir, `php${version}`, 'idle.sock')),
+      };
+    }),
     {
       name: 'nginx',
       command: '/bin/sh',

@@ -129,6 +129,7 @@ export interface WebSiteStatusTable {
   revision: string;
   state: 'live' | 'error';
   error: string;
+  note: string;
   applied_at: Timestamp;
 }
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening } from '../../src/daemons/mail.ts';
 import { answers } from '../../src/daemons/powerdns.ts';
-import { webAgentReady } from '../../src/daemons/web.ts';
+import { installedPhpFpm, webAgentReady } from '../../src/daemons/web.ts';
 import { freePort, repoRoot } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 
@@ -82,6 +82,12 @@ const READY: Record<string, () => Promise<boolean>> = {
   postsrsd: () => listening('127.0.0.1', ports.SRS_FORWARD!),
   nginx: () => listening('127.0.0.1', ports.HTTP!),
   'web-agent': () => webAgentReady(path.join(dataDir, 'services', 'web')),
+  ...Object.fromEntries(
+    installedPhpFpm().map((version) => [
+      `php${version}-fpm`,
+      async () => existsSync(path.join(dataDir, 'services', 'web', `php${version}`, 'idle.sock')),
+    ]),
+  ),
 };
 
 describe('npm run services under supervisord', () => {

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -8,13 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareWeb, type WebSettings } from '../../src/daemons/web.ts';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
-import { addTenant, addUser, type Caller } from '../hosting.ts';
+import { addTenant, addUser, callerFor, type Caller } from '../hosting.ts';
+import type { UserRow } from '../../src/modules/users/queries.ts';
 
 // Debian's nginx driven by Berth's web agent (agent/), reading this test's PostgreSQL database
 // through the `web` views: a site made on the panel answers within a second, a locked owner's
 // sites answer 503, a site that cannot be applied leaves the others serving.
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const run = promisify(execFile);
 let t: TestApp;
 let admin: { call: Caller };
 let customer: { user: { id: number }; call: Caller };
@@ -22,6 +25,10 @@ let settings: WebSettings;
 let dir: string;
 let agent: ChildProcess;
 let nginx: ChildProcess;
+let php: ChildProcess | undefined;
+const isRoot = process.getuid?.() === 0;
+/** This run's customers' system users (root): `<prefix>c<owner id>`, removed afterwards. */
+const userPrefix = `bt${Math.random().toString(36).slice(2, 8).replace(/[0-9]/g, 'x')}`;
 let agentLog = '';
 
 /** GET http://<name>/<path> through the server's HTTP port (the name in the Host header). */
@@ -79,6 +86,7 @@ beforeAll(async () => {
     httpsPort: await freePort(),
     runDir: path.join(dir, 'run'),
     webRoot: path.join(dir, 'www'),
+    userPrefix,
   };
   const { settingsFile } = await prepareWeb(t.db, settings);
   agent = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), settingsFile], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -86,12 +94,25 @@ beforeAll(async () => {
   const conf = path.join(settings.runDir, 'nginx.conf');
   await within(15_000, async () => expect(existsSync(conf), agentLog).toBe(true));
   nginx = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
+  const phpConf = path.join(settings.runDir, 'php8.2', 'php-fpm.conf');
+  if (existsSync('/usr/sbin/php-fpm8.2')) {
+    await within(15_000, async () => expect(existsSync(phpConf)).toBe(true));
+    php = spawn('/usr/sbin/php-fpm8.2', ['-F', '-y', phpConf], { stdio: 'ignore' });
+  }
   await within(15_000, async () => expect((await get('unknown.test')).status).toBe(404));
 }, 120_000);
 
 afterAll(async () => {
   if (process.env.BERTH_TEST_SHOW_AGENT) process.stdout.write(agentLog);
   nginx?.kill('SIGQUIT');
+  php?.kill('SIGQUIT');
+  if (isRoot) {
+    const users = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .map((line) => line.split(':')[0] ?? '')
+      .filter((name) => name.startsWith(userPrefix));
+    for (const name of users) await run('userdel', [name]).catch(() => undefined);
+  }
   agent?.kill('SIGTERM');
   await t?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -153,6 +174,8 @@ describe('a domain on the panel is a website nginx serves', () => {
     expect(unlocked.statusCode, unlocked.body).toBe(200);
     await within(1_000, async () => expect((await get('locked-owner.example')).status).toBe(200));
     await within(1_000, async () => expect((await statusOf(siteId))?.state).toBe('live'));
+    // The lock ended the customer's sessions: they sign in again.
+    customer = { ...customer, call: await callerFor(t, customer.user as UserRow) };
   });
 
   it('refuses what would reach nginx unchecked: every such character in the folder setting gets its own field error', async () => {
@@ -206,5 +229,90 @@ describe('a domain on the panel is a website nginx serves', () => {
     expect(gone.statusCode, gone.body).toBe(200);
     await within(1_000, async () => expect((await get('short-lived.example')).status).toBe(404));
     expect(existsSync(path.join(settings.runDir, 'sites', `${siteId}.conf`))).toBe(false);
+  });
+
+  describe.runIf(existsSync('/usr/sbin/php-fpm8.2'))("PHP in the customer's own pool", () => {
+    const setPhp = async (siteId: number, version: string) => {
+      const answer = await customer.call({
+        method: 'PATCH',
+        url: `/api/host/domain/${siteId}`,
+        payload: { settings: { php_version: version } },
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+    };
+    const rootOf = (ownerId: number, name: string) => path.join(settings.webRoot, String(ownerId), name, 'public_html');
+
+    it("runs index.php as the customer's own user, confined to their home", async () => {
+      const siteId = await addSite('php-site.example');
+      await setPhp(siteId, '8.2');
+      const root = rootOf(customer.user.id, 'php-site.example');
+      await within(1_000, async () => expect(existsSync(root)).toBe(true));
+      writeFileSync(path.join(root, 'whoami.php'), '<?php echo posix_getpwuid(posix_geteuid())["name"], "|", ini_get("open_basedir");');
+      await within(2_000, async () => {
+        const page = await get('php-site.example', '/whoami.php');
+        expect(page.status, page.body).toBe(200);
+        const home = path.join(settings.webRoot, String(customer.user.id));
+        expect(page.body).toBe(`${isRoot ? `${userPrefix}c${customer.user.id}` : (await run('id', ['-un'])).stdout.trim()}|${home}/`);
+      });
+      // A PHP file that does not exist is nginx's 404, never handed to PHP.
+      expect((await get('php-site.example', '/whoami.php.txt/x.php')).status).toBe(404);
+      await within(1_000, async () => expect((await statusOf(siteId))?.state).toBe('live'));
+    });
+
+    it("keeps one customer's PHP out of another customer's files", async () => {
+      const other = await addUser(
+        t,
+        (await t.db.selectFrom('users').select('tenant_id').where('id', '=', customer.user.id).executeTakeFirstOrThrow()).tenant_id,
+        'other@alpha.test',
+      );
+      const mine = await addSite('private-files.example');
+      const theirsAnswer = await admin.call({
+        method: 'POST',
+        url: '/api/host/domain',
+        payload: { name: 'nosy.example', owner_id: other.user.id },
+      });
+      expect(theirsAnswer.statusCode, theirsAnswer.body).toBe(201);
+      const theirs = theirsAnswer.json().data.id as number;
+      await setPhp(mine, '8.2');
+      const otherCall = other.call;
+      const changed = await otherCall({
+        method: 'PATCH',
+        url: `/api/host/domain/${theirs}`,
+        payload: { settings: { php_version: '8.2' } },
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+      const secret = path.join(rootOf(customer.user.id, 'private-files.example'), 'secret.txt');
+      await within(1_000, async () => expect(existsSync(path.dirname(secret))).toBe(true));
+      writeFileSync(secret, 'the first customer only\n');
+      const nosyRoot = rootOf(other.user.id, 'nosy.example');
+      await within(1_000, async () => expect(existsSync(nosyRoot)).toBe(true));
+      writeFileSync(path.join(nosyRoot, 'peek.php'), `<?php var_export(@file_get_contents(${JSON.stringify(secret)}));`);
+      await within(2_000, async () => expect(await get('nosy.example', '/peek.php')).toEqual({ status: 200, body: 'false' }));
+      if (isRoot) {
+        // Without PHP's own fence too: the Unix permissions of the first customer's home stop the second's user.
+        const denied = await run('runuser', ['-u', `${userPrefix}c${other.user.id}`, '--', 'cat', secret]).then(
+          () => 'read',
+          (error: { stderr?: string }) => error.stderr ?? '',
+        );
+        expect(denied).toMatch(/Permission denied/);
+        // nginx's workers still serve the first customer's static files.
+        expect(await get('private-files.example', '/secret.txt')).toEqual({ status: 200, body: 'the first customer only\n' });
+      }
+    });
+
+    it('runs a site that asks for a PHP version this server lacks on the nearest one, and says so', async () => {
+      const siteId = await addSite('newer-php.example');
+      await setPhp(siteId, '8.4');
+      const root = rootOf(customer.user.id, 'newer-php.example');
+      await within(1_000, async () => expect(existsSync(root)).toBe(true));
+      writeFileSync(path.join(root, 'version.php'), '<?php echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;');
+      await within(2_000, async () => expect(await get('newer-php.example', '/version.php')).toEqual({ status: 200, body: '8.2' }));
+      await within(1_000, async () =>
+        expect(await statusOf(siteId)).toMatchObject({
+          state: 'live',
+          note: 'PHP 8.4 is not installed on this server: the site runs on PHP 8.2.',
+        }),
+      );
+    });
   });
 });

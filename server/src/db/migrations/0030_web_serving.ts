@@ -100,6 +100,8 @@ const statements = [
     revision bigint not null,
     state text not null check (state in ('live', 'error')),
     error text not null default '' check (length(error) <= 2000),
+    -- What the owner should know although the site is live (its PHP version runs as the nearest one).
+    note text not null default '' check (length(note) <= 2000),
     applied_at timestamptz not null default now()
   )`,
   'alter table web.site_status enable row level security',
