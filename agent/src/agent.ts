@@ -77,7 +77,6 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     mkdirSync(dir, { recursive: true, mode: 0o755 });
   }
   mkdirSync(settings.webRoot, { recursive: true, mode: 0o755 });
-  await ensureDefaultCertificate(settings.runDir);
   const mainConf = path.join(settings.runDir, 'nginx.conf');
   writeIfChanged(mainConf, renderMain(settings, 'all'));
   const runsAsRoot = process.getuid?.() === 0;
@@ -404,28 +403,4 @@ function writeIfChanged(file: string, text: string): void {
   if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
   writeFileSync(`${file}.new`, text);
   renameSync(`${file}.new`, file);
-}
-
-/** Until the certificates issue fills it per site: one self-signed certificate for the HTTPS port (openssl from Debian). */
-async function ensureDefaultCertificate(runDir: string): Promise<void> {
-  const dir = path.join(runDir, 'tls');
-  if (existsSync(path.join(dir, 'default.crt')) && existsSync(path.join(dir, 'default.key'))) return;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '3650',
-    '-subj',
-    '/CN=berth-default',
-    '-keyout',
-    path.join(dir, 'default.key'),
-    '-out',
-    path.join(dir, 'default.crt'),
-  ]);
 }

@@ -23,3 +23,16 @@ export async function reportSite(
     [status.siteId, status.serverId, status.revision, status.error ? 'error' : 'live', status.error ?? '', status.note],
   );
 }
+
+/** The FTP login of this server's sites (the schema `ftp`, migration 0030), or undefined. */
+export async function ftpLogin(
+  client: pg.Client,
+  login: string,
+  serverId: number,
+): Promise<{ password_hash: string; owner_id: number; site: string } | undefined> {
+  const { rows } = await client.query<{ password_hash: string; owner_id: number; site: string }>(
+    'select password_hash, owner_id, site from ftp.users where login = $1 and server_id = $2',
+    [login, serverId],
+  );
+  return rows[0];
+}

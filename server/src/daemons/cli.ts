@@ -13,6 +13,12 @@ import { prepareWeb, webPrograms, type WebSettings } from './web.ts';
 // once). For production (ports 53, 25, 993, TLS, systemd units) see docs/deploy.md.
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+function passiveRange(text: string): [number, number] {
+  const [from, to] = text.split(':').map(Number);
+  if (!from || !to || from > to || from < 1024 || to > 65535)
+    throw new Error(`BERTH_FTP_PASSIVE_PORTS is not a range like 30000:30049: ${text}`);
+  return [from, to];
+}
 const dns = { address: '127.0.0.1', port: port('BERTH_DNS_PORT', 5300) };
 const mailPorts = {
   address: '127.0.0.1',
@@ -32,17 +38,20 @@ const web = {
   httpPort: port('BERTH_HTTP_PORT', 8080),
   httpsPort: port('BERTH_HTTPS_PORT', 8443),
   serverName: process.env.BERTH_SERVER ?? 'web1',
+  ftpPort: port('BERTH_FTP_PORT', 2121),
+  passivePorts: passiveRange(process.env.BERTH_FTP_PASSIVE_PORTS ?? '30000:30199'),
 };
 
 const HELP = `Berth hosting services: npm run services -- <start|stop|status>
 
   start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
           Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}, postsrsd and Berth's mail agent,
-          nginx (HTTP ${web.address}:${web.httpPort}, HTTPS ${web.httpsPort}) with Berth's web agent as server ${web.serverName}, all reading
+          nginx (HTTP ${web.address}:${web.httpPort}, HTTPS ${web.httpsPort}) with PHP-FPM and Berth's web agent as server
+          ${web.serverName}, Pure-FTPd (explicit FTPS ${web.address}:${web.ftpPort}, passive ${web.passivePorts.join('-')}), all reading
           DATABASE_URL, under supervisord (a daemon that dies is started again at once)
           (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT,
           BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT, BERTH_HTTP_PORT, BERTH_HTTPS_PORT,
-          BERTH_SERVER, BERTH_WEB_ROOT to change;
+          BERTH_FTP_PORT, BERTH_FTP_PASSIVE_PORTS, BERTH_SERVER, BERTH_WEB_ROOT to change;
           BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay)
   stop    stops every daemon and the supervisor
   status  what supervisorctl says of each daemon, and whether it answers
@@ -71,6 +80,7 @@ const WHERE: Record<string, string> = {
   postfix: `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}`,
   'web-agent': `WEB   server ${web.serverName}, sites in ${webSettings.webRoot}`,
   nginx: `HTTP  ${web.address}:${web.httpPort}, HTTPS ${web.address}:${web.httpsPort}`,
+  'pure-ftpd': `FTPS  ${web.address}:${web.ftpPort}, passive ${web.passivePorts.join('-')}`,
 };
 
 async function start(): Promise<void> {

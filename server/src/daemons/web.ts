@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { PHP_VERSIONS } from '@berth/contracts';
 import path from 'node:path';
 import type { Db } from '../db/connection.ts';
+import { ftpPrograms, prepareFtp, type FtpSettings } from './ftp.ts';
 import { listening, type Program } from './mail.ts';
 import { daemonRoleName, grantSchemaReader, grantWebStatus, placeUnplacedSites, registerServer } from './queries.ts';
 
@@ -22,7 +23,21 @@ export interface WebSettings {
   webRoot: string;
   /** Customers' system users are `<prefix>c<owner id>` (agent/src/php.ts). */
   userPrefix?: string;
+  /** Explicit FTPS (Pure-FTPd) for the domain users of this server's sites. */
+  ftpPort: number;
+  passivePorts: [number, number];
 }
+
+const ftpSettingsOf = (settings: WebSettings): FtpSettings => ({
+  databaseUrl: settings.databaseUrl,
+  address: settings.address,
+  port: settings.ftpPort,
+  passivePorts: settings.passivePorts,
+  runDir: path.join(settings.runDir, 'ftp'),
+  webRoot: settings.webRoot,
+  userPrefix: settings.userPrefix ?? 'berth',
+});
+const tlsDirOf = (settings: WebSettings) => path.join(settings.runDir, 'tls');
 
 /** The PHP-FPM versions installed here (Debian's php<version>-fpm), each run by supervisord beside nginx. */
 export function installedPhpFpm(sbin = '/usr/sbin'): string[] {
@@ -49,6 +64,9 @@ export async function prepareWeb(db: Db, settings: WebSettings): Promise<{ agent
   const password = await grantSchemaReader(db, role, 'web');
   await grantWebStatus(db, role, serverId);
   await placeUnplacedSites(db, serverId);
+  // nginx's workers pass through the run directory to the pages it serves (its secrets are 0600).
+  mkdirSync(settings.runDir, { recursive: true, mode: 0o755 });
+  await prepareFtp(db, ftpSettingsOf(settings), serverId, tlsDirOf(settings));
   const url = new URL(settings.databaseUrl);
   url.username = role;
   url.password = password;
@@ -121,5 +139,6 @@ export function webPrograms(settings: WebSettings): Program[] {
       ],
       ready: () => listening(settings.address, settings.httpPort),
     },
+    ...ftpPrograms(ftpSettingsOf(settings), tlsDirOf(settings)),
   ];
 }

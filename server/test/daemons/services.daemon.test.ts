@@ -43,6 +43,7 @@ beforeAll(async () => {
     'SRS_REVERSE',
     'HTTP',
     'HTTPS',
+    'FTP',
   ]) {
     ports[name] = await freePort();
   }
@@ -50,6 +51,7 @@ beforeAll(async () => {
     DATABASE_URL: t.databaseUrl,
     BERTH_DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    BERTH_FTP_PASSIVE_PORTS: `${ports.FTP! + 1}:${ports.FTP! + 8}`,
     ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [`BERTH_${name}_PORT`, String(port)])),
   };
   const started = await services('start');
@@ -81,6 +83,8 @@ const READY: Record<string, () => Promise<boolean>> = {
   'mail-agent': () => listening('127.0.0.1', ports.MAIL_POLICY!),
   postsrsd: () => listening('127.0.0.1', ports.SRS_FORWARD!),
   nginx: () => listening('127.0.0.1', ports.HTTP!),
+  'pure-ftpd': () => listening('127.0.0.1', ports.FTP!),
+  'pure-authd': async () => existsSync(path.join(dataDir, 'services', 'web', 'ftp', 'authd.sock')),
   'web-agent': () => webAgentReady(path.join(dataDir, 'services', 'web')),
   ...Object.fromEntries(
     installedPhpFpm().map((version) => [

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareWeb, type WebSettings } from '../../src/daemons/web.ts';
+import { prepareWeb, webPrograms, type WebSettings } from '../../src/daemons/web.ts';
+import { Client as FtpClient } from 'basic-ftp';
+import { Readable } from 'node:stream';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, callerFor, type Caller } from '../hosting.ts';
@@ -26,6 +28,7 @@ let dir: string;
 let agent: ChildProcess;
 let nginx: ChildProcess;
 let php: ChildProcess | undefined;
+const ftp: ChildProcess[] = [];
 const isRoot = process.getuid?.() === 0;
 /** This run's customers' system users (root): `<prefix>c<owner id>`, removed afterwards. */
 const userPrefix = `bt${Math.random().toString(36).slice(2, 8).replace(/[0-9]/g, 'x')}`;
@@ -87,13 +90,24 @@ beforeAll(async () => {
     runDir: path.join(dir, 'run'),
     webRoot: path.join(dir, 'www'),
     userPrefix,
+    ftpPort: await freePort(),
+    passivePorts: [0, 0],
   };
+  const passive = await freePort();
+  // Pure-FTPd serves at most half as many sessions as the range has ports.
+  settings.passivePorts = [passive, passive + 39];
   const { settingsFile } = await prepareWeb(t.db, settings);
   agent = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), settingsFile], { stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [agent.stdout, agent.stderr]) stream?.on('data', (chunk: Buffer) => (agentLog += chunk.toString()));
   const conf = path.join(settings.runDir, 'nginx.conf');
   await within(15_000, async () => expect(existsSync(conf), agentLog).toBe(true));
   nginx = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
+  // Pure-FTPd as npm run services starts it (daemons/ftp.ts).
+  for (const name of ['pure-authd', 'pure-ftpd']) {
+    const program = webPrograms(settings).find((candidate) => candidate.name === name)!;
+    ftp.push(spawn(program.command, program.args, { stdio: 'ignore' }));
+    await within(10_000, async () => expect(await program.ready()).toBe(true));
+  }
   const phpConf = path.join(settings.runDir, 'php8.2', 'php-fpm.conf');
   if (existsSync('/usr/sbin/php-fpm8.2')) {
     await within(15_000, async () => expect(existsSync(phpConf)).toBe(true));
@@ -106,6 +120,7 @@ afterAll(async () => {
   if (process.env.BERTH_TEST_SHOW_AGENT) process.stdout.write(agentLog);
   nginx?.kill('SIGQUIT');
   php?.kill('SIGQUIT');
+  for (const child of ftp) child.kill('SIGTERM');
   if (isRoot) {
     const users = readFileSync('/etc/passwd', 'utf8')
       .split('\n')
@@ -313,6 +328,71 @@ describe('a domain on the panel is a website nginx serves', () => {
           note: 'PHP 8.4 is not installed on this server: the site runs on PHP 8.2.',
         }),
       );
+    });
+  });
+
+  describe.runIf(isRoot)('files over explicit FTPS (Pure-FTPd)', () => {
+    const FTP_PASSWORD = 'upload lantern orchard 2026';
+    const connect = async (user: string, password: string, secure = true) => {
+      const client = new FtpClient(15_000);
+      await client.access({
+        host: settings.address,
+        port: settings.ftpPort,
+        user,
+        password,
+        secure,
+        // The self-signed default certificate, until the certificates issue gives the name its own.
+        secureOptions: { rejectUnauthorized: false },
+      });
+      return client;
+    };
+    const refusal = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'logged in',
+        (error: { code?: number; message?: string }) => String(error.code ?? error.message),
+      );
+
+    it("uploads index.php with the domain user's panel password, and the site runs it as the customer", async () => {
+      const siteId = await addSite('ftp-site.example');
+      const php = await admin.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { settings: { php_version: '8.2' } } });
+      expect(php.statusCode, php.body).toBe(200);
+      const made = await customer.call({
+        method: 'POST',
+        url: `/api/host/domain/${siteId}/users`,
+        payload: { uid: 'web', password: FTP_PASSWORD, password_confirmation: FTP_PASSWORD },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      await within(1_000, async () => expect((await statusOf(siteId))?.state).toBe('live'));
+
+      const client = await connect('web@ftp-site.example', FTP_PASSWORD);
+      try {
+        // Chrooted into the site's folder: the document root is right there.
+        expect((await client.list()).map((entry) => entry.name)).toContain('public_html');
+        await client.uploadFrom(Readable.from(['<?php echo "ran as ", posix_getpwuid(posix_geteuid())["name"];']), 'public_html/index.php');
+        await client.cd('/');
+        await expect(client.cd('/..')).resolves.toBeDefined();
+        expect(await client.pwd()).toBe('/');
+      } finally {
+        client.close();
+      }
+      const uploaded = path.join(settings.webRoot, String(customer.user.id), 'ftp-site.example', 'public_html', 'index.php');
+      expect((await run('stat', ['-c', '%U %a', uploaded])).stdout.trim()).toBe(`${userPrefix}c${customer.user.id} 644`);
+      await within(2_000, async () =>
+        expect(await get('ftp-site.example', '/index.php')).toEqual({ status: 200, body: `ran as ${userPrefix}c${customer.user.id}` }),
+      );
+    });
+
+    it('refuses a wrong password, a login without TLS, and every login while the owner is locked', async () => {
+      expect(await refusal(connect('web@ftp-site.example', 'not the password at all'))).toBe('530');
+      expect(await refusal(connect('web@ftp-site.example', FTP_PASSWORD, false))).not.toBe('logged in');
+      expect(await refusal(connect('nobody@ftp-site.example', FTP_PASSWORD))).toBe('530');
+      const locked = await admin.call({ method: 'POST', url: `/api/system/customers/${customer.user.id}/lock` });
+      expect(locked.statusCode, locked.body).toBe(200);
+      expect(await refusal(connect('web@ftp-site.example', FTP_PASSWORD))).toBe('530');
+      const unlocked = await admin.call({ method: 'POST', url: `/api/system/customers/${customer.user.id}/unlock` });
+      expect(unlocked.statusCode, unlocked.body).toBe(200);
+      customer = { ...customer, call: await callerFor(t, customer.user as UserRow) };
+      (await connect('web@ftp-site.example', FTP_PASSWORD)).close();
     });
   });
 });

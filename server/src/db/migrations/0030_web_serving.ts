@@ -104,6 +104,14 @@ const statements = [
     note text not null default '' check (length(note) <= 2000),
     applied_at timestamptz not null default now()
   )`,
+  // FTP logins (agent/src/ftp-auth.ts, which Pure-FTPd asks through pure-authd): each enabled domain
+  // user of a served site, chrooted into that site's folder, refused while the owner is locked,
+  // verified against the panel's own argon2id hash.
+  'create schema ftp',
+  `create view ftp.users as
+    select lower(u.uid) as login, u.password_hash, s.owner_id, s.name as site, s.server_id
+    from public.domain_users u join web.sites s on s.site_id = u.domain_id
+    where u.enabled and not s.suspended`,
   'alter table web.site_status enable row level security',
   // A server's agent reads and writes its own rows only: its role is the server's agent_role.
   `create policy site_status_own on web.site_status
@@ -116,6 +124,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql.raw('drop schema ftp cascade').execute(db);
   await sql.raw('drop schema web cascade').execute(db);
   await sql.raw('drop trigger users_web_revision on public.users').execute(db);
   await sql.raw('drop function public.users_web_revision()').execute(db);

@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Db } from '../db/connection.ts';
+import { listening, type Program } from './mail.ts';
+import { daemonRoleName, grantSchemaReader } from './queries.ts';
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const AUTH_PROGRAM = path.join(repoRoot, 'agent/src/ftp-auth.ts');
+/** The role FTP logins are checked with (one per database): it reads the schema `ftp` and nothing else. */
+export const ftpRoleOf = (databaseUrl: string) => daemonRoleName('berth_ftp', databaseUrl);
+
+/** Spliced into a shell script and command lines: checked first. */
+const PLAIN_PATH = /^\/[A-Za-z0-9._\-/]+$/;
+const PREFIX = /^[a-z][a-z0-9]{0,15}$/;
+
+export interface FtpSettings {
+  databaseUrl: string;
+  address: string;
+  port: number;
+  /** Passive data ports, first and last (a firewall opens the same range). */
+  passivePorts: [number, number];
+  /** Where the login program's settings, pure-authd's socket, the pid and the log go. */
+  runDir: string;
+  /** The agent's web root: a login lands in `<webRoot>/<owner>/<site>`. */
+  webRoot: string;
+  /** The customers' system users' prefix (agent/src/php.ts customerUser). */
+  userPrefix: string;
+}
+
+/**
+ * A self-signed certificate for HTTPS and explicit FTPS until the certificates issue gives each
+ * name its own (openssl from Debian): `default.crt`, `default.key`, and both in `ftp.pem` for Pure-FTPd.
+ */
+export async function ensureDefaultCertificate(dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const crt = path.join(dir, 'default.crt');
+  const key = path.join(dir, 'default.key');
+  if (!existsSync(crt) || !existsSync(key)) {
+    await run('openssl', [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '3650'],
+      ...['-subj', '/CN=berth-default', '-keyout', key, '-out', crt],
+    ]);
+  }
+  writeFileSync(path.join(dir, 'ftp.pem'), readFileSync(key, 'utf8') + readFileSync(crt, 'utf8'), { mode: 0o600 });
+}
+
+/**
+ * Grants the login role and writes what pure-authd runs for each login: agent/src/ftp-auth.ts with
+ * its settings (0600: the role's password). See that file for why not Pure-FTPd's own PostgreSQL backend.
+ */
+export async function prepareFtp(db: Db, settings: FtpSettings, serverId: number, tlsDir: string): Promise<void> {
+  for (const file of [settings.webRoot, settings.runDir, process.execPath, AUTH_PROGRAM]) {
+    if (!PLAIN_PATH.test(file)) throw new Error(`the path may hold only letters, digits and . _ - /: ${file}`);
+  }
+  if (!PREFIX.test(settings.userPrefix)) throw new Error(`not a user name prefix: ${settings.userPrefix}`);
+  const role = ftpRoleOf(settings.databaseUrl);
+  const password = await grantSchemaReader(db, role, 'ftp');
+  const url = new URL(settings.databaseUrl);
+  url.username = role;
+  url.password = password;
+  mkdirSync(settings.runDir, { recursive: true, mode: 0o700 });
+  const settingsFile = path.join(settings.runDir, 'auth.json');
+  writeFileSync(
+    settingsFile,
+    JSON.stringify({
+      databaseUrl: url.toString(),
+      serverId,
+      webRoot: settings.webRoot.replace(/\/+$/, ''),
+      userPrefix: settings.userPrefix,
+    }),
+    { mode: 0o600 },
+  );
+  // pure-authd runs a program without arguments: this script names the settings.
+  writeFileSync(authScript(settings), `#!/bin/sh\nexec '${process.execPath}' '${AUTH_PROGRAM}' '${settingsFile}'\n`, { mode: 0o700 });
+  await ensureDefaultCertificate(tlsDir);
+}
+
+const authScript = (settings: FtpSettings) => path.join(settings.runDir, 'ftp-auth');
+const authSocket = (settings: FtpSettings) => path.join(settings.runDir, 'authd.sock');
+
+/**
+ * pure-authd (the login program's host), then Pure-FTPd in the foreground: explicit FTPS only (no
+ * password in clear), every login chrooted into its site's folder as the customer's own user,
+ * uploads readable by nginx (umask 133:022), passive ports in the configured range.
+ */
+export function ftpPrograms(settings: FtpSettings, tlsDir: string): Program[] {
+  return [
+    {
+      name: 'pure-authd',
+      command: 'pure-authd',
+      args: ['-s', authSocket(settings), '-r', authScript(settings), '-p', path.join(settings.runDir, 'pure-authd.pid')],
+      ready: async () => existsSync(authSocket(settings)),
+    },
+    {
+      name: 'pure-ftpd',
+      command: 'pure-ftpd-postgresql',
+      args: [
+        ...['-l', `extauth:${authSocket(settings)}`],
+        ...['-S', `${settings.address},${settings.port}`],
+        ...['-p', `${settings.passivePorts[0]}:${settings.passivePorts[1]}`],
+        ...['-Y', '2', '-2', path.join(tlsDir, 'ftp.pem')],
+        // Chroot everyone, no anonymous, no reverse DNS, customers' system users (>= 100), no root.
+        ...['-A', '-E', '-H', '-u', '100'],
+        ...['-U', '133:022', '-g', path.join(settings.runDir, 'pure-ftpd.pid')],
+        ...['-O', `clf:${path.join(settings.runDir, 'transfer.log')}`],
+      ],
+      ready: () => listening(settings.address, settings.port),
+    },
+  ];
+}
