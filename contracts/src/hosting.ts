@@ -52,7 +52,8 @@ export const domainSettingsSchema = z.object({
 export type DomainSettings = z.infer<typeof domainSettingsSchema>;
 export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
   document_root: 'public_html',
-  php_version: '8.3',
+  // Debian 12's PHP-FPM (a version a server lacks runs on the nearest one it has, agent/src/php.ts).
+  php_version: '8.2',
   ssl_redirect: true,
   hsts: false,
 };
@@ -89,6 +90,22 @@ export const domainListItemSchema = z.object({
 export type DomainListItem = z.infer<typeof domainListItemSchema>;
 export const domainListAnswerSchema = pageOf(domainListItemSchema);
 
+export const WEB_SITE_STATES = ['live', 'applying', 'error'] as const;
+export type WebSiteState = (typeof WEB_SITE_STATES)[number];
+
+/** How the panel shows a site's state: live with the revision applied and when, applying, or the error. */
+export const webSiteStatusSchema = z.object({
+  state: z.enum(WEB_SITE_STATES),
+  server: z.string().nullable(),
+  revision: z.string(),
+  applied_revision: z.string().nullable(),
+  applied_at: z.string().nullable(),
+  error: z.string().nullable(),
+  /** What the owner should know although the site is live (its PHP runs on the nearest installed version). */
+  note: z.string().nullable(),
+});
+export type WebSiteStatus = z.infer<typeof webSiteStatusSchema>;
+
 export const domainSchema = domainListItemSchema.extend({
   notes: z.string(),
   settings: domainSettingsSchema,
@@ -97,6 +114,8 @@ export const domainSchema = domainListItemSchema.extend({
   /** The TXT record that proves the name is the customer's (POST /api/host/domain/{id}/verify checks it); null when proven. */
   /** `held_until`: when the unproven claim stops holding the name for its owner (DOMAIN_PROOF_DAYS). */
   proof: z.object({ record: z.string(), value: z.string(), held_until: z.string() }).nullable(),
+  /** The website as its web server applied it; null while the name awaits its proof. */
+  web: webSiteStatusSchema.nullable(),
 });
 export type Domain = z.infer<typeof domainSchema>;
 export const domainAnswerSchema = z.object({ data: domainSchema, message: z.string().optional() });

@@ -27,17 +27,3 @@ export const webSiteSchema = z.object({
   suspended: z.boolean(),
 });
 export type WebSite = z.infer<typeof webSiteSchema>;
-
-export const WEB_SITE_STATES = ['live', 'applying', 'error'] as const;
-export type WebSiteState = (typeof WEB_SITE_STATES)[number];
-
-/** How the panel shows a site's state: live with the revision applied and when, applying, or the error. */
-export const webSiteStatusSchema = z.object({
-  state: z.enum(WEB_SITE_STATES),
-  server: z.string().nullable(),
-  revision: z.string(),
-  applied_revision: z.string().nullable(),
-  applied_at: z.string().nullable(),
-  error: z.string().nullable(),
-});
-export type WebSiteStatus = z.infer<typeof webSiteStatusSchema>;

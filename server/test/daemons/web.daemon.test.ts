@@ -62,9 +62,12 @@ async function within(ms: number, check: () => Promise<void>): Promise<number> {
   }
 }
 
-const statusOf = (siteId: number) => t.db.selectFrom('web.site_status').selectAll().where('site_id', '=', siteId).executeTakeFirst();
+const statusOf = async (siteId: number) => {
+  const row = await t.db.selectFrom('web.site_status').selectAll().where('site_id', '=', siteId).executeTakeFirst();
+  return row && { ...row, revision: String(row.revision) };
+};
 const revisionOf = async (siteId: number) =>
-  (await t.db.selectFrom('domains').select('web_revision').where('id', '=', siteId).executeTakeFirstOrThrow()).web_revision;
+  String((await t.db.selectFrom('domains').select('web_revision').where('id', '=', siteId).executeTakeFirstOrThrow()).web_revision);
 
 async function addSite(name: string): Promise<number> {
   const answer = await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name, owner_id: customer.user.id } });
@@ -146,6 +149,10 @@ describe('a domain on the panel is a website nginx serves', () => {
     await within(1_000, async () =>
       expect(await statusOf(siteId)).toMatchObject({ state: 'live', revision: await revisionOf(siteId), error: '' }),
     );
+    // The panel says so: live on web1, at the revision it wants.
+    const shown = (await customer.call({ method: 'GET', url: `/api/host/domain/${siteId}` })).json().data.web;
+    expect(shown).toMatchObject({ state: 'live', server: 'web1', revision: String(await revisionOf(siteId)), error: null, note: null });
+    expect(shown.applied_revision).toBe(shown.revision);
     // The placeholder sits in the site's document root under the customer's home.
     const placeholder = path.join(settings.webRoot, String(customer.user.id), 'first-site.example', 'public_html', 'index.html');
     expect(readFileSync(placeholder, 'utf8')).toContain('first-site.example');
@@ -217,6 +224,10 @@ describe('a domain on the panel is a website nginx serves', () => {
       t.db,
     );
     await within(1_000, async () => expect(await statusOf(bad)).toMatchObject({ state: 'error', error: 'invalid setting: document_root' }));
+    expect((await admin.call({ method: 'GET', url: `/api/host/domain/${bad}` })).json().data.web).toMatchObject({
+      state: 'error',
+      error: 'invalid setting: document_root',
+    });
     // Its last good configuration stays; the neighbour is untouched and still served.
     expect((await get('bad-row.example')).status).toBe(200);
     expect((await get('good-neighbour.example')).status).toBe(200);

@@ -69,6 +69,8 @@ export function useDomain(id: number, enabled = true) {
     queryKey: domainKeys.detail(id),
     queryFn: async ({ signal }) => (await apiRequest(`/host/domain/${id}`, { schema: domainAnswerSchema, signal })).data,
     enabled,
+    // While the web server applies a change, ask again until it says live or why not.
+    refetchInterval: (query) => (query.state.data?.web?.state === 'applying' ? 1_500 : false),
   });
 }
 

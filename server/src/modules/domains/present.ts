@@ -6,6 +6,7 @@ import {
   type DomainListItem,
   type DomainSettings,
 } from '@berth/contracts';
+import type { WebSiteStatus } from '@berth/contracts';
 import { displayNameOf, iso, isoOrNull } from '../tenants/scope.ts';
 import { claimHeldUntil } from './claims.ts';
 import { displayDomainName } from './names.ts';
@@ -45,7 +46,7 @@ export function presentDomain(
     updated_at: Date | string;
     user_count: number | null;
     record_count: number | null;
-  },
+  } & WebStatusRow,
   now: Date,
 ): Domain {
   return {
@@ -54,6 +55,7 @@ export function presentDomain(
     settings: settingsOf(row.settings),
     updated_at: iso(row.updated_at),
     counts: { users: Number(row.user_count ?? 0), dns_records: Number(row.record_count ?? 0) },
+    web: row.verification_token === null ? presentWebStatus(row) : null,
     proof:
       row.verification_token === null
         ? null
@@ -62,5 +64,32 @@ export function presentDomain(
             value: row.verification_token,
             held_until: claimHeldUntil(row.created_at).toISOString(),
           },
+  };
+}
+
+export interface WebStatusRow {
+  web_revision: string;
+  web_server: string | null;
+  web_applied_revision: string | null;
+  web_state: 'live' | 'error' | null;
+  web_error: string | null;
+  web_note: string | null;
+  web_applied_at: Date | string | null;
+}
+
+/**
+ * The website as its web server last applied it: live at the revision the panel wants, the error
+ * that stopped that revision, or applying (a newer revision waits for the agent, or no server yet).
+ */
+export function presentWebStatus(row: WebStatusRow): WebSiteStatus {
+  const current = row.web_applied_revision !== null && String(row.web_applied_revision) === String(row.web_revision);
+  return {
+    state: current && row.web_state ? row.web_state : 'applying',
+    server: row.web_server,
+    revision: String(row.web_revision),
+    applied_revision: row.web_applied_revision === null ? null : String(row.web_applied_revision),
+    applied_at: row.web_applied_at === null ? null : iso(row.web_applied_at),
+    error: current && row.web_state === 'error' ? row.web_error || null : null,
+    note: row.web_note || null,
   };
 }

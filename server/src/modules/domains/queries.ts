@@ -168,10 +168,20 @@ export async function listMatchPage(db: Db, q: Omit<DomainPageQuery, 'match'>, m
 
 export const findDomainDetail = (db: Db, viewer: UserRow, id: number) => {
   let query = withOwner(db)
+    // What the web server applied (migration 0030), beside what the panel wants.
+    .leftJoin('servers as web_server', 'web_server.id', 'domains.web_server_id')
+    .leftJoin('web.site_status as web_status', 'web_status.site_id', 'domains.id')
     .select([
       'domains.notes',
       'domains.settings',
       'domains.updated_at',
+      'domains.web_revision',
+      'web_server.name as web_server',
+      'web_status.revision as web_applied_revision',
+      'web_status.state as web_state',
+      'web_status.error as web_error',
+      'web_status.note as web_note',
+      'web_status.applied_at as web_applied_at',
       (eb) =>
         eb
           .selectFrom('domain_users')

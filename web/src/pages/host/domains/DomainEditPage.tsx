@@ -19,6 +19,7 @@ import { DomainPageHeader } from './DomainPageHeader.tsx';
 import { DomainProofSection } from './DomainProofSection.tsx';
 import { DomainSettingsForm } from './DomainSettingsForm.tsx';
 import { EmptyState } from './EmptyState.tsx';
+import { WebsiteSection } from './WebsiteSection.tsx';
 import classes from '../../Pages.module.css';
 import domainClasses from './Domains.module.css';
 
@@ -113,6 +114,7 @@ function DomainEditor({ domain, onDeleted }: { domain: Domain; onDeleted: (messa
       <DomainPageHeader domain={domain} />
 
       {domain.proof ? <DomainProofSection domain={domain} proof={domain.proof} /> : null}
+      {domain.web ? <WebsiteSection domain={domain} web={domain.web} /> : null}
 
       <Section id="overview" title={t('domains.overview.title')}>
         <dl className={cx(classes.facts, domainClasses.facts)} data-testid="domain-facts">
