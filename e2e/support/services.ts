@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base } from './fixtures.ts';
@@ -11,9 +12,23 @@ export interface HostingServices {
   dnsPort: number;
   smtpPort: number;
   imapPort: number;
+  /** nginx's HTTP port, and explicit FTPS (Pure-FTPd). */
+  httpPort: number;
+  ftpPort: number;
 }
 
 const servicesScript = path.join(repoRoot, 'server/src/daemons/cli.ts');
+
+/** Removes the system users whose names start with `prefix` (Debian's userdel). */
+async function removeUsers(prefix: string): Promise<void> {
+  const names = (await readFile('/etc/passwd', 'utf8'))
+    .split('\n')
+    .map((line) => line.split(':')[0] ?? '')
+    .filter((name) => name.startsWith(prefix));
+  for (const name of names) {
+    await new Promise((resolve) => spawn('userdel', [name], { stdio: 'ignore' }).once('exit', resolve));
+  }
+}
 
 /** Runs `npm run services -- <command>` (the script itself) and fails with its output if it fails. */
 async function services(command: 'start' | 'stop', env: Record<string, string>): Promise<void> {
@@ -51,7 +66,18 @@ export const test = base.extend<object, { hostingServices: HostingServices }>({
       const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-services-'));
       // Postfix and Dovecot reach their files below here as their own users.
       await chmod(dataDir, 0o755);
-      const ports: HostingServices = { dnsPort: await freePort(), smtpPort: await freePort(), imapPort: await freePort() };
+      const ports: HostingServices = {
+        dnsPort: await freePort(),
+        smtpPort: await freePort(),
+        imapPort: await freePort(),
+        httpPort: await freePort(),
+        ftpPort: await freePort(),
+      };
+      const passive = await freePort();
+      // This worker's customers' system users (made by the web agent as root), removed afterwards.
+      const userPrefix = `e2e${randomBytes(4)
+        .toString('hex')
+        .replace(/[0-9]/g, (digit) => 'abcdefghij'[Number(digit)]!)}`;
       const env = {
         DATABASE_URL: berth.databaseUrl,
         BERTH_DATA_DIR: dataDir,
@@ -60,6 +86,11 @@ export const test = base.extend<object, { hostingServices: HostingServices }>({
         BERTH_IMAP_PORT: String(ports.imapPort),
         BERTH_LMTP_PORT: String(await freePort()),
         BERTH_QUOTA_STATUS_PORT: String(await freePort()),
+        BERTH_HTTP_PORT: String(ports.httpPort),
+        BERTH_HTTPS_PORT: String(await freePort()),
+        BERTH_FTP_PORT: String(ports.ftpPort),
+        BERTH_FTP_PASSIVE_PORTS: `${passive}:${passive + 19}`,
+        BERTH_WEB_USER_PREFIX: userPrefix,
       };
       await services('start', env);
       try {
@@ -67,6 +98,7 @@ export const test = base.extend<object, { hostingServices: HostingServices }>({
       } finally {
         await services('stop', env);
         await rm(dataDir, { recursive: true, force: true });
+        await removeUsers(userPrefix);
       }
     },
     { scope: 'worker', timeout: 120_000 },

@@ -51,7 +51,7 @@ const HELP = `Berth hosting services: npm run services -- <start|stop|status>
           DATABASE_URL, under supervisord (a daemon that dies is started again at once)
           (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT,
           BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT, BERTH_HTTP_PORT, BERTH_HTTPS_PORT,
-          BERTH_FTP_PORT, BERTH_FTP_PASSIVE_PORTS, BERTH_SERVER, BERTH_WEB_ROOT to change;
+          BERTH_FTP_PORT, BERTH_FTP_PASSIVE_PORTS, BERTH_SERVER, BERTH_WEB_ROOT, BERTH_WEB_USER_PREFIX to change;
           BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay)
   stop    stops every daemon and the supervisor
   status  what supervisorctl says of each daemon, and whether it answers
@@ -69,6 +69,7 @@ const webSettings: WebSettings = {
   ...web,
   runDir: path.join(runDir, 'web'),
   webRoot: path.resolve(process.env.BERTH_WEB_ROOT ?? path.join(config.BERTH_DATA_DIR, 'www')),
+  userPrefix: process.env.BERTH_WEB_USER_PREFIX ?? 'berth',
 };
 const programs = [powerDnsProgram(dnsSettings), ...mailPrograms(mailSettings), ...webPrograms(webSettings)];
 const services = supervisor(runDir, programs);
