@@ -6,7 +6,8 @@ import pg from 'pg';
 import { webSiteSchema, type WebSite } from '@berth/contracts';
 import { documentRoot, logsDir, pagesDir, renderMain, renderSite, siteFile, siteHome, sitesDir, type WebLayout } from './nginx.ts';
 import { placeholderPage, suspendedPage } from './pages.ts';
-import { reportSite, serverIdOf, sitesOf } from './queries.ts';
+import { reportDisk, reportLogs, reportSite, serverIdOf, sitesOf } from './queries.ts';
+import { fileStamp, folderKey, lastLines, measureSiteFolders, sweepSiteFolders } from './upkeep.ts';
 import { CustomerUsers, type CustomerUser } from './users.ts';
 import {
   checkPhp,
@@ -32,6 +33,9 @@ export interface AgentSettings extends WebLayout {
   userPrefix?: string;
   /** How often the whole state is applied again besides the notifications (ms): catches hand edits. */
   sweepEveryMs?: number;
+  /** How often each site's folder is measured (ms), and how often its logs are looked at. */
+  diskEveryMs?: number;
+  logsEveryMs?: number;
   log?: (line: string) => void;
 }
 
@@ -179,6 +183,33 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     return refused;
   };
 
+  /** The sites of the last pass: their folders, for the disk and log rounds. */
+  let known = new Map<number, string>();
+
+  /** Each site's folder measured, written on its status row. */
+  const measure = async () => {
+    const sizes = await measureSiteFolders(settings);
+    const bySite = new Map<number, number>();
+    for (const [siteId, folder] of known) {
+      const bytes = sizes.get(folder);
+      if (bytes !== undefined) bySite.set(siteId, bytes);
+    }
+    await reportDisk(pool, await server(), bySite);
+  };
+
+  /** Each site's logs, read again when they changed since the last look. */
+  const stamps = new Map<number, string>();
+  const shipLogs = async () => {
+    for (const siteId of known.keys()) {
+      const access = path.join(logsDir(settings), `${siteId}.access.log`);
+      const errors = path.join(logsDir(settings), `${siteId}.error.log`);
+      const stamp = `${fileStamp(access)}|${fileStamp(errors)}`;
+      if (stamps.get(siteId) === stamp) continue;
+      await reportLogs(pool, await server(), siteId, lastLines(access), lastLines(errors));
+      stamps.set(siteId, stamp);
+    }
+  };
+
   /** What this agent last reported per site, so an unchanged site is not written again. */
   const reported = new Map<number, string>();
 
@@ -305,6 +336,10 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     if (accepted.size > 0 || removed.length > 0 || failed.length > 0) {
       log(`applied ${accepted.size}, removed ${removed.length}, failed ${failed.length} of ${rows.length} sites`);
     }
+    // Folders of sites no longer here go; a row that failed its check keeps its folder.
+    const keep = new Set(rows.map((row) => folderKey(String(row.owner_id), String(row.name))));
+    for (const folder of sweepSiteFolders(settings, keep)) log(`removed the folder of ${folder}`);
+    known = new Map(sites.map((site) => [site.site_id, folderKey(site.owner_id, site.name)]));
     return { applied: [...accepted], failed, removed };
   };
 
@@ -376,12 +411,20 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   };
   await listen();
   const sweep = setInterval(() => void passQuietly(), settings.sweepEveryMs ?? 60_000);
+  const quietly = (what: string, task: () => Promise<void>) => () =>
+    void task().catch((error: unknown) => {
+      log(`${what} failed: ${(error as Error).message}`);
+    });
+  const disk = setInterval(quietly('measuring', measure), settings.diskEveryMs ?? 60_000);
+  const logs = setInterval(quietly('reading logs', shipLogs), settings.logsEveryMs ?? 5_000);
 
   return {
     pass,
     async stop() {
       stopped = true;
       clearInterval(sweep);
+      clearInterval(disk);
+      clearInterval(logs);
       if (retry) clearTimeout(retry);
       await listener?.end().catch(() => undefined);
       await running?.catch(() => undefined);

@@ -36,3 +36,24 @@ export async function ftpLogin(
   );
   return rows[0];
 }
+
+/** What each site's folder holds (du), on the status rows the agent already wrote. */
+export async function reportDisk(pool: pg.Pool, serverId: number, sizes: Map<number, number>): Promise<void> {
+  if (sizes.size === 0) return;
+  await pool.query(
+    `update web.site_status s set disk_bytes = m.bytes, disk_measured_at = now()
+       from unnest($1::integer[], $2::bigint[]) as m(site_id, bytes)
+      where s.site_id = m.site_id and s.server_id = $3`,
+    [[...sizes.keys()], [...sizes.values()], serverId],
+  );
+}
+
+/** The last lines of a site's access and error logs, newest first. */
+export async function reportLogs(pool: pg.Pool, serverId: number, siteId: number, access: string[], error: string[]): Promise<void> {
+  await pool.query(
+    `insert into web.site_logs (site_id, server_id, access, error, updated_at) values ($1, $2, $3, $4, now())
+     on conflict (site_id) do update set server_id = excluded.server_id, access = excluded.access, error = excluded.error,
+       updated_at = excluded.updated_at`,
+    [siteId, serverId, access, error],
+  );
+}

@@ -103,7 +103,15 @@ export const webSiteStatusSchema = z.object({
   error: z.string().nullable(),
   /** What the owner should know although the site is live (its PHP runs on the nearest installed version). */
   note: z.string().nullable(),
+  /** What the site's folder holds, as the web server last measured it, and the owner's plans' disk (null: unlimited). */
+  disk: z.object({ bytes: z.number().nullable(), measured_at: z.string().nullable(), quota_mb: z.number().int().nullable() }),
 });
+
+/** GET /api/host/domain/{id}/logs: the last 100 lines of the site's access and error logs, newest first. */
+export const webSiteLogsAnswerSchema = z.object({
+  data: z.object({ access: z.array(z.string()), error: z.array(z.string()), updated_at: z.string().nullable() }),
+});
+export type WebSiteLogs = z.infer<typeof webSiteLogsAnswerSchema>['data'];
 export type WebSiteStatus = z.infer<typeof webSiteStatusSchema>;
 
 export const domainSchema = domainListItemSchema.extend({

@@ -71,4 +71,12 @@ test('a customer sees the site live, uploads a page over FTPS and the browser lo
   await page.goto(`/host/domain/${domain.id}/edit`);
   const [site] = await Promise.all([page.waitForEvent('popup'), website.getByRole('link', { name: domain.name }).click()]);
   await expect(site.getByRole('heading', { level: 1 })).toHaveText(greeting);
+  await site.close();
+
+  // The visit is in the site's access log on the domain page, newest first, beside the disk it uses.
+  await page.bringToFront();
+  const logs = website.getByTestId('website-logs');
+  await expect(logs.getByRole('region').or(logs.locator('pre'))).toContainText('"GET / HTTP/1.1" 200', { timeout: 15_000 });
+  await expect(website.getByTestId('website-disk')).toContainText('Disk used:', { timeout: 15_000 });
+  await reviewScreen(page, testInfo, 'website-logs', { include: 'main' });
 });

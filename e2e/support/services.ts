@@ -91,6 +91,9 @@ export const test = base.extend<object, { hostingServices: HostingServices }>({
         BERTH_FTP_PORT: String(ports.ftpPort),
         BERTH_FTP_PASSIVE_PORTS: `${passive}:${passive + 19}`,
         BERTH_WEB_USER_PREFIX: userPrefix,
+        // The web agent measures disks every second and reads logs twice a second here (a minute and 5 s in production).
+        BERTH_AGENT_DISK_MS: '1000',
+        BERTH_AGENT_LOGS_MS: '500',
       };
       await services('start', env);
       try {

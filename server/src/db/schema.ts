@@ -131,6 +131,17 @@ export interface WebSiteStatusTable {
   error: string;
   note: string;
   applied_at: Timestamp;
+  disk_bytes: string | number | null;
+  disk_measured_at: Timestamp | null;
+}
+
+/** The last lines of a site's logs, newest first (migration 0030; the agent writes them). */
+export interface WebSiteLogsTable {
+  site_id: number;
+  server_id: number;
+  access: string[];
+  error: string[];
+  updated_at: Timestamp;
 }
 
 export interface DnsZonesTable {
@@ -689,6 +700,7 @@ export interface Database {
   daemon_roles: DaemonRolesTable;
   servers: ServersTable;
   'web.site_status': WebSiteStatusTable;
+  'web.site_logs': WebSiteLogsTable;
   mail_aliases: MailAliasesTable;
   mail_autoreplies: MailAutorepliesTable;
   dkim_keys: DkimKeysTable;

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -100,7 +100,11 @@ beforeAll(async () => {
   // Pure-FTPd serves at most half as many sessions as the range has ports.
   settings.passivePorts = [passive, passive + 39];
   const { settingsFile } = await prepareWeb(t.db, settings);
-  agent = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), settingsFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  agent = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), settingsFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Disk and logs looked at every few hundred milliseconds instead of every minute and 5 s.
+    env: { ...process.env, BERTH_AGENT_DISK_MS: '300', BERTH_AGENT_LOGS_MS: '200' },
+  });
   for (const stream of [agent.stdout, agent.stderr]) stream?.on('data', (chunk: Buffer) => (agentLog += chunk.toString()));
   const conf = path.join(settings.runDir, 'nginx.conf');
   await within(15_000, async () => expect(existsSync(conf), agentLog).toBe(true));
@@ -159,6 +163,33 @@ describe('a domain on the panel is a website nginx serves', () => {
     // A file the customer uploads is served as it is.
     writeFileSync(path.join(path.dirname(placeholder), 'hello.txt'), 'hello from the customer\n');
     expect(await get('first-site.example', '/hello.txt')).toEqual({ status: 200, body: 'hello from the customer\n' });
+    expect((await get('first-site.example', '/missing.txt')).status).toBe(404);
+    // A folder without an index is refused, and nginx says why in the site's error log.
+    mkdirSync(path.join(path.dirname(placeholder), 'no-index'));
+    expect((await get('first-site.example', '/no-index/')).status).toBe(403);
+
+    // The domain page's logs: the last requests first, and nginx's word on the missing file.
+    await within(3_000, async () => {
+      const logs = (await customer.call({ method: 'GET', url: `/api/host/domain/${siteId}/logs` })).json().data;
+      expect(logs.access[0]).toContain('GET /no-index/ HTTP/1.1" 403');
+      expect(logs.access[1]).toContain('GET /missing.txt HTTP/1.1" 404');
+      expect(logs.access[2]).toContain('GET /hello.txt HTTP/1.1" 200');
+      expect(logs.error[0]).toContain('no-index/" is forbidden');
+    });
+    // Its disk usage, measured by the agent: the placeholder and the upload, then a larger file.
+    writeFileSync(path.join(path.dirname(placeholder), 'big.bin'), Buffer.alloc(200_000));
+    await within(3_000, async () => {
+      const disk = (await customer.call({ method: 'GET', url: `/api/host/domain/${siteId}` })).json().data.web.disk;
+      expect(disk.bytes).toBeGreaterThan(200_000);
+      expect(disk.quota_mb).toBeNull();
+    });
+    // Another customer sees neither.
+    const stranger = await addUser(
+      t,
+      (await t.db.selectFrom('users').select('tenant_id').where('id', '=', customer.user.id).executeTakeFirstOrThrow()).tenant_id,
+      'stranger@alpha.test',
+    );
+    expect((await stranger.call({ method: 'GET', url: `/api/host/domain/${siteId}/logs` })).statusCode).toBe(404);
   });
 
   it('serves another folder when the setting changes, and replaces a file edited by hand on the next pass', async () => {
@@ -255,6 +286,9 @@ describe('a domain on the panel is a website nginx serves', () => {
     expect(gone.statusCode, gone.body).toBe(200);
     await within(1_000, async () => expect((await get('short-lived.example')).status).toBe(404));
     expect(existsSync(path.join(settings.runDir, 'sites', `${siteId}.conf`))).toBe(false);
+    // Its files too: nothing of this owner waits for the next owner of the name.
+    const folder = path.join(settings.webRoot, String(customer.user.id), 'short-lived.example');
+    await within(1_000, async () => expect(existsSync(folder)).toBe(false));
   });
 
   describe.runIf(existsSync('/usr/sbin/php-fpm8.2'))("PHP in the customer's own pool", () => {

@@ -5,11 +5,13 @@ import {
   domainAnswerSchema,
   domainListAnswerSchema,
   messageAnswerSchema,
+  webSiteLogsAnswerSchema,
   type Customer,
   type Domain,
   type DomainCreatePayload,
   type DomainSort,
   type DomainUpdatePayload,
+  type WebSiteLogs,
 } from '@berth/contracts';
 import type { z } from 'zod';
 import { type ApiError, apiRequest } from './client.ts';
@@ -22,6 +24,7 @@ export const domainKeys = {
   lists: ['domains', 'list'] as const,
   list: (filter: DomainListFilter) => ['domains', 'list', filter] as const,
   detail: (id: number) => ['domains', 'detail', id] as const,
+  logs: (id: number) => ['domains', 'detail', id, 'logs'] as const,
   owners: (q: string) => ['domains', 'owners', q] as const,
 };
 
@@ -71,6 +74,15 @@ export function useDomain(id: number, enabled = true) {
     enabled,
     // While the web server applies a change, ask again until it says live or why not.
     refetchInterval: (query) => (query.state.data?.web?.state === 'applying' ? 1_500 : false),
+  });
+}
+
+/** GET /api/host/domain/{id}/logs: the site's last access and error log lines, asked again every few seconds while shown. */
+export function useSiteLogs(id: number) {
+  return useQuery<WebSiteLogs, ApiError>({
+    queryKey: domainKeys.logs(id),
+    queryFn: async ({ signal }) => (await apiRequest(`/host/domain/${id}/logs`, { schema: webSiteLogsAnswerSchema, signal })).data,
+    refetchInterval: 5_000,
   });
 }
 

@@ -102,8 +102,23 @@ const statements = [
     error text not null default '' check (length(error) <= 2000),
     -- What the owner should know although the site is live (its PHP version runs as the nearest one).
     note text not null default '' check (length(note) <= 2000),
-    applied_at timestamptz not null default now()
+    applied_at timestamptz not null default now(),
+    -- What the site's folder holds, measured by the agent (du) every minute or so.
+    disk_bytes bigint,
+    disk_measured_at timestamptz
   )`,
+  // The last lines of each site's access and error logs, newest first, as the agent last read them.
+  `create table web.site_logs (
+    site_id integer primary key references public.domains(id) on delete cascade,
+    server_id integer not null references public.servers(id) on delete cascade,
+    access text[] not null default '{}' check (cardinality(access) <= 100),
+    error text[] not null default '{}' check (cardinality(error) <= 100),
+    updated_at timestamptz not null default now()
+  )`,
+  'alter table web.site_logs enable row level security',
+  `create policy site_logs_own on web.site_logs
+    using (server_id in (select s.id from web.servers s where s.agent_role = current_user))
+    with check (server_id in (select s.id from web.servers s where s.agent_role = current_user))`,
   // FTP logins (agent/src/ftp-auth.ts, which Pure-FTPd asks through pure-authd): each enabled domain
   // user of a served site, chrooted into that site's folder, refused while the owner is locked,
   // verified against the panel's own argon2id hash.

@@ -1,4 +1,10 @@
-import { DEFAULT_DOMAIN_SETTINGS, type Domain, type DomainCreatePayload, type DomainUpdatePayload } from '@berth/contracts';
+import {
+  DEFAULT_DOMAIN_SETTINGS,
+  type Domain,
+  type DomainCreatePayload,
+  type DomainUpdatePayload,
+  type WebSiteLogs,
+} from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { fieldError, HttpError } from '../../http/errors.ts';
@@ -7,14 +13,14 @@ import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { createDefaultZone, sealedDkimKey } from '../dns/service.ts';
 import { tenantZoneDefaults } from '../dns/queries.ts';
-import { assertWithinPlans } from '../shop/plan-limits.ts';
+import { assertWithinPlans, planAllowance } from '../shop/plan-limits.ts';
 import { administers } from '../tenants/scope.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
 import { displayDomainName, toStoredDomainName } from './names.ts';
 import { presentDomain, settingsOf } from './present.ts';
 import { nameHeld, releaseLapsedClaim } from './claims.ts';
 import { newVerificationToken } from './proof.ts';
-import { deleteDomainWithChildren, findDomainDetail, insertDomain, moveDomainToTenant, updateDomain } from './queries.ts';
+import { deleteDomainWithChildren, findDomainDetail, findSiteLogs, insertDomain, moveDomainToTenant, updateDomain } from './queries.ts';
 import type { DomainDirectory } from './service.ts';
 
 const parseTimestamp = (value: string | null | undefined): Date | null | undefined =>
@@ -39,7 +45,18 @@ export class DomainEditor {
   async detail(viewer: UserRow, id: number): Promise<Domain> {
     const row = await findDomainDetail(this.deps.db, viewer, id);
     if (!row) throw new HttpError(404, 'http.not_found');
-    return presentDomain(row, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    // The disk the owner's plans include, beside what the site's folder holds.
+    const allowance = await planAllowance(this.deps.db, row.owner_id, now);
+    return presentDomain(row, now, allowance?.disk_mb ?? null);
+  }
+
+  /** The last lines of the site's access and error logs, for whoever may see the domain. */
+  async logs(viewer: UserRow, id: number): Promise<WebSiteLogs> {
+    const row = await findDomainDetail(this.deps.db, viewer, id);
+    if (!row) throw new HttpError(404, 'http.not_found');
+    const logs = await findSiteLogs(this.deps.db, id);
+    return { access: logs?.access ?? [], error: logs?.error ?? [], updated_at: logs ? new Date(logs.updated_at).toISOString() : null };
   }
 
   async create(actor: Actor, input: DomainCreatePayload): Promise<Domain> {

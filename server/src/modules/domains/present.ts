@@ -48,6 +48,7 @@ export function presentDomain(
     record_count: number | null;
   } & WebStatusRow,
   now: Date,
+  diskQuotaMb: number | null = null,
 ): Domain {
   return {
     ...presentListItem(row, now),
@@ -55,7 +56,7 @@ export function presentDomain(
     settings: settingsOf(row.settings),
     updated_at: iso(row.updated_at),
     counts: { users: Number(row.user_count ?? 0), dns_records: Number(row.record_count ?? 0) },
-    web: row.verification_token === null ? presentWebStatus(row) : null,
+    web: row.verification_token === null ? presentWebStatus(row, diskQuotaMb) : null,
     proof:
       row.verification_token === null
         ? null
@@ -75,13 +76,15 @@ export interface WebStatusRow {
   web_error: string | null;
   web_note: string | null;
   web_applied_at: Date | string | null;
+  web_disk_bytes: string | number | null;
+  web_disk_measured_at: Date | string | null;
 }
 
 /**
  * The website as its web server last applied it: live at the revision the panel wants, the error
  * that stopped that revision, or applying (a newer revision waits for the agent, or no server yet).
  */
-export function presentWebStatus(row: WebStatusRow): WebSiteStatus {
+export function presentWebStatus(row: WebStatusRow, diskQuotaMb: number | null): WebSiteStatus {
   const current = row.web_applied_revision !== null && String(row.web_applied_revision) === String(row.web_revision);
   return {
     state: current && row.web_state ? row.web_state : 'applying',
@@ -91,5 +94,10 @@ export function presentWebStatus(row: WebStatusRow): WebSiteStatus {
     applied_at: row.web_applied_at === null ? null : iso(row.web_applied_at),
     error: current && row.web_state === 'error' ? row.web_error || null : null,
     note: row.web_note || null,
+    disk: {
+      bytes: row.web_disk_bytes === null ? null : Number(row.web_disk_bytes),
+      measured_at: row.web_disk_measured_at === null ? null : iso(row.web_disk_measured_at),
+      quota_mb: diskQuotaMb,
+    },
   };
 }

@@ -182,6 +182,8 @@ export const findDomainDetail = (db: Db, viewer: UserRow, id: number) => {
       'web_status.error as web_error',
       'web_status.note as web_note',
       'web_status.applied_at as web_applied_at',
+      'web_status.disk_bytes as web_disk_bytes',
+      'web_status.disk_measured_at as web_disk_measured_at',
       (eb) =>
         eb
           .selectFrom('domain_users')
@@ -275,3 +277,7 @@ export const clearVerificationToken = (db: Db, id: number, token: string) =>
     .where('verification_token', '=', token)
     .returning(['id'])
     .executeTakeFirst();
+
+/** The last lines of a site's logs, as its web server's agent wrote them (migration 0030). */
+export const findSiteLogs = (db: Db, siteId: number) =>
+  db.selectFrom('web.site_logs').select(['access', 'error', 'updated_at']).where('site_id', '=', siteId).executeTakeFirst();

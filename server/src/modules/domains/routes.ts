@@ -5,6 +5,7 @@ import {
   domainExportQuerySchema,
   deleteConfirmQuerySchema,
   domainAnswerSchema,
+  webSiteLogsAnswerSchema,
   domainCreatePayloadSchema,
   domainListAnswerSchema,
   domainListQuerySchema,
@@ -102,6 +103,21 @@ export function domainRoutes(
         },
       },
       async (request) => ({ data: await editor.detail(authedUser(request).user, request.params.id) }),
+    );
+
+    api.get(
+      '/host/domain/:id/logs',
+      {
+        config: { rateLimit: RATE_LIMITS.read },
+        preHandler: requireUser,
+        schema: {
+          tags: ['domains'],
+          summary: "The last 100 lines of the website's access and error logs, newest first",
+          params: idParamsSchema,
+          response: { 200: webSiteLogsAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({ data: await editor.logs(authedUser(request).user, request.params.id) }),
     );
 
     api.patch(

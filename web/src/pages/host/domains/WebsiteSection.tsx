@@ -1,11 +1,13 @@
-import { Badge, Group, Loader, Stack, Text } from '@mantine/core';
+import { Badge, Group, Loader, Progress, Stack, Text } from '@mantine/core';
 import { IconWorld } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Domain } from '@berth/contracts';
 import { formatDateTime } from '../../../components/formatDate.ts';
+import { numberFormat } from '../../../components/intlFormats.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { Section } from '../../PageHeader.tsx';
 import classes from './Domains.module.css';
+import { WebsiteLogs } from './WebsiteLogs.tsx';
 
 /**
  * The website of a proven domain as its web server applied it (agent/, migration 0030): live with
@@ -57,7 +59,47 @@ export function WebsiteSection({ domain, web }: { domain: Domain; web: NonNullab
           </Text>
         ) : null}
         <Text fz="sm">{t('domains.website.folder', { folder: `${domain.settings.document_root}/` })}</Text>
+        <DiskUsage disk={web.disk} />
+        <Text fz="sm" fw={600} mt="xs">
+          {t('domains.website.logs')}
+        </Text>
+        <WebsiteLogs domainId={domain.id} />
       </Stack>
     </Section>
+  );
+}
+
+/** What the site's folder holds against the owner's plans' disk; warned from 90 %. */
+function DiskUsage({ disk }: { disk: NonNullable<Domain['web']>['disk'] }) {
+  const { t, i18n } = useTranslation();
+  if (disk.bytes === null) return null;
+  const size = (bytes: number) => {
+    const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+    const step = Math.min(units.length - 1, Math.max(0, Math.floor(Math.log(Math.max(bytes, 1)) / Math.log(1024))));
+    return numberFormat(i18n.language, { style: 'unit', unit: units[step], unitDisplay: 'short', maximumFractionDigits: 1 }).format(
+      bytes / 1024 ** step,
+    );
+  };
+  const quota = disk.quota_mb === null ? null : disk.quota_mb * 1024 * 1024;
+  const share = quota === null ? null : Math.min(100, (disk.bytes / quota) * 100);
+  return (
+    <Stack gap={4} data-testid="website-disk">
+      <Text fz="sm">
+        {quota === null
+          ? t('domains.website.disk', { used: size(disk.bytes) })
+          : t('domains.website.diskOf', { used: size(disk.bytes), quota: size(quota) })}
+      </Text>
+      {share !== null ? (
+        <Progress
+          className={classes.diskBar}
+          value={share}
+          color={share >= 90 ? 'red.8' : 'blue.7'}
+          aria-label={t('domains.website.diskShare', { share: Math.round(share) })}
+        />
+      ) : null}
+      {share !== null && share >= 90 ? (
+        <FormAlert kind="error">{t('domains.website.diskNearlyFull', { share: Math.round(share) })}</FormAlert>
+      ) : null}
+    </Stack>
   );
 }
