@@ -33,6 +33,18 @@ const isRoot = process.getuid?.() === 0;
 /** This run's customers' system users (root): `<prefix>c<owner id>`, removed afterwards. */
 const userPrefix = `bt${Math.random().toString(36).slice(2, 8).replace(/[0-9]/g, 'x')}`;
 let agentLog = '';
+let agentSettings: string;
+
+/** The web agent as a process of its own, as supervisord runs it. */
+function startAgentProcess(): ChildProcess {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), agentSettings], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Disk and logs looked at every few hundred milliseconds instead of every minute and 5 s.
+    env: { ...process.env, BERTH_AGENT_DISK_MS: '300', BERTH_AGENT_LOGS_MS: '200' },
+  });
+  for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (agentLog += chunk.toString()));
+  return child;
+}
 
 /** GET http://<name>/<path> through the server's HTTP port (the name in the Host header). */
 function get(name: string, pathname = '/'): Promise<{ status: number; body: string }> {
@@ -100,12 +112,8 @@ beforeAll(async () => {
   // Pure-FTPd serves at most half as many sessions as the range has ports.
   settings.passivePorts = [passive, passive + 39];
   const { settingsFile } = await prepareWeb(t.db, settings);
-  agent = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), settingsFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Disk and logs looked at every few hundred milliseconds instead of every minute and 5 s.
-    env: { ...process.env, BERTH_AGENT_DISK_MS: '300', BERTH_AGENT_LOGS_MS: '200' },
-  });
-  for (const stream of [agent.stdout, agent.stderr]) stream?.on('data', (chunk: Buffer) => (agentLog += chunk.toString()));
+  agentSettings = settingsFile;
+  agent = startAgentProcess();
   const conf = path.join(settings.runDir, 'nginx.conf');
   await within(15_000, async () => expect(existsSync(conf), agentLog).toBe(true));
   nginx = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
@@ -277,6 +285,27 @@ describe('a domain on the panel is a website nginx serves', () => {
     // nginx's reload is graceful: the old workers finish what they hold first.
     await within(1_000, async () => expect((await get('escape.example', '/hostname')).status).toBe(404));
     expect((await get('good-neighbour.example')).status).toBe(200);
+  });
+
+  it('applies what changed while the agent was down as soon as it is back', async () => {
+    const siteId = await addSite('while-away.example');
+    await within(1_000, async () => expect((await get('while-away.example')).status).toBe(200));
+    agent.kill('SIGKILL');
+    await new Promise((resolve) => agent.once('exit', resolve));
+    const changed = await admin.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${siteId}`,
+      payload: { settings: { document_root: 'htdocs' } },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const root = path.join(settings.webRoot, String(customer.user.id), 'while-away.example', 'htdocs');
+    // Nobody applies it meanwhile: nginx still serves the old folder.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(root)).toBe(false);
+    agent = startAgentProcess();
+    await within(5_000, async () => expect(existsSync(path.join(root, 'index.html'))).toBe(true));
+    writeFileSync(path.join(root, 'index.html'), 'after the restart\n');
+    await within(1_000, async () => expect((await get('while-away.example')).body).toBe('after the restart\n'));
   });
 
   it('takes a deleted site off at once', async () => {
