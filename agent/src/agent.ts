@@ -40,8 +40,8 @@ export interface AgentSettings extends WebLayout {
 }
 
 export interface RunningAgent {
-  /** Applies the database's state now; resolves when done. */
-  pass(): Promise<PassResult>;
+  /** Applies the database's state now (every folder and file checked again unless `full` is false). */
+  pass(full?: boolean): Promise<PassResult>;
   stop(): Promise<void>;
 }
 
@@ -213,7 +213,16 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   /** What this agent last reported per site, so an unchanged site is not written again. */
   const reported = new Map<number, string>();
 
-  const onePass = async (): Promise<PassResult> => {
+  /**
+   * What each site's file holds at which revision, as applied: a pass after a notification trusts it
+   * for the sites whose revision did not move (at 10,000 sites one change touches one folder and
+   * one file); a full pass (at start, after a lost connection, every minute) checks every folder
+   * and file again, which also replaces a file edited by hand.
+   */
+  const fresh = new Map<number, { revision: string; text: string }>();
+  let lastFailures = '';
+
+  const onePass = async (full: boolean): Promise<PassResult> => {
     const id = await server();
     const rows = await sitesOf(pool, id);
     const sites: WebSite[] = [];
@@ -237,8 +246,9 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     for (const site of sites) {
       revisions.set(site.site_id, site.revision);
       let owner: CustomerUser;
+      const upToDate = !full && fresh.get(site.site_id)?.revision === site.revision;
       try {
-        owner = await prepareFiles(site);
+        owner = upToDate ? await owners.ensure(site.owner_id, customerHome(settings, site.owner_id)) : await prepareFiles(site);
       } catch (error) {
         withdrawn.add(site.site_id);
         failed.push({ siteId: site.site_id, error: (error as Error).message });
@@ -281,7 +291,11 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
         return match ? [Number(match[1])] : [];
       }),
     );
-    const current = (siteId: number) => (onDisk.has(siteId) ? readFileSync(siteFile(settings, siteId), 'utf8') : undefined);
+    const current = (siteId: number) => {
+      const known = fresh.get(siteId);
+      if (!full && known && known.revision === revisions.get(siteId) && onDisk.has(siteId)) return known.text;
+      return onDisk.has(siteId) ? readFileSync(siteFile(settings, siteId), 'utf8') : undefined;
+    };
     const changed = [...wanted].filter(([siteId, text]) => current(siteId) !== text).map(([siteId]) => siteId);
     const failedIds = new Set(failed.map((f) => f.siteId));
     // A site no longer wanted here goes; one that failed to render keeps its last good file.
@@ -333,12 +347,22 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       reported.set(siteId, revision);
     }
     for (const siteId of removed) reported.delete(siteId);
-    if (accepted.size > 0 || removed.length > 0 || failed.length > 0) {
+    // What stands on disk now, at which revision (a failed or withdrawn site is checked again next time).
+    for (const [siteId, text] of wanted) {
+      if (failedIds.has(siteId) || (changed.includes(siteId) && !accepted.has(siteId))) fresh.delete(siteId);
+      else fresh.set(siteId, { revision: revisions.get(siteId)!, text });
+    }
+    for (const siteId of fresh.keys()) if (!wanted.has(siteId)) fresh.delete(siteId);
+    const failures = failed.map((f) => `${f.siteId}:${f.error}`).join('|');
+    if (accepted.size > 0 || removed.length > 0 || failures !== lastFailures) {
+      lastFailures = failures;
       log(`applied ${accepted.size}, removed ${removed.length}, failed ${failed.length} of ${rows.length} sites`);
     }
     // Folders of sites no longer here go; a row that failed its check keeps its folder.
-    const keep = new Set(rows.map((row) => folderKey(String(row.owner_id), String(row.name))));
-    for (const folder of sweepSiteFolders(settings, keep)) log(`removed the folder of ${folder}`);
+    if (full || removed.length > 0) {
+      const keep = new Set(rows.map((row) => folderKey(String(row.owner_id), String(row.name))));
+      for (const folder of sweepSiteFolders(settings, keep)) log(`removed the folder of ${folder}`);
+    }
     known = new Map(sites.map((site) => [site.site_id, folderKey(site.owner_id, site.name)]));
     return { applied: [...accepted], failed, removed };
   };
@@ -353,21 +377,23 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     }
   };
 
-  // One pass at a time; a notification during a pass asks for one more after it.
+  // One pass at a time; a notification during a pass asks for one more after it (a full one if
+  // any of the requests was for a full one).
   let running: Promise<PassResult> | undefined;
-  let again = false;
-  const pass = async (): Promise<PassResult> => {
+  let again: 'no' | 'changes' | 'full' = 'no';
+  const pass = async (full = true): Promise<PassResult> => {
     if (running) {
-      again = true;
+      again = full || again === 'full' ? 'full' : 'changes';
       return running;
     }
     running = (async () => {
       try {
-        let result: PassResult;
-        do {
-          again = false;
-          result = await onePass();
-        } while (again);
+        let result = await onePass(full);
+        while (again !== 'no') {
+          const next: boolean = again === 'full';
+          again = 'no';
+          result = await onePass(next);
+        }
         return result;
       } finally {
         running = undefined;
@@ -375,8 +401,8 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     })();
     return running;
   };
-  const passQuietly = () =>
-    pass().catch((error: unknown) => {
+  const passQuietly = (full = true) =>
+    pass(full).catch((error: unknown) => {
       log(`pass failed: ${(error as Error).message}`);
     });
 
@@ -397,7 +423,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     client.on('error', reconnect);
     client.on('end', reconnect);
     client.on('notification', (message) => {
-      if (serverId === undefined || message.payload === String(serverId)) void passQuietly();
+      if (serverId === undefined || message.payload === String(serverId)) void passQuietly(false);
     });
     try {
       await client.connect();

@@ -39,8 +39,9 @@ let agentSettings: string;
 function startAgentProcess(): ChildProcess {
   const child = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), agentSettings], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Disk and logs looked at every few hundred milliseconds instead of every minute and 5 s.
-    env: { ...process.env, BERTH_AGENT_DISK_MS: '300', BERTH_AGENT_LOGS_MS: '200' },
+    // Every file checked, disks measured and logs read every few hundred milliseconds instead of
+    // every minute, minute and 5 s.
+    env: { ...process.env, BERTH_AGENT_SWEEP_MS: '500', BERTH_AGENT_DISK_MS: '300', BERTH_AGENT_LOGS_MS: '200' },
   });
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (agentLog += chunk.toString()));
   return child;
@@ -210,14 +211,14 @@ describe('a domain on the panel is a website nginx serves', () => {
     });
     expect(changed.statusCode, changed.body).toBe(200);
     const root = path.join(settings.webRoot, String(customer.user.id), 'moving.example', 'web/current');
-    await within(1_000, async () => expect(existsSync(path.join(root, 'index.html'))).toBe(true));
+    await within(1_000, async () => expect(readFileSync(path.join(root, 'index.html'), 'utf8')).toContain('This website is ready'));
     writeFileSync(path.join(root, 'index.html'), 'the new folder\n');
     await within(1_000, async () => expect((await get('moving.example')).body).toBe('the new folder\n'));
 
     const file = path.join(settings.runDir, 'sites', `${siteId}.conf`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('web/current', 'elsewhere'));
-    await addSite('nudge.example'); // any change makes a pass
-    await within(1_000, async () => expect(readFileSync(file, 'utf8')).toContain('web/current'));
+    // The next full pass (every minute; here every half second) writes it again.
+    await within(2_000, async () => expect(readFileSync(file, 'utf8')).toContain('web/current'));
   });
 
   it('answers 503 with the suspended page while the owner is locked, and serves again once unlocked', async () => {
@@ -303,7 +304,7 @@ describe('a domain on the panel is a website nginx serves', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(existsSync(root)).toBe(false);
     agent = startAgentProcess();
-    await within(5_000, async () => expect(existsSync(path.join(root, 'index.html'))).toBe(true));
+    await within(5_000, async () => expect(readFileSync(path.join(root, 'index.html'), 'utf8')).toContain('This website is ready'));
     writeFileSync(path.join(root, 'index.html'), 'after the restart\n');
     await within(1_000, async () => expect((await get('while-away.example')).body).toBe('after the restart\n'));
   });
