@@ -49,6 +49,7 @@ describe('first start', () => {
       '0027_throttle_pair',
       '0028_dns_served_flag',
       '0029_dns_auth_flag',
+      '0030_web_serving',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
