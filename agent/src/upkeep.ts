@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { WEB_HOST_NAME } from '@berth/contracts';
@@ -53,42 +53,4 @@ export async function measureSiteFolders(layout: WebLayout): Promise<Map<string,
     sizes.set(folderKey(relative[0]!, relative[1]!), Number(line.slice(0, tab)));
   }
   return sizes;
-}
-
-/** The last `count` lines of a file, newest first (reads at most its last 64 KiB). */
-export function lastLines(file: string, count = 100): string[] {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return [];
-  }
-  try {
-    const size = statSync(file).size;
-    const length = Math.min(size, 64 * 1024);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    const lines = buffer
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line.length > 0);
-    // The first line of a cut read is a fragment.
-    if (length < size) lines.shift();
-    return lines
-      .slice(-count)
-      .reverse()
-      .map((line) => line.slice(0, 2000));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A file's size and time of change, to tell whether it is worth reading again. */
-export function fileStamp(file: string): string {
-  try {
-    const stat = statSync(file);
-    return `${stat.size}:${stat.mtimeMs}`;
-  } catch {
-    return '';
-  }
 }
