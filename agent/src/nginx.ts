@@ -69,6 +69,8 @@ export function renderMain(layout: WebLayout, includes: string[] | 'all', siteCo
     '  fastcgi_param SCRIPT_FILENAME $realpath_root$fastcgi_script_name;',
     '  fastcgi_param PATH_INFO $fastcgi_path_info;',
     '  index index.html index.htm;',
+    // A site without PHP never hands out a PHP file's source.
+    '  map $uri $berth_php_file { default 0; ~\\.php$ 1; }',
     `  ssl_certificate ${run}/tls/default.crt;`,
     `  ssl_certificate_key ${run}/tls/default.key;`,
     '  ssl_protocols TLSv1.2 TLSv1.3;',
@@ -115,6 +117,7 @@ export function renderSite(layout: WebLayout, site: WebSite, phpSocket: string |
         `  root ${root};`,
         ...(phpSocket ? ['  index index.php index.html index.htm;'] : []),
         '  location / { try_files $uri $uri/ =404; }',
+        ...(phpSocket ? [] : ['  if ($berth_php_file) { return 403; }']),
         // Only a file that exists runs (never /upload.jpg/x.php), in the customer's own pool.
         ...(phpSocket
           ? [

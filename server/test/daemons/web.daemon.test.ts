@@ -48,9 +48,9 @@ function startAgentProcess(): ChildProcess {
 }
 
 /** GET http://<name>/<path> through the server's HTTP port (the name in the Host header). */
-function get(name: string, pathname = '/'): Promise<{ status: number; body: string }> {
+function get(name: string, pathname = '/', port = settings.httpPort): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: settings.address, port: settings.httpPort, path: pathname, headers: { host: name } }, (res) => {
+    const req = request({ host: settings.address, port, path: pathname, headers: { host: name } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -214,6 +214,12 @@ describe('a domain on the panel is a website nginx serves', () => {
     await within(1_000, async () => expect(readFileSync(path.join(root, 'index.html'), 'utf8')).toContain('This website is ready'));
     writeFileSync(path.join(root, 'index.html'), 'the new folder\n');
     await within(1_000, async () => expect((await get('moving.example')).body).toBe('the new folder\n'));
+    // With PHP off, a PHP file is neither run nor handed out as source.
+    writeFileSync(path.join(root, 'source.php'), '<?php echo "secret";');
+    const off = await customer.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { settings: { php_version: 'off' } } });
+    expect(off.statusCode, off.body).toBe(200);
+    await within(1_000, async () => expect((await get('moving.example', '/source.php')).status).toBe(403));
+    expect((await get('moving.example', '/source.php')).body).not.toContain('<?php');
 
     const file = path.join(settings.runDir, 'sites', `${siteId}.conf`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('web/current', 'elsewhere'));
@@ -286,6 +292,43 @@ describe('a domain on the panel is a website nginx serves', () => {
     // nginx's reload is graceful: the old workers finish what they hold first.
     await within(1_000, async () => expect((await get('escape.example', '/hostname')).status).toBe(404));
     expect((await get('good-neighbour.example')).status).toBe(200);
+  });
+
+  it('places a new site on the web server with the fewest sites, whose own agent and nginx serve it', async () => {
+    const second: WebSettings = {
+      ...settings,
+      serverName: 'web2',
+      httpPort: await freePort(),
+      httpsPort: await freePort(),
+      ftpPort: await freePort(),
+      runDir: path.join(dir, 'run2'),
+      webRoot: path.join(dir, 'www2'),
+    };
+    const { settingsFile } = await prepareWeb(t.db, second);
+    const agent2 = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), settingsFile], { stdio: 'ignore' });
+    const conf = path.join(second.runDir, 'nginx.conf');
+    await within(15_000, async () => expect(existsSync(conf)).toBe(true));
+    const nginx2 = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
+    try {
+      const siteId = await addSite('on-the-second.example');
+      const placed = (await admin.call({ method: 'GET', url: `/api/host/domain/${siteId}` })).json().data.web;
+      expect(placed.server).toBe('web2');
+      const onSecond = (name: string) => get(name, '/', second.httpPort);
+      await within(2_000, async () => expect((await onSecond('on-the-second.example')).status).toBe(200));
+      // The first server does not serve it, and the second serves none of the first's sites.
+      expect((await get('on-the-second.example')).status).toBe(404);
+      expect((await onSecond('first-site.example')).status).toBe(404);
+      expect(existsSync(path.join(second.webRoot, String(customer.user.id), 'on-the-second.example'))).toBe(true);
+      expect(existsSync(path.join(settings.webRoot, String(customer.user.id), 'on-the-second.example'))).toBe(false);
+      // One agent's role cannot write the other server's status rows (row security).
+      const rows = await t.db.selectFrom('web.site_status').select(['site_id', 'server_id']).where('site_id', '=', siteId).execute();
+      expect(rows).toEqual([{ site_id: siteId, server_id: expect.any(Number) }]);
+    } finally {
+      nginx2.kill('SIGQUIT');
+      agent2.kill('SIGTERM');
+      // Back to one web server for the tests after this one.
+      await sql`delete from servers where name = 'web2'`.execute(t.db);
+    }
   });
 
   it('applies what changed while the agent was down as soon as it is back', async () => {
