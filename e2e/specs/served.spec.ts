@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
-import { newPassword, signInPage, uniqueToken } from '../support/accounts.ts';
+import { addAccountInBrowser, newPassword, signInPage, uniqueToken } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 import { test, expect, type HostingServices } from '../support/services.ts';
 
@@ -79,13 +79,7 @@ test('a mailbox added on the accounts page receives mail, listed over IMAP', asy
   await signInPage(page, owner);
   await page.goto(`/host/domain/${domain.id}/users`);
   await expect(page.getByText('Not served yet')).toHaveCount(0, { timeout: 30_000 });
-  await page.getByRole('button', { name: 'Add account' }).first().click();
-  const create = page.getByRole('dialog');
-  await create.getByLabel('Login (uid)', { exact: true }).fill(uid);
-  await create.getByLabel('Password', { exact: true }).fill(password);
-  await create.getByLabel('Confirm password', { exact: true }).fill(password);
-  await create.getByRole('button', { name: 'Add account' }).click();
-  await expect(create).toBeHidden();
+  await addAccountInBrowser(page, uid, password);
   await expect(page.getByRole('main')).toContainText(`${uid}@${domain.name}`);
   await reviewScreen(page, testInfo, 'served-mailbox', MAIN);
 

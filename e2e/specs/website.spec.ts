@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Client as FtpClient } from 'basic-ftp';
-import { newPassword, signInPage, uniqueToken } from '../support/accounts.ts';
+import { addAccountInBrowser, newPassword, signInPage, uniqueToken } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
 import { test, expect } from '../support/services.ts';
 
@@ -43,13 +43,7 @@ test('a customer sees the site live, uploads a page over FTPS and the browser lo
   const uid = `web${uniqueToken(2)}`;
   const password = newPassword();
   await page.goto(`/host/domain/${domain.id}/users`);
-  await page.getByRole('button', { name: 'Add account' }).first().click();
-  const create = page.getByRole('dialog');
-  await create.getByLabel('Login (uid)', { exact: true }).fill(uid);
-  await create.getByLabel('Password', { exact: true }).fill(password);
-  await create.getByLabel('Confirm password', { exact: true }).fill(password);
-  await create.getByRole('button', { name: 'Add account' }).click();
-  await expect(create).toBeHidden();
+  await addAccountInBrowser(page, uid, password);
 
   const greeting = `Hello from ${uniqueToken()}`;
   const ftp = new FtpClient(15_000);

@@ -82,6 +82,17 @@ export async function wrongTotpCode(secret: string): Promise<string> {
  * Signs the page's browser in as `user` through the API (the page's request context shares its
  * cookies), for specs that are not about the login screen.
  */
+/** Adds a mailbox & FTP user on the accounts page the browser is on, as a user types it. */
+export async function addAccountInBrowser(page: Page, uid: string, password: string): Promise<void> {
+  await page.getByRole('button', { name: 'Add account' }).first().click();
+  const create = page.getByRole('dialog');
+  await create.getByLabel('Login (uid)', { exact: true }).fill(uid);
+  await create.getByLabel('Password', { exact: true }).fill(password);
+  await create.getByLabel('Confirm password', { exact: true }).fill(password);
+  await create.getByRole('button', { name: 'Add account' }).click();
+  await expect(create).toBeHidden();
+}
+
 export async function signInPage(page: Page, user: { email: string; password: string }): Promise<void> {
   await expectStatus(
     await page.request.post('/api/login', { data: { email: user.email, password: user.password, remember: false } }),

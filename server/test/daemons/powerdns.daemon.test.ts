@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsRoleOf, preparePowerDns, resolverFor, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
+import { within } from '../within.ts';
 import { addTenant, addUser, superAdmin, type Caller } from '../hosting.ts';
 import { startDnsWorld, type DnsWorld } from '../dns-world.ts';
 
@@ -53,19 +54,6 @@ const add = async (payload: Record<string, unknown>, id = domainId) => {
   expect(answer.statusCode, answer.body).toBe(201);
   return answer.json().data as { id: number };
 };
-/** Polls until `check` passes; answers how long it took (the bar: under a second). */
-async function within(ms: number, check: () => Promise<void>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await check();
-      return Date.now() - started;
-    } catch (error) {
-      if (Date.now() - started > ms) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 const errorCode = (promise: Promise<unknown>) =>
   promise.then(
     () => 'answered',

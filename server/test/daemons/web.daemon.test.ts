@@ -11,6 +11,7 @@ import { Client as FtpClient } from 'basic-ftp';
 import { Readable } from 'node:stream';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
+import { within } from '../within.ts';
 import { addTenant, addUser, callerFor, type Caller } from '../hosting.ts';
 import type { UserRow } from '../../src/modules/users/queries.ts';
 
@@ -59,20 +60,6 @@ function get(name: string, pathname = '/', port = settings.httpPort): Promise<{ 
     req.on('error', reject);
     req.end();
   });
-}
-
-/** Polls until `check` passes; answers how long it took. */
-async function within(ms: number, check: () => Promise<void>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await check();
-      return Date.now() - started;
-    } catch (error) {
-      if (Date.now() - started > ms) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 }
 
 const statusOf = async (siteId: number) => {
