@@ -13,6 +13,7 @@ import { formatComparison, ratioOf, verdict, type Comparison } from './report.ts
 import { formatPropagation, measureDnsPropagation } from './dns-propagation.ts';
 import { measureDomainsPage } from './domains.ts';
 import { formatDnsThroughput, measureDnsThroughput } from './dns-throughput.ts';
+import { formatWebsites, measureWebsites } from './websites.ts';
 import { auditPages, formatPages, logInOnHost } from './pages.ts';
 import { queriesPerRequest } from './queries.ts';
 import { formatRevocation, measureRevocation } from './revocation.ts';
@@ -35,13 +36,15 @@ const settings = {
   loginConnections: 4,
   /** The domains page's size here (`node bench/src/domains.ts` alone: 1,000,000). */
   domains: positiveInteger('BENCH_DOMAINS', 100_000),
+  /** Sites on one web server (bench/src/websites.ts). */
+  sites: positiveInteger('BENCH_SITES', 10_000),
   goals: { userVsPool: 0.6, loginVsArgon2: 0.9, queriesPerRequest: 1 },
   demo: { host: 'harbor.localhost', password: 'demo-password-0123456789' },
   // The server's own defaults (server/src/lib/password.ts); passed to it explicitly so both sides match.
   argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
   admin: { email: 'bench@localhost', password: 'bench-password-0123456789' },
-  /** Hard stop, in case something hangs: the run is meant to take about eight minutes. */
-  watchdogSeconds: 900,
+  /** Hard stop, in case something hangs: the run is meant to take about ten minutes. */
+  watchdogSeconds: 1_500,
 };
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -195,6 +198,8 @@ async function main(): Promise<void> {
   const propagation = await measureDnsPropagation();
   log("PowerDNS queries/s: Berth's views vs PowerDNS's own tables, dnsperf ...");
   const dnsThroughput = await measureDnsThroughput();
+  log(`websites: nginx, PHP-FPM and the web agent, ${settings.sites.toLocaleString('en-US')} sites ...`);
+  const websites = await measureWebsites({ sites: settings.sites, log });
 
   const userComparison: Comparison = {
     title: `Authenticated GET /api/user vs bare Fastify (${load.connections} connections, ${load.durationSeconds} s)`,
@@ -235,6 +240,7 @@ async function main(): Promise<void> {
   for (const line of domainsPage) log(line);
   log(`\n${formatPropagation(propagation)}`);
   log(`\n${formatDnsThroughput(dnsThroughput)}`);
+  log(`\n${formatWebsites(websites)}`);
   const failed = [...userRuns, hello, ...pooledRuns, ...loginRuns].some((result) => result.failures > 0);
   if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');
   log('');
