@@ -73,7 +73,7 @@ export function useDomain(id: number, enabled = true) {
     queryFn: async ({ signal }) => (await apiRequest(`/host/domain/${id}`, { schema: domainAnswerSchema, signal })).data,
     enabled,
     // While the web server applies a change, ask again until it says live or why not.
-    refetchInterval: (query) => (query.state.data?.web?.state === 'applying' ? 1_500 : false),
+    refetchInterval: (query) => (query.state.data?.web?.state === 'applying' && query.state.data.web.server !== null ? 1_500 : false),
   });
 }
 

@@ -16,16 +16,19 @@ import { WebsiteLogs } from './WebsiteLogs.tsx';
  */
 export function WebsiteSection({ domain, web }: { domain: Domain; web: NonNullable<Domain['web']> }) {
   const { t } = useTranslation();
+  const shown = web.server === null ? 'unplaced' : web.state;
   const badge = {
     // Filled in the darker shades: white text on them passes WCAG AA (axe, e2e website.spec.ts).
     live: { color: 'teal.9', label: t('domains.website.live') },
     applying: { color: 'blue.8', label: t('domains.website.applying') },
     error: { color: 'red.9', label: t('domains.website.error') },
-  }[web.state];
+    // No web server yet (the embedded database, or `npm run services` not started): nothing to wait for.
+    unplaced: { color: 'gray.7', label: t('domains.website.notServed') },
+  }[shown];
 
   return (
     <Section id="website" title={t('domains.website.title')} description={t('domains.website.description')}>
-      <Stack gap="sm" data-testid="domain-website" data-state={web.state}>
+      <Stack gap="sm" data-testid="domain-website" data-state={shown}>
         <Group gap="sm" wrap="nowrap" align="center">
           <IconWorld size={20} stroke={1.6} aria-hidden />
           <a className={classes.mono} href={`http://${domain.name}/`} target="_blank" rel="noreferrer">
@@ -35,7 +38,7 @@ export function WebsiteSection({ domain, web }: { domain: Domain; web: NonNullab
             color={badge.color}
             variant="filled"
             data-testid="website-state"
-            leftSection={web.state === 'applying' ? <Loader size={10} color="white" /> : null}
+            leftSection={shown === 'applying' ? <Loader size={10} color="white" /> : null}
           >
             {badge.label}
           </Badge>
@@ -60,10 +63,14 @@ export function WebsiteSection({ domain, web }: { domain: Domain; web: NonNullab
         ) : null}
         <Text fz="sm">{t('domains.website.folder', { folder: `${domain.settings.document_root}/` })}</Text>
         <DiskUsage disk={web.disk} />
-        <Text fz="sm" fw={600} mt="xs">
-          {t('domains.website.logs')}
-        </Text>
-        <WebsiteLogs domainId={domain.id} />
+        {shown === 'unplaced' ? null : (
+          <>
+            <Text fz="sm" fw={600} mt="xs">
+              {t('domains.website.logs')}
+            </Text>
+            <WebsiteLogs domainId={domain.id} />
+          </>
+        )}
       </Stack>
     </Section>
   );
