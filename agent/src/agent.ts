@@ -86,7 +86,9 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   mkdirSync(settings.webRoot, { recursive: true, mode: 0o755 });
   const mainConf = path.join(settings.runDir, 'nginx.conf');
   let siteCount = 0;
-  writeIfChanged(mainConf, renderMain(settings, 'all', siteCount));
+  // Written when missing only: the one there is sized for the sites already served, and nginx may
+  // restart before the first pass (which rewrites it when it should change).
+  if (!existsSync(mainConf)) writeFileSync(mainConf, renderMain(settings, 'all', siteCount));
   const runsAsRoot = process.getuid?.() === 0;
   const installed = installedPhpVersions();
   for (const version of installed) {
@@ -182,7 +184,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       }
       for (const ownerId of changed) renameSync(path.join(next, `${ownerId}.conf`), path.join(dir, `${ownerId}.conf`));
       for (const ownerId of removed) rmSync(path.join(dir, `${ownerId}.conf`), { force: true });
-      await signalPidFile(path.join(phpDir(settings, version), 'php-fpm.pid'), 'SIGUSR2');
+      await signalPidFile(path.join(phpDir(settings, version), 'php-fpm.pid'), 'SIGUSR2', 'php-fpm');
     }
     return refused;
   };
@@ -397,7 +399,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   // SIGHUP to the master itself: `nginx -s reload` would first parse the whole configuration again
   // only to find the pid (seconds at 10,000 sites).
   const reload = async () => {
-    await signalPidFile(path.join(settings.runDir, 'nginx.pid'), 'SIGHUP');
+    await signalPidFile(path.join(settings.runDir, 'nginx.pid'), 'SIGHUP', 'nginx');
   };
 
   // One pass at a time; a notification during a pass asks for one more after it (a full one if
@@ -482,10 +484,15 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   };
 }
 
-/** Signals the process a pid file names, if it runs (a daemon not started yet reads its files when it starts). */
-async function signalPidFile(file: string, signal: NodeJS.Signals): Promise<void> {
+/**
+ * Signals the process a pid file names if it runs and is the daemon named (`comm` starts with it):
+ * a daemon killed outright leaves its pid file behind, and its pid may belong to another process by now.
+ */
+async function signalPidFile(file: string, signal: NodeJS.Signals, daemon: string): Promise<void> {
   try {
-    process.kill(Number(readFileSync(file, 'utf8').trim()), signal);
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith(daemon)) return;
+    process.kill(pid, signal);
   } catch {
     // not running
   }
