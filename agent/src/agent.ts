@@ -4,15 +4,31 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { webSiteSchema, type WebSite } from '@berth/contracts';
-import { documentRoot, logsDir, pagesDir, renderMain, renderSite, siteFile, siteHome, sitesDir, type WebLayout } from './nginx.ts';
+import {
+  checkedEntries,
+  claimHosts,
+  documentRoot,
+  extraDir,
+  logsDir,
+  pagesDir,
+  renderMain,
+  renderSites,
+  siteEntries,
+  siteHome,
+  sitesFile,
+  sitesStateFile,
+  type SiteEntries,
+  type WebLayout,
+} from './nginx.ts';
 import { placeholderPage, suspendedPage } from './pages.ts';
-import { reportDisk, reportLogs, reportSite, serverIdOf, sitesOf } from './queries.ts';
+import { reportDisk, reportLogs, reportServer, reportSite, serverIdOf, sitesOf } from './queries.ts';
 import { SiteLogs } from './logs.ts';
 import { folderKey, measureSiteFolders, sweepSiteFolders } from './upkeep.ts';
 import { CustomerUsers, type CustomerUser } from './users.ts';
 import {
   checkPhp,
   customerHome,
+  DEFAULT_POOL_LIMITS,
   effectivePhpVersion,
   installedPhpVersions,
   phpDir,
@@ -52,9 +68,7 @@ export interface PassResult {
   removed: number[];
 }
 
-const SITE_FILE = /^(\d+)\.conf$/;
-/** Up to this many changed sites in a pass after a notification are checked one by one. */
-const FEW_CHANGES = 20;
+const POOL_FILE = /^(\d+)\.conf$/;
 
 /** nginx's own words for a failed check, without the file paths of this machine. */
 function nginxError(error: unknown): string {
@@ -74,21 +88,17 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   const log = settings.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} web-agent ${line}\n`));
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 2, connectionTimeoutMillis: 5_000 });
   pool.on('error', () => undefined);
-  for (const dir of [
-    sitesDir(settings),
-    logsDir(settings),
-    pagesDir(settings),
-    path.join(settings.runDir, 'tmp'),
-    path.join(settings.runDir, 'staging'),
-  ]) {
+  for (const dir of [logsDir(settings), pagesDir(settings), extraDir(settings), path.join(settings.runDir, 'tmp')]) {
     mkdirSync(dir, { recursive: true, mode: 0o755 });
   }
   mkdirSync(settings.webRoot, { recursive: true, mode: 0o755 });
   const mainConf = path.join(settings.runDir, 'nginx.conf');
-  let siteCount = 0;
-  // Written when missing only: the one there is sized for the sites already served, and nginx may
-  // restart before the first pass (which rewrites it when it should change).
-  if (!existsSync(mainConf)) writeFileSync(mainConf, renderMain(settings, 'all', siteCount));
+  // The entries nginx serves now, as the last pass applied them (kept across restarts: a site whose
+  // row fails its check keeps them).
+  let applied = loadApplied(sitesStateFile(settings));
+  // Written when missing only: nginx may start before the first pass, which rewrites them when they should change.
+  if (!existsSync(sitesFile(settings))) writeFileSync(sitesFile(settings), renderSites([...applied.values()]));
+  if (!existsSync(mainConf)) writeFileSync(mainConf, renderMain(settings, sitesFile(settings), applied.size * 2));
   const runsAsRoot = process.getuid?.() === 0;
   const installed = installedPhpVersions();
   for (const version of installed) {
@@ -102,14 +112,18 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     if (serverId !== undefined) return serverId;
     const id = await serverIdOf(pool, settings.serverName);
     if (id === undefined) throw new Error(`no server named ${settings.serverName} in the database (npm run services prepares it)`);
+    await reportServer(pool, id, installed);
     serverId = id;
     return serverId;
   };
 
   const nginx = (args: string[]) => run('nginx', ['-e', path.join(logsDir(settings), 'nginx.error.log'), ...args]);
-  const check = async (includes: string[]): Promise<string | undefined> => {
+  /** nginx's own check of candidate sites (nginx's words when it fails). */
+  const check = async (sitesText: string, hostCount: number): Promise<string | undefined> => {
+    const candidate = path.join(settings.runDir, 'check.sites.conf');
+    writeFileSync(candidate, sitesText);
     const conf = path.join(settings.runDir, 'check.conf');
-    writeFileSync(conf, renderMain(settings, includes, siteCount));
+    writeFileSync(conf, renderMain(settings, candidate, hostCount));
     try {
       await nginx(['-t', '-q', '-c', conf]);
       return undefined;
@@ -164,7 +178,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       const dir = path.join(phpDir(settings, version), 'pools');
       const onDisk = new Map(
         readdirSync(dir).flatMap((file) => {
-          const match = SITE_FILE.exec(file);
+          const match = POOL_FILE.exec(file);
           return match ? [[Number(match[1]), readFileSync(path.join(dir, file), 'utf8')] as const] : [];
         }),
       );
@@ -218,12 +232,12 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   const reported = new Map<number, string>();
 
   /**
-   * What each site's file holds at which revision, as applied: a pass after a notification trusts it
-   * for the sites whose revision did not move (at 10,000 sites one change touches one folder and
-   * one file); a full pass (at start, after a lost connection, every minute) checks every folder
-   * and file again, which also replaces a file edited by hand.
+   * The revision each site's folder was last prepared at: a pass after a notification trusts it for
+   * the sites whose revision did not move (at 10,000 sites one change touches one folder); a full
+   * pass (at start, after a lost connection, every minute) checks every folder again. Every pass
+   * compares nginx's files with what it renders, which also replaces a file edited by hand.
    */
-  const fresh = new Map<number, { revision: string; text: string }>();
+  const fresh = new Map<number, string>();
   let lastFailures = '';
 
   const onePass = async (full: boolean): Promise<PassResult> => {
@@ -244,7 +258,6 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
         failed.push({ siteId, error: `invalid setting: ${parsed.error.issues.map((issue) => issue.path.join('.')).join(', ')}` });
       }
     }
-    const wanted = new Map<number, string>();
     // A site whose folder is not safe to serve (a symlink out of it) loses its configuration too.
     const withdrawn = new Set<number>();
     const notes = new Map<number, string>();
@@ -253,7 +266,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     for (const site of sites) {
       revisions.set(site.site_id, site.revision);
       let owner: CustomerUser;
-      const upToDate = !full && fresh.get(site.site_id)?.revision === site.revision;
+      const upToDate = !full && fresh.get(site.site_id) === site.revision;
       try {
         owner = upToDate ? await owners.ensure(site.owner_id, customerHome(settings, site.owner_id)) : await prepareFiles(site);
       } catch (error) {
@@ -272,7 +285,11 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       }
       if (php) {
         phpOf.set(site.site_id, php);
-        pools.get(php)!.set(site.owner_id, renderPool(settings, php, site.owner_id, owner.name));
+        const limits = {
+          children: site.php_workers ?? DEFAULT_POOL_LIMITS.children,
+          memoryMb: site.php_memory_mb ?? DEFAULT_POOL_LIMITS.memoryMb,
+        };
+        pools.get(php)!.set(site.owner_id, renderPool(settings, php, site.owner_id, owner.name, limits));
         if (!owner.name) said.push("The agent does not run as root here: PHP runs as the agent's own user for every site.");
       }
       if (said.length > 0) notes.set(site.site_id, said.join(' '));
@@ -280,6 +297,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     mark('folders');
     const poolErrors = await applyPools(pools);
     mark('pools');
+    const wanted = new Map<number, SiteEntries>();
     for (const site of sites) {
       if (withdrawn.has(site.site_id)) continue;
       const php = phpOf.get(site.site_id);
@@ -289,96 +307,94 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
         continue;
       }
       try {
-        wanted.set(site.site_id, renderSite(settings, site, php ? poolSocket(settings, php, site.owner_id) : null));
+        wanted.set(site.site_id, siteEntries(settings, site, php ? poolSocket(settings, php, site.owner_id) : null));
       } catch (error) {
         failed.push({ siteId: site.site_id, error: (error as Error).message });
       }
     }
-    const onDisk = new Set(
-      readdirSync(sitesDir(settings)).flatMap((file) => {
-        const match = SITE_FILE.exec(file);
-        return match ? [Number(match[1])] : [];
-      }),
-    );
-    const current = (siteId: number) => {
-      const known = fresh.get(siteId);
-      if (!full && known && known.revision === revisions.get(siteId) && onDisk.has(siteId)) return known.text;
-      return onDisk.has(siteId) ? readFileSync(siteFile(settings, siteId), 'utf8') : undefined;
+    // What nginx gets: each site's new entries, or its last good ones when the new ones failed; a
+    // site no longer here, or withdrawn, has none.
+    const keeps = (siteId: number) => revisions.has(siteId) && !withdrawn.has(siteId);
+    const lastGood = new Map([...applied].filter(([siteId]) => keeps(siteId)));
+    const same = (a: SiteEntries | undefined, b: SiteEntries | undefined) => JSON.stringify(a) === JSON.stringify(b);
+    const changed = [...wanted.keys()].filter((siteId) => !same(wanted.get(siteId), applied.get(siteId)));
+    const removed = [...applied.keys()].filter((siteId) => !keeps(siteId));
+    const candidate = (take: Iterable<number>) => {
+      const next = new Map(lastGood);
+      for (const siteId of take) next.set(siteId, wanted.get(siteId)!);
+      return next;
     };
-    const changed = [...wanted].filter(([siteId, text]) => current(siteId) !== text).map(([siteId]) => siteId);
-    const failedIds = new Set(failed.map((f) => f.siteId));
-    // A site no longer wanted here goes; one that failed to render keeps its last good file.
-    const removed = [...onDisk].filter((siteId) => withdrawn.has(siteId) || (!wanted.has(siteId) && !revisions.has(siteId)));
-
-    const staging = path.join(settings.runDir, 'staging');
-    const staged = (siteId: number) => path.join(staging, `${siteId}.conf`);
-    for (const siteId of changed) writeFileSync(staged(siteId), wanted.get(siteId)!);
-    mark('compared');
+    const hosts = (entries: Map<number, SiteEntries>) => [...entries.values()].reduce((n, site) => n + site.hosts.length, 0);
     let accepted = new Set(changed);
-    siteCount = wanted.size;
-    const main = renderMain(settings, 'all', siteCount);
+    let next = candidate(accepted);
+    const main = renderMain(settings, sitesFile(settings), hosts(next));
     const mainChanged = !existsSync(mainConf) || readFileSync(mainConf, 'utf8') !== main;
-    if (!full && !mainChanged && changed.length > 0 && changed.length <= FEW_CHANGES) {
-      // A few changed sites are each checked on their own: what is generated cannot clash with
-      // another site, and checking all 10,000 blocks again took nginx seconds.
-      for (const siteId of changed) {
-        const alone = await check([staged(siteId)]);
-        if (alone) {
-          accepted.delete(siteId);
-          failed.push({ siteId, error: alone });
-        }
-      }
-    } else if (changed.length > 0 || mainChanged) {
-      const includesWith = (take: Set<number>) =>
-        [...new Set([...onDisk, ...wanted.keys()])]
-          .filter((siteId) => !removed.includes(siteId))
-          .flatMap((siteId) => (take.has(siteId) ? [staged(siteId)] : onDisk.has(siteId) ? [siteFile(settings, siteId)] : []));
-      let problem = await check(includesWith(accepted));
-      if (problem) {
-        // Find the changed sites that break the check on their own, keep their last good files, try the rest.
+    let text = renderSites([...next.values()]);
+    const onDisk = existsSync(sitesFile(settings)) ? readFileSync(sitesFile(settings), 'utf8') : undefined;
+    mark('rendered');
+    if (text !== onDisk || mainChanged) {
+      let problem = await check(text, hosts(next));
+      if (problem && changed.length > 0) {
+        // Find the changed sites that break the check beside the last good ones, keep those sites'
+        // last good entries, try the rest.
         for (const siteId of changed) {
-          const alone = await check([staged(siteId)]);
+          const alone = await check(renderSites([...candidate([siteId]).values()]), hosts(next));
           if (alone) {
             accepted.delete(siteId);
             failed.push({ siteId, error: alone });
           }
         }
-        problem = await check(includesWith(accepted));
-        if (problem) {
-          for (const siteId of accepted) failed.push({ siteId, error: problem });
-          accepted = new Set();
-        }
+        next = candidate(accepted);
+        text = renderSites([...next.values()]);
+        problem = await check(text, hosts(next));
+      }
+      if (problem) {
+        for (const siteId of accepted) failed.push({ siteId, error: problem });
+        log(`nginx refused the sites: ${problem}`);
+        accepted = new Set();
+      } else {
+        writeIfChanged(sitesFile(settings), text);
+        writeIfChanged(mainConf, main);
+        applied = next;
+        mark('checked');
+        await reload();
+        mark('reloaded');
+      }
+    } else applied = next;
+    writeIfChanged(sitesStateFile(settings), JSON.stringify([...applied.values()]));
+
+    // A www or alias another site answers first is not this site's: said on its status.
+    const claimed = claimHosts([...applied.values()]);
+    for (const [siteId, entries] of applied) {
+      const lost = entries.hosts.filter((host) => !claimed.get(siteId)?.includes(host));
+      if (lost.length > 0) {
+        const said = `Another site on this server answers ${lost.join(', ')}: this site does not.`;
+        notes.set(siteId, [notes.get(siteId), said].filter(Boolean).join(' '));
       }
     }
-    for (const siteId of accepted) renameSync(staged(siteId), siteFile(settings, siteId));
-    if (mainChanged) writeIfChanged(mainConf, main);
-    for (const siteId of removed) rmSync(siteFile(settings, siteId), { force: true });
-    for (const file of readdirSync(staging)) rmSync(path.join(staging, file), { force: true });
-    mark('checked');
-    if (accepted.size > 0 || removed.length > 0 || mainChanged) await reload();
-    mark('reloaded');
 
+    const failedIds = new Set(failed.map((f) => f.siteId));
     for (const { siteId, error } of failed) {
-      failedIds.add(siteId);
       const revision = revisions.get(siteId) ?? '0';
       if (reported.get(siteId) === `${revision}:${error}`) continue;
       await report(siteId, revision, error, notes.get(siteId) ?? '');
       reported.set(siteId, `${revision}:${error}`);
     }
     for (const siteId of wanted.keys()) {
-      if (failedIds.has(siteId)) continue;
+      if (failedIds.has(siteId) || !same(applied.get(siteId), wanted.get(siteId))) continue;
       const revision = revisions.get(siteId)!;
-      if (reported.get(siteId) === revision) continue;
-      await report(siteId, revision, undefined, notes.get(siteId) ?? '');
-      reported.set(siteId, revision);
+      const note = notes.get(siteId) ?? '';
+      if (reported.get(siteId) === `${revision}|${note}`) continue;
+      await report(siteId, revision, undefined, note);
+      reported.set(siteId, `${revision}|${note}`);
     }
     for (const siteId of removed) reported.delete(siteId);
-    // What stands on disk now, at which revision (a failed or withdrawn site is checked again next time).
-    for (const [siteId, text] of wanted) {
-      if (failedIds.has(siteId) || (changed.includes(siteId) && !accepted.has(siteId))) fresh.delete(siteId);
-      else fresh.set(siteId, { revision: revisions.get(siteId)!, text });
+    // The revisions whose folders stand ready (a failed or withdrawn site is prepared again next time).
+    for (const siteId of [...fresh.keys()]) if (!wanted.has(siteId)) fresh.delete(siteId);
+    for (const siteId of wanted.keys()) {
+      if (failedIds.has(siteId)) fresh.delete(siteId);
+      else fresh.set(siteId, revisions.get(siteId)!);
     }
-    for (const siteId of fresh.keys()) if (!wanted.has(siteId)) fresh.delete(siteId);
     const failures = failed.map((f) => `${f.siteId}:${f.error}`).join('|');
     if (accepted.size > 0 || removed.length > 0 || failures !== lastFailures) {
       lastFailures = failures;
@@ -390,9 +406,12 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     if (full || removed.length > 0) {
       const keep = new Set(rows.map((row) => folderKey(String(row.owner_id), String(row.name))));
       for (const folder of sweepSiteFolders(settings, keep)) log(`removed the folder of ${folder}`);
+      const keepOwners = new Set(rows.map((row) => Number(row.owner_id)));
+      for (const user of await owners.retire(keepOwners, settings.webRoot))
+        log(`removed the system user ${user}, who has no site here any more`);
     }
     known = new Map(sites.map((site) => [site.site_id, folderKey(site.owner_id, site.name)]));
-    siteByName = new Map(sites.map((site) => [site.name, site.site_id]));
+    siteByName = new Map([...applied.values()].flatMap((site) => site.hosts.map((host) => [host, site.siteId] as const)));
     return { applied: [...accepted], failed, removed };
   };
 
@@ -482,6 +501,23 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       await pool.end();
     },
   };
+}
+
+/** The entries of the last pass (sites.json), each held to the rules again; none when unreadable. */
+function loadApplied(file: string): Map<number, SiteEntries> {
+  const applied = new Map<number, SiteEntries>();
+  try {
+    for (const entries of JSON.parse(readFileSync(file, 'utf8')) as SiteEntries[]) {
+      try {
+        applied.set(entries.siteId, checkedEntries(entries));
+      } catch {
+        // dropped: it is rendered again from its row
+      }
+    }
+  } catch {
+    // none yet
+  }
+  return applied;
 }
 
 /**

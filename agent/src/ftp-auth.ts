@@ -18,6 +18,7 @@ import { ftpLogin } from './queries.ts';
 // The login and password come from the remote user (environment, not quoted): the login is
 // checked before it reaches a query, and only as a parameter.
 
+const SESSIONS_PER_LOGIN = 8;
 const LOGIN = /^[a-z0-9._%+-]{1,64}@[a-z0-9.-]{1,253}$/;
 
 interface FtpAuthSettings {
@@ -54,6 +55,11 @@ async function main(): Promise<void> {
       `gid:${Number(gid.stdout)}`,
       `dir:${path.join(settings.webRoot, String(user.owner_id), user.site)}`,
       'slow_tilde_expansion:1',
+      // What the site's folder may hold (the owner's plans; migration 0031): Pure-FTPd refuses an
+      // upload that would pass it with 552 and keeps nothing of it.
+      ...(user.quota_bytes === null ? [] : [`user_quota_size:${BigInt(user.quota_bytes)}`]),
+      // At most this many sessions of one login at once.
+      `per_user_max:${SESSIONS_PER_LOGIN}`,
     ]);
   } finally {
     await client.end();

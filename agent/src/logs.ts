@@ -5,12 +5,12 @@ const KEEP = 100;
 /** On start, how much of each log is read back (the lines of before the agent's restart). */
 const BACKLOG_BYTES = 1024 * 1024;
 const SITE_ID = /^(\d+) /;
-/** nginx names the server block of a request's error: `…, server: example.com, request: …`. */
-const SERVER = /, server: ([^,\s]+),/;
+/** nginx names the request's host at the end of an error line: `…, request: "GET / HTTP/1.1", host: "example.com:8080"`. */
+const HOST = /, host: "([^":]+)(?::\d+)?"$/;
 
 /**
  * The sites' lines of nginx's two shared logs (agent/src/nginx.ts): the access log's lines carry
- * the site's id first, the error log's the site's first name. Read on from where the last read
+ * the site's id first, the error log's the host the request asked for. Read on from where the last read
  * stopped (from the start again when the file was rotated), kept per site, the last 100 of each.
  */
 export class SiteLogs {
@@ -24,7 +24,7 @@ export class SiteLogs {
     this.files = { access: path.join(logsDir, 'access.log'), error: path.join(logsDir, 'error.log') };
   }
 
-  /** Reads what nginx wrote since the last call; `siteOf` names a site by its first name. */
+  /** Reads what nginx wrote since the last call; `siteOf` finds a site by a name it answers. */
   read(siteOf: (name: string) => number | undefined): void {
     for (const kind of ['access', 'error'] as const) {
       for (const line of this.newLines(kind)) {
@@ -32,7 +32,7 @@ export class SiteLogs {
           const match = SITE_ID.exec(line);
           if (match) this.keep(Number(match[1]), kind, line.slice(match[0].length));
         } else {
-          const name = SERVER.exec(line)?.[1];
+          const name = HOST.exec(line)?.[1]?.toLowerCase();
           const siteId = name === undefined ? undefined : siteOf(name);
           if (siteId !== undefined) this.keep(siteId, kind, line);
         }

@@ -14,10 +14,13 @@ export interface WebLayout {
   workerUser: string | null;
 }
 
-export const sitesDir = (layout: WebLayout) => path.join(layout.runDir, 'sites');
 export const logsDir = (layout: WebLayout) => path.join(layout.runDir, 'logs');
 export const pagesDir = (layout: WebLayout) => path.join(layout.runDir, 'pages');
-export const siteFile = (layout: WebLayout, siteId: number) => path.join(sitesDir(layout), `${siteId}.conf`);
+/** Every site of this server as nginx maps (renderSites); the agent's last good entries beside it. */
+export const sitesFile = (layout: WebLayout) => path.join(layout.runDir, 'sites.conf');
+export const sitesStateFile = (layout: WebLayout) => path.join(layout.runDir, 'sites.json');
+/** The operator's own server blocks (not written by the agent): included after the sites. */
+export const extraDir = (layout: WebLayout) => path.join(layout.runDir, 'conf.d');
 /** The site's own folder: what FTP will chroot into; the document root is a folder below it. */
 export const siteHome = (layout: WebLayout, site: WebSite) => path.join(layout.webRoot, String(site.owner_id), site.name);
 export const documentRoot = (layout: WebLayout, site: WebSite) => path.join(siteHome(layout, site), site.document_root);
@@ -30,20 +33,141 @@ function safe(value: string, what: string): string {
   return value;
 }
 
-/** The main configuration: the http block, a default server for unknown names, and every site's file. */
-export function renderMain(layout: WebLayout, includes: string[] | 'all', siteCount: number): string {
+/**
+ * What nginx needs to know of one site: the names it answers, its folder, and how it is served
+ * (`static`, `php` through a customer's pool, or `suspended`). One line per map (renderSites), so a
+ * change of one site at 10,000 is a few lines of one file that nginx reads in milliseconds, where a
+ * server block per site took it seconds and gigabytes (bench/README.md).
+ */
+export interface SiteEntries {
+  siteId: number;
+  revision: string;
+  /** Its name first, then www and its aliases. */
+  hosts: string[];
+  /** Names sent on to another of its names (`[from, to]`): www to the bare domain or back. */
+  redirects: [string, string][];
+  root: string;
+  kind: 'static' | 'php' | 'suspended';
+  /** The pool's socket path when `kind` is php. */
+  php: string | null;
+}
+
+/** Every value checked again here (a host name, a path inside the site's own folder): nothing in a row can start a directive. */
+export function siteEntries(layout: WebLayout, site: WebSite, phpSocket: string | null): SiteEntries {
+  if (!WEB_HOST_NAME.test(site.name)) throw new Error('the site name is not a host name');
+  const root = safe(documentRoot(layout, site), 'the document root');
+  if (!root.startsWith(`${siteHome(layout, site)}/`)) throw new Error('the document root is outside the site');
+  const www = `www.${site.name}`;
+  const redirects: [string, string][] =
+    site.www_redirect === 'to_apex' ? [[www, site.name]] : site.www_redirect === 'to_www' ? [[site.name, www]] : [];
+  return checkedEntries({
+    siteId: site.site_id,
+    revision: site.revision,
+    hosts: [site.name, www, ...site.aliases.map((alias) => `${alias}.${site.name}`)].filter((name) => WEB_HOST_NAME.test(name)),
+    redirects: redirects.filter(([from, to]) => WEB_HOST_NAME.test(from) && WEB_HOST_NAME.test(to)),
+    root: site.suspended ? path.join(pagesDir(layout), String(site.site_id)) : root,
+    kind: site.suspended ? 'suspended' : phpSocket ? 'php' : 'static',
+    php: site.suspended ? null : phpSocket,
+  });
+}
+
+/** Entries read back from the agent's state file are held to the same rules as new ones. */
+export function checkedEntries(entries: SiteEntries): SiteEntries {
+  if (!Number.isSafeInteger(entries.siteId) || entries.siteId <= 0) throw new Error('a site id is not a number');
+  if (!/^\d{1,19}$/.test(entries.revision)) throw new Error('a revision is not a number');
+  for (const host of [...entries.hosts, ...entries.redirects.flat()])
+    if (!WEB_HOST_NAME.test(host)) throw new Error('a site name is not a host name');
+  for (const [from, to] of entries.redirects)
+    if (!entries.hosts.includes(from) || !entries.hosts.includes(to)) throw new Error('a redirect leads off the site');
+  safe(entries.root, 'the document root');
+  if (!['static', 'php', 'suspended'].includes(entries.kind)) throw new Error('a site kind is unknown');
+  if (entries.kind === 'php') safe(entries.php ?? '', 'the PHP socket');
+  return entries;
+}
+
+/**
+ * Which site answers each name: every site its own name first, then the others' www and aliases in
+ * the order of the sites' ids, so an alias can never take a name another site has (or had first).
+ * Answers the names each site keeps.
+ */
+export function claimHosts(sites: SiteEntries[]): Map<number, string[]> {
+  const sorted = [...sites].sort((a, b) => a.siteId - b.siteId);
+  const taken = new Set(sorted.map((site) => site.hosts[0]));
+  const kept = new Map<number, string[]>();
+  for (const site of sorted) {
+    const own = site.hosts.slice(1).filter((host) => !taken.has(host));
+    for (const host of own) taken.add(host);
+    kept.set(site.siteId, site.hosts[0] === undefined ? own : [site.hosts[0], ...own]);
+  }
+  return kept;
+}
+
+/** The sites' maps: host → site id and redirect, and site id → folder, kind, PHP pool. */
+export function renderSites(sites: SiteEntries[]): string {
+  const sorted = [...sites].sort((a, b) => a.siteId - b.siteId);
+  const hosts = claimHosts(sorted);
+  const map = (from: string, to: string, fallback: string, lines: string[]) => [
+    `map ${from} ${to} {`,
+    `  default ${fallback};`,
+    ...lines.map((line) => `  ${line}`),
+    '}',
+  ];
+  return [
+    '# Berth: the sites of this web server, written by the agent from the database; edits are replaced.',
+    ...map(
+      '$host',
+      '$berth_site',
+      '""',
+      sorted.flatMap((site) => hosts.get(site.siteId)!.map((host) => `${host} ${site.siteId};`)),
+    ),
+    ...map(
+      '$host',
+      '$berth_redirect',
+      '""',
+      sorted.flatMap((site) =>
+        site.redirects
+          .filter(([from, to]) => [from, to].every((host) => hosts.get(site.siteId)!.includes(host)))
+          .map(([from, to]) => `${from} ${to};`),
+      ),
+    ),
+    ...map(
+      '$berth_site',
+      '$berth_root',
+      '/nonexistent',
+      sorted.map((site) => `${site.siteId} ${site.root};`),
+    ),
+    ...map(
+      '$berth_site',
+      '$berth_kind',
+      '""',
+      sorted.map((site) => `${site.siteId} ${site.kind};`),
+    ),
+    ...map(
+      '$berth_site',
+      '$berth_php',
+      '""',
+      sorted.flatMap((site) => (site.kind === 'php' ? [`${site.siteId} unix:${site.php};`] : [])),
+    ),
+    `# ${sorted.length} sites`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The main configuration: the http block, the sites' maps (`sitesConf`), and one server block that
+ * serves every site by them; a name Berth does not serve gets 404 and nothing of any site.
+ */
+export function renderMain(layout: WebLayout, sitesConf: string, hostCount: number): string {
   const run = safe(layout.runDir, 'the run directory');
   const listen = `${layout.address}:${layout.httpPort}`;
   const listenTls = `${layout.address}:${layout.httpsPort}`;
-  const sites =
-    includes === 'all' ? [`include ${sitesDir(layout)}/*.conf;`] : includes.map((file) => `include ${safe(file, 'a site file')};`);
+  const refuse = ['      if ($berth_kind = "") { return 404; }', '      if ($berth_kind = suspended) { return 503; }'];
   return [
     ...(layout.workerUser ? [`user ${safe(layout.workerUser, 'the worker user')};`] : []),
     'worker_processes 2;',
     `pid ${run}/nginx.pid;`,
     // One error log and one access log for every site (the agent splits them by site for the panel,
-    // agent/src/logs.ts): two open files instead of two per site, which at 10,000 sites made every
-    // check and reload open 20,000 files.
+    // agent/src/logs.ts).
     `error_log ${run}/logs/error.log warn;`,
     'events { worker_connections 1024; }',
     'http {',
@@ -51,83 +175,56 @@ export function renderMain(layout: WebLayout, includes: string[] | 'all', siteCo
     '  default_type application/octet-stream;',
     '  sendfile on;',
     '  server_tokens off;',
-    // Room for every name (a site and its www) with headroom, no more: nginx starts its search for a
-    // hash size near the maximum, and a needlessly large one made each check and reload slower.
-    `  server_names_hash_max_size ${Math.max(1024, 2 ** Math.ceil(Math.log2(Math.max(1, siteCount) * 4)))};`,
-    '  server_names_hash_bucket_size 128;',
+    // Room for every name with headroom; a bucket holds the longest host name (253).
+    `  map_hash_max_size ${Math.max(2048, 2 ** Math.ceil(Math.log2(Math.max(1, hostCount) * 2)))};`,
+    '  map_hash_bucket_size 256;',
     `  client_body_temp_path ${run}/tmp/body;`,
     `  proxy_temp_path ${run}/tmp/proxy;`,
     `  fastcgi_temp_path ${run}/tmp/fastcgi;`,
     `  uwsgi_temp_path ${run}/tmp/uwsgi;`,
     `  scgi_temp_path ${run}/tmp/scgi;`,
+    `  include ${safe(sitesConf, 'the sites file')};`,
     '  map $berth_site $berth_site_logged { default $berth_site; "" -; }',
     `  log_format berth '$berth_site_logged $remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent"';`,
     `  access_log ${run}/logs/access.log berth buffer=64k flush=1s;`,
-    // PHP's parameters once for every site (a location that sets none inherits them): 17 lines
-    // fewer for nginx to parse and keep per site.
-    '  include /etc/nginx/fastcgi_params;',
-    '  fastcgi_param SCRIPT_FILENAME $realpath_root$fastcgi_script_name;',
-    '  fastcgi_param PATH_INFO $fastcgi_path_info;',
-    '  index index.html index.htm;',
-    // A site without PHP never hands out a PHP file's source.
-    '  map $uri $berth_php_file { default 0; ~\\.php$ 1; }',
+    // A PHP site's folder index is index.php first, as on every shared host.
+    '  map $berth_kind $berth_index { default index.html; php index.php; }',
     `  ssl_certificate ${run}/tls/default.crt;`,
     `  ssl_certificate_key ${run}/tls/default.key;`,
     '  ssl_protocols TLSv1.2 TLSv1.3;',
-    // A name Berth does not serve gets nothing of any site.
     '  server {',
     `    listen ${listen} default_server;`,
     `    listen ${listenTls} ssl default_server;`,
     '    server_name _;',
-    '    set $berth_site "";',
-    '    return 404;',
+    // www to the bare domain or back, as the site's settings say.
+    '    if ($berth_redirect) { return 301 $scheme://$berth_redirect$request_uri; }',
+    '    root $berth_root;',
+    '    index $berth_index index.html index.htm;',
+    '    error_page 503 /.berth-suspended.html;',
+    '    location = /.berth-suspended.html {',
+    '      internal;',
+    `      root ${safe(pagesDir(layout), 'the pages directory')}/$berth_site;`,
+    '      try_files /suspended.html =503;',
+    '    }',
+    '    location / {',
+    ...refuse,
+    '      try_files $uri $uri/ =404;',
+    '    }',
+    // Only a file that exists runs (never /upload.jpg/x.php), in the customer's own pool; a site
+    // without PHP never hands out a PHP file's source.
+    '    location ~ [^/]\\.php(/|$) {',
+    ...refuse,
+    '      if ($berth_kind != php) { return 403; }',
+    '      fastcgi_split_path_info ^(.+?\\.php)(/.*)$;',
+    '      try_files $fastcgi_script_name =404;',
+    '      include /etc/nginx/fastcgi_params;',
+    '      fastcgi_param SCRIPT_FILENAME $realpath_root$fastcgi_script_name;',
+    '      fastcgi_param PATH_INFO $fastcgi_path_info;',
+    '      fastcgi_pass $berth_php;',
+    '    }',
     '  }',
-    ...sites.map((line) => `  ${line}`),
+    `  include ${safe(extraDir(layout), 'the extra directory')}/*.conf;`,
     '}',
     '',
   ].join('\n');
-}
-
-/**
- * One site's server block. Every value is checked here again (a host name, a path from the site's
- * own folder): nothing in the row can start a directive or point outside the customer's home.
- */
-export function renderSite(layout: WebLayout, site: WebSite, phpSocket: string | null): string {
-  if (!WEB_HOST_NAME.test(site.name)) throw new Error('the site name is not a host name');
-  const root = safe(documentRoot(layout, site), 'the document root');
-  if (!root.startsWith(`${siteHome(layout, site)}/`)) throw new Error('the document root is outside the site');
-  const names = [site.name, `www.${site.name}`].filter((name) => WEB_HOST_NAME.test(name));
-  const head = [
-    `# Berth site ${site.site_id} (${site.name}), revision ${site.revision}: written by the agent; edits are replaced.`,
-    'server {',
-    // HTTPS per site once it has a certificate (issue 32); until then the default server answers there.
-    `  listen ${layout.address}:${layout.httpPort};`,
-    `  server_name ${names.join(' ')};`,
-    // Its lines in the shared access log carry its id (agent/src/logs.ts splits them).
-    `  set $berth_site ${site.site_id};`,
-  ];
-  const body = site.suspended
-    ? [
-        `  root ${safe(pagesDir(layout), 'the pages directory')}/${site.site_id};`,
-        '  error_page 503 /suspended.html;',
-        '  location = /suspended.html { internal; }',
-        '  location / { return 503; }',
-      ]
-    : [
-        `  root ${root};`,
-        ...(phpSocket ? ['  index index.php index.html index.htm;'] : []),
-        '  location / { try_files $uri $uri/ =404; }',
-        ...(phpSocket ? [] : ['  if ($berth_php_file) { return 403; }']),
-        // Only a file that exists runs (never /upload.jpg/x.php), in the customer's own pool.
-        ...(phpSocket
-          ? [
-              '  location ~ [^/]\\.php(/|$) {',
-              '    fastcgi_split_path_info ^(.+?\\.php)(/.*)$;',
-              '    try_files $fastcgi_script_name =404;',
-              `    fastcgi_pass unix:${safe(phpSocket, 'the PHP socket')};`,
-              '  }',
-            ]
-          : []),
-      ];
-  return [...head, ...body, '}', ''].join('\n');
 }

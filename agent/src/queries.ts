@@ -24,14 +24,14 @@ export async function reportSite(
   );
 }
 
-/** The FTP login of this server's sites (the schema `ftp`, migration 0030), or undefined. */
+/** The FTP login of this server's sites (the schema `ftp`, migrations 0030 and 0031), or undefined. */
 export async function ftpLogin(
   client: pg.Client,
   login: string,
   serverId: number,
-): Promise<{ password_hash: string; owner_id: number; site: string } | undefined> {
-  const { rows } = await client.query<{ password_hash: string; owner_id: number; site: string }>(
-    'select password_hash, owner_id, site from ftp.users where login = $1 and server_id = $2',
+): Promise<{ password_hash: string; owner_id: number; site: string; quota_bytes: string | null } | undefined> {
+  const { rows } = await client.query<{ password_hash: string; owner_id: number; site: string; quota_bytes: string | null }>(
+    'select password_hash, owner_id, site, quota_bytes from ftp.users where login = $1 and server_id = $2',
     [login, serverId],
   );
   return rows[0];
@@ -55,5 +55,14 @@ export async function reportLogs(pool: pg.Pool, serverId: number, siteId: number
      on conflict (site_id) do update set server_id = excluded.server_id, access = excluded.access, error = excluded.error,
        updated_at = excluded.updated_at`,
     [siteId, serverId, access, error],
+  );
+}
+
+/** What this web server has: its PHP versions, which the panel offers (migration 0031). */
+export async function reportServer(pool: pg.Pool, serverId: number, phpVersions: string[]): Promise<void> {
+  await pool.query(
+    `insert into web.server_status (server_id, php_versions, reported_at) values ($1, $2, now())
+     on conflict (server_id) do update set php_versions = excluded.php_versions, reported_at = excluded.reported_at`,
+    [serverId, phpVersions],
   );
 }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync } from 'node:fs';
+import { chmodSync, chownSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { customerUser, ensureCustomerUser } from './php.ts';
 
@@ -56,6 +57,32 @@ export class CustomerUsers {
         chmodSync(file, mode);
       },
     };
+  }
+
+  /**
+   * Removes the system user and home of every customer with no site left under this web root (their
+   * pool went in the same pass): the users this agent made (its prefix, their home in `webRoot`),
+   * never another agent's on the same machine. A user FPM still runs a process as stays until the
+   * next pass. Answers the users removed.
+   */
+  async retire(keep: Set<number>, webRoot: string): Promise<string[]> {
+    if (!this.root) return [];
+    const pattern = new RegExp(`^${this.prefix}c(\\d+)$`);
+    const removed: string[] = [];
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const [name = '', , , , , home = ''] = line.split(':');
+      const ownerId = Number(pattern.exec(name)?.[1] ?? NaN);
+      if (!Number.isSafeInteger(ownerId) || keep.has(ownerId) || home !== path.join(webRoot, String(ownerId))) continue;
+      try {
+        await run('userdel', [name]);
+      } catch {
+        continue;
+      }
+      this.known.delete(ownerId);
+      rmSync(home, { recursive: true, force: true });
+      removed.push(name);
+    }
+    return removed;
   }
 
   private groupId(group: string): Promise<number> {

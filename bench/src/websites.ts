@@ -155,9 +155,9 @@ export async function measureWebsites(
       path.join(phpDir, 'pools', 'baseline.conf'),
       `[baseline]\nuser = www-data\ngroup = www-data\nlisten = ${phpDir}/baseline.sock\nlisten.owner = www-data\nlisten.group = www-data\nlisten.mode = 0660\npm = ondemand\npm.max_children = 5\npm.process_idle_timeout = 30s\npm.max_requests = 500\n`,
     );
-    // Files the agent does not own (not <id>.conf): its passes leave them alone.
+    // The operator's own server blocks (conf.d): the agent's passes leave them alone.
     writeFileSync(
-      path.join(settings.runDir, 'sites', 'baseline.conf'),
+      path.join(settings.runDir, 'conf.d', 'baseline.conf'),
       `server {\n  listen 127.0.0.1:${baselinePort};\n  root ${root};\n  location ~ \\.php$ {\n    include /etc/nginx/fastcgi_params;\n    fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;\n    fastcgi_pass unix:${phpDir}/baseline.sock;\n  }\n}\n`,
     );
     process.kill(Number(readFileSync(path.join(phpDir, 'php-fpm.pid'), 'utf8')), 'SIGUSR2');
@@ -193,9 +193,7 @@ export async function measureWebsites(
     log(`  ${sites} sites: a full apply from an empty directory, then one change ...`);
     agent.kill('SIGTERM');
     await new Promise((resolve) => agent.once('exit', resolve));
-    for (const file of readdirSync(path.join(settings.runDir, 'sites'))) {
-      if (/^\d+\.conf$/.test(file)) rmSync(path.join(settings.runDir, 'sites', file));
-    }
+    for (const file of ['sites.conf', 'sites.json']) rmSync(path.join(settings.runDir, file), { force: true });
     rmSync(settings.webRoot, { recursive: true, force: true });
     await sql`insert into domains (tenant_id, owner_id, name)
       select 1, ${owner}, 'scale-' || n || '.example' from generate_series(1, ${sites}) n`.execute(handle.db);

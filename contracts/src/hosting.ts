@@ -36,6 +36,11 @@ export type UserRef = z.infer<typeof userRefSchema>;
 
 export const PHP_VERSIONS = ['off', '8.1', '8.2', '8.3', '8.4'] as const;
 
+/** One or more DNS labels below a domain (`blog`, `shop.eu`), lower case. */
+export const SUBDOMAIN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+export const MAX_SITE_ALIASES = 20;
+export const WWW_REDIRECTS = ['none', 'to_apex', 'to_www'] as const;
+
 /** Per-domain web settings (what Froxlor/Plesk call hosting settings). */
 export const domainSettingsSchema = z.object({
   /** Relative to the owner's home; no `..` segments. */
@@ -48,6 +53,20 @@ export const domainSettingsSchema = z.object({
   php_version: z.enum(PHP_VERSIONS),
   ssl_redirect: z.boolean(),
   hsts: z.boolean(),
+  /** Subdomains the site answers besides its name and www (`blog` serves blog.<domain>). */
+  aliases: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(SUBDOMAIN, { error: 'validation.invalid' })
+        .refine((label) => label !== 'www', { error: 'domains.alias_www' }),
+    )
+    .max(MAX_SITE_ALIASES, { error: 'domains.aliases_max' })
+    .refine((labels) => new Set(labels).size === labels.length, { error: 'domains.alias_twice' }),
+  /** One name the visitor ends on: www.<domain> sent to <domain>, the other way round, or both served. */
+  www_redirect: z.enum(WWW_REDIRECTS),
 });
 export type DomainSettings = z.infer<typeof domainSettingsSchema>;
 export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
@@ -56,6 +75,8 @@ export const DEFAULT_DOMAIN_SETTINGS: DomainSettings = {
   php_version: '8.2',
   ssl_redirect: true,
   hsts: false,
+  aliases: [],
+  www_redirect: 'none',
 };
 
 export const DOMAIN_SORTS = ['name', '-name', 'expire_at', '-expire_at'] as const;
@@ -105,6 +126,8 @@ export const webSiteStatusSchema = z.object({
   note: z.string().nullable(),
   /** What the site's folder holds, as the web server last measured it, and the owner's plans' disk (null: unlimited). */
   disk: z.object({ bytes: z.number().nullable(), measured_at: z.string().nullable(), quota_mb: z.number().int().nullable() }),
+  /** The PHP versions the site's web server has, as its agent reported them (empty: not reported yet). */
+  php_versions: z.array(z.string()),
 });
 
 /** GET /api/host/domain/{id}/logs: the last 100 lines of the site's access and error logs, newest first. */

@@ -104,6 +104,9 @@ export const hostingPlanSchema = z.object({
   max_domains: z.number().int().nullable(),
   max_mailboxes: z.number().int().nullable(),
   disk_gb: z.number().int().nullable(),
+  /** The customer's PHP pool: workers at once and memory per request; null is the web server's default. */
+  php_workers: z.number().int().nullable(),
+  php_memory_mb: z.number().int().nullable(),
 });
 export type HostingPlan = z.infer<typeof hostingPlanSchema>;
 
@@ -186,6 +189,11 @@ export const planLimitSchema = z
   .max(1_000_000, { error: 'shop.plan_limit' })
   .nullable();
 
+/** PHP workers of a plan's pool (null: the server's default, 5). */
+export const phpWorkersSchema = z.number().int().min(1, { error: 'shop.php_workers' }).max(100, { error: 'shop.php_workers' }).nullable();
+/** PHP's memory per request in MB (null: the server's default, 128). */
+export const phpMemorySchema = z.number().int().min(32, { error: 'shop.php_memory' }).max(2048, { error: 'shop.php_memory' }).nullable();
+
 /** POST /api/system/shop/plans; PATCH /api/system/shop/plans/{id} takes any subset. Prices net, minor units. */
 export const hostingPlanPayloadSchema = z.object({
   title: z.string().trim().min(1).max(100),
@@ -196,6 +204,8 @@ export const hostingPlanPayloadSchema = z.object({
   max_domains: planLimitSchema.default(null),
   max_mailboxes: planLimitSchema.default(null),
   disk_gb: planLimitSchema.default(null),
+  php_workers: phpWorkersSchema.default(null),
+  php_memory_mb: phpMemorySchema.default(null),
 });
 export type HostingPlanPayload = z.infer<typeof hostingPlanPayloadSchema>;
 export const hostingPlanPatchSchema = z.object({
@@ -207,6 +217,8 @@ export const hostingPlanPatchSchema = z.object({
   max_domains: planLimitSchema.optional(),
   max_mailboxes: planLimitSchema.optional(),
   disk_gb: planLimitSchema.optional(),
+  php_workers: phpWorkersSchema.optional(),
+  php_memory_mb: phpMemorySchema.optional(),
 });
 export const hostingPlanAnswerSchema = z.object({ data: hostingPlanSchema, message: z.string().optional() });
 

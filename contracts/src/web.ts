@@ -25,5 +25,11 @@ export const webSiteSchema = z.object({
   ssl_redirect: z.boolean(),
   hsts: z.boolean(),
   suspended: z.boolean(),
+  aliases: domainSettingsSchema.shape.aliases,
+  www_redirect: domainSettingsSchema.shape.www_redirect,
+  /** From the owner's plans running now; null: the server's default, or no disk limit. */
+  php_workers: z.coerce.number().int().min(1).max(100).nullable(),
+  php_memory_mb: z.coerce.number().int().min(32).max(2048).nullable(),
+  disk_quota_mb: z.coerce.number().int().min(0).nullable(),
 });
 export type WebSite = z.infer<typeof webSiteSchema>;

@@ -70,7 +70,7 @@ export async function registerServer(db: Db, name: string, address: string): Pro
 export async function grantWebStatus(db: Db, role: string, serverId: number): Promise<void> {
   if (!ROLE.test(role)) throw new Error(`not a plain name: ${role}`);
   await db.updateTable('servers').set({ agent_role: role }).where('id', '=', serverId).execute();
-  await sql.raw(`grant insert, update, delete on web.site_status, web.site_logs to ${role}`).execute(db);
+  await sql.raw(`grant insert, update, delete on web.site_status, web.site_logs, web.server_status to ${role}`).execute(db);
 }
 
 /** Sites made while no web server existed go to this one. */

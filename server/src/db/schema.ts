@@ -135,6 +135,13 @@ export interface WebSiteStatusTable {
   disk_measured_at: Timestamp | null;
 }
 
+/** What a web server reports of itself (migration 0031; its agent writes it). */
+export interface WebServerStatusTable {
+  server_id: number;
+  php_versions: string[];
+  reported_at: Timestamp;
+}
+
 /** The last lines of a site's logs, newest first (migration 0030; the agent writes them). */
 export interface WebSiteLogsTable {
   site_id: number;
@@ -448,6 +455,9 @@ export interface HostingPlansTable {
   max_domains: ColumnType<number | null, number | null | undefined, number | null>;
   max_mailboxes: ColumnType<number | null, number | null | undefined, number | null>;
   disk_gb: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The customer's PHP pool: workers and memory per request; null is the web server's default (migration 0031). */
+  php_workers: ColumnType<number | null, number | null | undefined, number | null>;
+  php_memory_mb: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TldPricesTable {
@@ -701,6 +711,7 @@ export interface Database {
   servers: ServersTable;
   'web.site_status': WebSiteStatusTable;
   'web.site_logs': WebSiteLogsTable;
+  'web.server_status': WebServerStatusTable;
   mail_aliases: MailAliasesTable;
   mail_autoreplies: MailAutorepliesTable;
   dkim_keys: DkimKeysTable;

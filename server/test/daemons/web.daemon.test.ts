@@ -62,6 +62,18 @@ function get(name: string, pathname = '/', port = settings.httpPort): Promise<{ 
   });
 }
 
+/** The status and Location of GET http://<name>/<path> (a redirect is not followed). */
+function getRaw(name: string, pathname: string): Promise<{ status: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: settings.address, port: settings.httpPort, path: pathname, headers: { host: name } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const statusOf = async (siteId: number) => {
   const row = await t.db.selectFrom('web.site_status').selectAll().where('site_id', '=', siteId).executeTakeFirst();
   return row && { ...row, revision: String(row.revision) };
@@ -208,10 +220,44 @@ describe('a domain on the panel is a website nginx serves', () => {
     await within(1_000, async () => expect((await get('moving.example', '/source.php')).status).toBe(403));
     expect((await get('moving.example', '/source.php')).body).not.toContain('<?php');
 
-    const file = path.join(settings.runDir, 'sites', `${siteId}.conf`);
-    writeFileSync(file, readFileSync(file, 'utf8').replace('web/current', 'elsewhere'));
+    const file = path.join(settings.runDir, 'sites.conf');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('moving.example/web/current', 'moving.example/elsewhere'));
     // The next full pass (every minute; here every half second) writes it again.
-    await within(2_000, async () => expect(readFileSync(file, 'utf8')).toContain('web/current'));
+    await within(2_000, async () => expect(readFileSync(file, 'utf8')).toContain('moving.example/web/current'));
+  });
+
+  it('answers its aliases, sends www to the bare name when asked, and leaves a name another site has to that site', async () => {
+    const siteId = await addSite('aliased.example');
+    const other = await addSite('shop.aliased.example');
+    const set = await customer.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${siteId}`,
+      payload: { settings: { aliases: ['blog', 'Shop', 'eu.news'], www_redirect: 'to_apex' } },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    // Stored as typed names below the domain, lower case.
+    expect(set.json().data.settings).toMatchObject({ aliases: ['blog', 'shop', 'eu.news'], www_redirect: 'to_apex' });
+    writeFileSync(path.join(settings.webRoot, String(customer.user.id), 'aliased.example', 'public_html', 'index.html'), 'aliased\n');
+    await within(1_000, async () => expect((await get('blog.aliased.example')).body).toBe('aliased\n'));
+    expect((await get('eu.news.aliased.example')).body).toBe('aliased\n');
+    const redirected = await getRaw('www.aliased.example', '/path?q=1');
+    expect(redirected.status).toBe(301);
+    expect(redirected.location).toBe('http://aliased.example/path?q=1');
+    // shop.aliased.example is a site of its own: it keeps its name, and the alias's site says so.
+    expect((await get('shop.aliased.example')).body).toContain('This website is ready');
+    await within(1_000, async () =>
+      expect((await statusOf(siteId))?.note).toBe('Another site on this server answers shop.aliased.example: this site does not.'),
+    );
+    expect((await statusOf(other))?.state).toBe('live');
+    // The other way round: the bare name goes to www.
+    const back = await customer.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${siteId}`,
+      payload: { settings: { www_redirect: 'to_www' } },
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    await within(1_000, async () => expect((await getRaw('aliased.example', '/')).location).toBe('http://www.aliased.example/'));
+    expect((await get('www.aliased.example')).body).toBe('aliased\n');
   });
 
   it('answers 503 with the suspended page while the owner is locked, and serves again once unlocked', async () => {
@@ -233,7 +279,7 @@ describe('a domain on the panel is a website nginx serves', () => {
     customer = { ...customer, call: await callerFor(t, customer.user as UserRow) };
   });
 
-  it('refuses what would reach nginx unchecked: every such character in the folder setting gets its own field error', async () => {
+  it('refuses what would reach nginx unchecked: every such character in the folder and alias settings gets its own field error', async () => {
     const siteId = await addSite('checked.example');
     for (const bad of ['a;b', 'a{b', 'a}b', 'a\nb', 'a"b', "a'b", '../up', 'a/../../b', 'a b']) {
       const answer = await customer.call({
@@ -244,8 +290,25 @@ describe('a domain on the panel is a website nginx serves', () => {
       expect(answer.statusCode, bad).toBe(422);
       expect(Object.keys(answer.json().errors)).toEqual(['settings.document_root']);
     }
+    for (const bad of ['a;b', 'a{b', 'a}b', 'a\nb', 'a"b', "a'b", '..', 'a..b', 'a b', 'a/b', '*', 'www']) {
+      const answer = await customer.call({
+        method: 'PATCH',
+        url: `/api/host/domain/${siteId}`,
+        payload: { settings: { aliases: ['fine', bad] } },
+      });
+      expect(answer.statusCode, bad).toBe(422);
+      expect(Object.keys(answer.json().errors), bad).toEqual(['settings.aliases.1']);
+    }
+    const many = await customer.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${siteId}`,
+      payload: { settings: { aliases: Array.from({ length: 21 }, (_, i) => `a${i}`), www_redirect: 'elsewhere' } },
+    });
+    expect(many.statusCode).toBe(422);
+    expect(Object.keys(many.json().errors).sort()).toEqual(['settings.aliases', 'settings.www_redirect']);
     const stored = await t.db.selectFrom('domains').select('settings').where('id', '=', siteId).executeTakeFirstOrThrow();
     expect(stored.settings).toMatchObject({ document_root: 'public_html' });
+    expect((stored.settings as { aliases?: string[] }).aliases ?? []).toEqual([]);
   });
 
   it('keeps serving the other sites when one cannot be applied, and says why on the failing one', async () => {
@@ -345,7 +408,7 @@ describe('a domain on the panel is a website nginx serves', () => {
     const gone = await admin.call({ method: 'DELETE', url: `/api/host/domain/${siteId}?confirm=short-lived.example` });
     expect(gone.statusCode, gone.body).toBe(200);
     await within(1_000, async () => expect((await get('short-lived.example')).status).toBe(404));
-    expect(existsSync(path.join(settings.runDir, 'sites', `${siteId}.conf`))).toBe(false);
+    expect(readFileSync(path.join(settings.runDir, 'sites.conf'), 'utf8')).not.toContain('short-lived.example');
     // Its files too: nothing of this owner waits for the next owner of the name.
     const folder = path.join(settings.webRoot, String(customer.user.id), 'short-lived.example');
     await within(1_000, async () => expect(existsSync(folder)).toBe(false));
@@ -485,6 +548,94 @@ describe('a domain on the panel is a website nginx serves', () => {
       await within(2_000, async () =>
         expect(await get('ftp-site.example', '/index.php')).toEqual({ status: 200, body: `ran as ${userPrefix}c${customer.user.id}` }),
       );
+    });
+
+    it("gives a customer's pool the PHP workers and memory of their plan, and refuses an FTP upload past the plan's disk", async () => {
+      const tenantId = (await t.db.selectFrom('users').select('tenant_id').where('id', '=', customer.user.id).executeTakeFirstOrThrow())
+        .tenant_id;
+      const planned = await addUser(t, tenantId, 'planned@alpha.test');
+      const plan = await admin.call({
+        method: 'POST',
+        url: '/api/system/shop/plans',
+        payload: { title: 'Small PHP', monthly_price: 100, yearly_price: 1000, disk_gb: 1, php_workers: 2, php_memory_mb: 64 },
+      });
+      expect(plan.statusCode, plan.body).toBe(201);
+      const planId = plan.json().data.id as number;
+      // Running both by the database's clock (web.sites) and the panel's test clock.
+      await sql`insert into hosting_subscriptions (tenant_id, user_id, plan_id, title, starts_at, expires_at)
+        values (${tenantId}, ${planned.user.id}, ${planId}, 'Small PHP', '2000-01-01', '2100-01-01')`.execute(t.db);
+      const made = await admin.call({
+        method: 'POST',
+        url: '/api/host/domain',
+        payload: { name: 'planned.example', owner_id: planned.user.id },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      const siteId = made.json().data.id as number;
+      expect(
+        (await admin.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { settings: { php_version: '8.2' } } }))
+          .statusCode,
+      ).toBe(200);
+      const root = path.join(settings.webRoot, String(planned.user.id), 'planned.example', 'public_html');
+      await within(2_000, async () => expect(existsSync(root)).toBe(true));
+      writeFileSync(path.join(root, 'limits.php'), '<?php echo ini_get("memory_limit");');
+      await within(2_000, async () => expect(await get('planned.example', '/limits.php')).toEqual({ status: 200, body: '64M' }));
+      const poolFile = path.join(settings.runDir, 'php8.2', 'pools', `${planned.user.id}.conf`);
+      expect(readFileSync(poolFile, 'utf8')).toContain('pm.max_children = 2\n');
+      // The plan changed: the pool follows within a second.
+      const more = await admin.call({ method: 'PATCH', url: `/api/system/shop/plans/${planId}`, payload: { php_workers: 4 } });
+      expect(more.statusCode, more.body).toBe(200);
+      await within(1_000, async () => expect(readFileSync(poolFile, 'utf8')).toContain('pm.max_children = 4\n'));
+
+      // 1 GB of disk, 1,000 MB of it a mailbox's quota: 24 MB are left for the site.
+      const ftpUser = await planned.call({
+        method: 'POST',
+        url: `/api/host/domain/${siteId}/users`,
+        payload: { uid: 'web', password: FTP_PASSWORD, password_confirmation: FTP_PASSWORD, quota_mb: 1000 },
+      });
+      expect(ftpUser.statusCode, ftpUser.body).toBe(201);
+      const client = await connect('web@planned.example', FTP_PASSWORD);
+      try {
+        await client.uploadFrom(Readable.from([Buffer.alloc(1024 * 1024, 1)]), 'public_html/small.bin');
+        const refused = await client.uploadFrom(Readable.from([Buffer.alloc(30 * 1024 * 1024, 1)]), 'public_html/large.bin').then(
+          () => 'stored',
+          (error: { code?: number }) => String(error.code),
+        );
+        // Pure-FTPd answers 552 and drops the data connection mid-transfer (the client sees either).
+        expect(['552', 'ECONNRESET', 'EPIPE']).toContain(refused);
+      } finally {
+        client.close();
+      }
+      expect(existsSync(path.join(root, 'small.bin'))).toBe(true);
+      // Nothing of the refused upload stays behind.
+      expect(existsSync(path.join(root, 'large.bin'))).toBe(false);
+    });
+
+    it('offers the PHP versions the web server has, and removes the system user of a customer whose last site is gone', async () => {
+      const tenantId = (await t.db.selectFrom('users').select('tenant_id').where('id', '=', customer.user.id).executeTakeFirstOrThrow())
+        .tenant_id;
+      const leaving = await addUser(t, tenantId, 'leaving@alpha.test');
+      const made = await admin.call({
+        method: 'POST',
+        url: '/api/host/domain',
+        payload: { name: 'leaving.example', owner_id: leaving.user.id },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      const siteId = made.json().data.id as number;
+      expect(
+        (await admin.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { settings: { php_version: '8.2' } } }))
+          .statusCode,
+      ).toBe(200);
+      await within(2_000, async () => expect((await get('leaving.example')).status).toBe(200));
+      const shown = (await leaving.call({ method: 'GET', url: `/api/host/domain/${siteId}` })).json().data.web;
+      expect(shown.php_versions).toEqual(['8.2']);
+      const user = `${userPrefix}c${leaving.user.id}`;
+      const home = path.join(settings.webRoot, String(leaving.user.id));
+      if (isRoot) expect((await run('id', ['-u', user])).stdout.trim()).toMatch(/^\d+$/);
+      const gone = await admin.call({ method: 'DELETE', url: `/api/host/domain/${siteId}?confirm=leaving.example` });
+      expect(gone.statusCode, gone.body).toBe(200);
+      await within(5_000, async () => expect(existsSync(home)).toBe(false));
+      if (isRoot) await within(5_000, async () => expect(readFileSync('/etc/passwd', 'utf8')).not.toContain(`${user}:`));
+      expect(existsSync(path.join(settings.runDir, 'php8.2', 'pools', `${leaving.user.id}.conf`))).toBe(false);
     });
 
     it('refuses a wrong password, a login without TLS, and every login while the owner is locked', async () => {

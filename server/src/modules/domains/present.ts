@@ -78,6 +78,7 @@ export interface WebStatusRow {
   web_applied_at: Date | string | null;
   web_disk_bytes: string | number | null;
   web_disk_measured_at: Date | string | null;
+  web_php_versions: string[] | null;
 }
 
 /**
@@ -99,5 +100,6 @@ export function presentWebStatus(row: WebStatusRow, diskQuotaMb: number | null):
       measured_at: row.web_disk_measured_at === null ? null : iso(row.web_disk_measured_at),
       quota_mb: diskQuotaMb,
     },
+    php_versions: row.web_php_versions ?? [],
   };
 }

@@ -171,6 +171,7 @@ export const findDomainDetail = (db: Db, viewer: UserRow, id: number) => {
     // What the web server applied (migration 0030), beside what the panel wants.
     .leftJoin('servers as web_server', 'web_server.id', 'domains.web_server_id')
     .leftJoin('web.site_status as web_status', 'web_status.site_id', 'domains.id')
+    .leftJoin('web.server_status as web_server_status', 'web_server_status.server_id', 'domains.web_server_id')
     .select([
       'domains.notes',
       'domains.settings',
@@ -184,6 +185,7 @@ export const findDomainDetail = (db: Db, viewer: UserRow, id: number) => {
       'web_status.applied_at as web_applied_at',
       'web_status.disk_bytes as web_disk_bytes',
       'web_status.disk_measured_at as web_disk_measured_at',
+      'web_server_status.php_versions as web_php_versions',
       (eb) =>
         eb
           .selectFrom('domain_users')

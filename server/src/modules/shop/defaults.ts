@@ -11,6 +11,8 @@ export const DEFAULT_PLANS = [
     max_domains: 1,
     max_mailboxes: 5,
     disk_gb: 10,
+    php_workers: 3,
+    php_memory_mb: 128,
   },
   {
     title: 'Business',
@@ -20,6 +22,8 @@ export const DEFAULT_PLANS = [
     max_domains: 10,
     max_mailboxes: 50,
     disk_gb: 50,
+    php_workers: 8,
+    php_memory_mb: 256,
   },
   {
     title: 'Pro',
@@ -29,6 +33,8 @@ export const DEFAULT_PLANS = [
     max_domains: null,
     max_mailboxes: null,
     disk_gb: 200,
+    php_workers: 20,
+    php_memory_mb: 512,
   },
 ] as const;
 

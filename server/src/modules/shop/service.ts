@@ -58,6 +58,8 @@ const presentPlan = (row: HostingPlanRow, settings: ShopSettingsRow, language: s
   max_domains: row.max_domains,
   max_mailboxes: row.max_mailboxes,
   disk_gb: row.disk_gb,
+  php_workers: row.php_workers,
+  php_memory_mb: row.php_memory_mb,
 });
 
 const presentTld = (row: TldPriceRow, settings: ShopSettingsRow, language: string): TldPrice => ({

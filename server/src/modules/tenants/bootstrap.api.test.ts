@@ -50,6 +50,7 @@ describe('first start', () => {
       '0028_dns_served_flag',
       '0029_dns_auth_flag',
       '0030_web_serving',
+      '0031_web_plans',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

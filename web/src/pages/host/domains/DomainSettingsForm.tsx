@@ -1,10 +1,17 @@
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Button, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
+import { Button, NativeSelect, Stack, TagsInput, TextInput, Title } from '@mantine/core';
 import { IconDeviceFloppy, IconFolder } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { domainSettingsSchema, PHP_VERSIONS, type Domain, type DomainUpdatePayload } from '@berth/contracts';
+import {
+  domainSettingsSchema,
+  MAX_SITE_ALIASES,
+  PHP_VERSIONS,
+  WWW_REDIRECTS,
+  type Domain,
+  type DomainUpdatePayload,
+} from '@berth/contracts';
 import { useDomainUpdate } from '../../../api/domains.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { SwitchField } from '../../../forms/SwitchField.tsx';
@@ -30,6 +37,8 @@ const FIELDS = [
   'settings.php_version',
   'settings.ssl_redirect',
   'settings.hsts',
+  'settings.aliases',
+  'settings.www_redirect',
 ] as const;
 
 const valuesOf = (domain: Domain): Values => ({
@@ -38,6 +47,25 @@ const valuesOf = (domain: Domain): Values => ({
   notes: domain.notes,
   settings: domain.settings,
 });
+
+/**
+ * The PHP versions the site's web server has (its agent reports them), its current one, and off;
+ * every known version while no agent has reported (no server yet, the embedded database).
+ */
+function phpChoices(domain: Domain): readonly string[] {
+  const installed = domain.web?.php_versions ?? [];
+  if (installed.length === 0) return PHP_VERSIONS;
+  return PHP_VERSIONS.filter((version) => version === 'off' || version === domain.settings.php_version || installed.includes(version));
+}
+
+/** The list's own error, or the first alias's: TagsInput has one place to say it. */
+function aliasError(error: unknown): string | undefined {
+  if (!error) return undefined;
+  const own = (error as { message?: string }).message;
+  if (own) return own;
+  const items = Array.isArray(error) ? (error as ({ message?: string } | undefined)[]) : [];
+  return items.find((item) => item?.message)?.message;
+}
 
 interface DomainSettingsFormProps {
   domain: Domain;
@@ -132,12 +160,35 @@ export function DomainSettingsForm({ domain, isAdmin }: DomainSettingsFormProps)
         />
         <NativeSelect
           label={t('domains.settings.php')}
-          data={PHP_VERSIONS.map((version) => ({
+          data={phpChoices(domain).map((version) => ({
             value: version,
             label: version === 'off' ? t('domains.settings.phpOff') : `PHP ${version}`,
           }))}
           error={errors.settings?.php_version?.message}
           {...register('settings.php_version')}
+        />
+        <Controller
+          control={control}
+          name="settings.aliases"
+          render={({ field }) => (
+            <TagsInput
+              label={t('domains.settings.aliases')}
+              description={t('domains.settings.aliasesHint', { name: domain.text })}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              maxTags={MAX_SITE_ALIASES}
+              splitChars={[',', ' ']}
+              clearable
+              error={aliasError(errors.settings?.aliases)}
+            />
+          )}
+        />
+        <NativeSelect
+          label={t('domains.settings.wwwRedirect')}
+          data={WWW_REDIRECTS.map((choice) => ({ value: choice, label: t(`domains.settings.www_${choice}`, { name: domain.text }) }))}
+          error={errors.settings?.www_redirect?.message}
+          {...register('settings.www_redirect')}
         />
         <div className={domainClasses.switches}>
           {(['ssl_redirect', 'hsts'] as const).map((setting) => (

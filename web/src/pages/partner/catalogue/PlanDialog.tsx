@@ -40,9 +40,13 @@ interface Draft {
   max_domains: string;
   max_mailboxes: string;
   disk_gb: string;
+  php_workers: string;
+  php_memory_mb: string;
 }
 
 const LIMITS = ['max_domains', 'max_mailboxes', 'disk_gb'] as const;
+/** The customer's PHP pool; empty is the web server's default (agent/src/php.ts). */
+const PHP_LIMITS = ['php_workers', 'php_memory_mb'] as const;
 const limitText = (limit: number | null): string => (limit === null ? '' : String(limit));
 /** Empty is unlimited; anything but a whole number is sent as -1 for the schema to refuse on its field. */
 const limitValue = (text: string): number | null => (text.trim() === '' ? null : /^\d+$/.test(text.trim()) ? Number(text.trim()) : -1);
@@ -58,6 +62,8 @@ function draftOf(plan: HostingPlan | null, currency: string): Draft {
       max_domains: '',
       max_mailboxes: '',
       disk_gb: '',
+      php_workers: '',
+      php_memory_mb: '',
     };
   return {
     title: plan.title,
@@ -68,6 +74,8 @@ function draftOf(plan: HostingPlan | null, currency: string): Draft {
     max_domains: limitText(plan.max_domains),
     max_mailboxes: limitText(plan.max_mailboxes),
     disk_gb: limitText(plan.disk_gb),
+    php_workers: limitText(plan.php_workers),
+    php_memory_mb: limitText(plan.php_memory_mb),
   };
 }
 
@@ -85,6 +93,8 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
       max_domains: limitValue(draft.max_domains),
       max_mailboxes: limitValue(draft.max_mailboxes),
       disk_gb: limitValue(draft.disk_gb),
+      php_workers: limitValue(draft.php_workers),
+      php_memory_mb: limitValue(draft.php_memory_mb),
     }),
     send: (payload) => save.mutateAsync({ id: plan?.id ?? null, payload }),
     saved: t('catalogue.plans.saved'),
@@ -155,6 +165,23 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
           key={limit}
           label={t(`catalogue.plans.limits.${limit}`)}
           placeholder={t('catalogue.plans.limits.unlimited')}
+          inputMode="numeric"
+          autoComplete="off"
+          value={draft[limit]}
+          onChange={(event) => {
+            set(limit, event.currentTarget.value);
+          }}
+          error={errors[limit]}
+        />
+      ))}
+      <Text fz="sm" c="dimmed" className={partnerClasses.wide}>
+        {t('catalogue.plans.limits.phpHint')}
+      </Text>
+      {PHP_LIMITS.map((limit) => (
+        <TextInput
+          key={limit}
+          label={t(`catalogue.plans.limits.${limit}`)}
+          placeholder={t(`catalogue.plans.limits.${limit}Default`)}
           inputMode="numeric"
           autoComplete="off"
           value={draft[limit]}
