@@ -66,7 +66,14 @@ describe('POST /api/host/domain', () => {
       expired: false,
       notes: 'main shop',
     });
-    expect(domain.settings).toEqual({ document_root: 'public_html', php_version: '8.2', ssl_redirect: true, hsts: false });
+    expect(domain.settings).toEqual({
+      document_root: 'public_html',
+      php_version: '8.2',
+      ssl_redirect: true,
+      hsts: false,
+      aliases: [],
+      www_redirect: 'none',
+    });
     expect(domain.counts).toEqual({ users: 0, dns_records: 6 });
 
     const zone = (await alice.call({ method: 'GET', url: `/api/host/domain/${domain.id}/dns` })).json().data;

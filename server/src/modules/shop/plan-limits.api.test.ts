@@ -38,13 +38,24 @@ describe('hosting plan limits', () => {
     expect(refused.statusCode).toBe(422);
     expect(Object.keys(refused.json().errors).sort()).toEqual(['disk_gb', 'max_domains']);
     expect(refused.json().errors.max_domains).toEqual(['Enter a whole number from 1, or leave it empty for unlimited.']);
+    // The PHP pool's workers and memory: whole numbers in range, or empty for the web server's default.
+    const php = await admin.call({
+      method: 'POST',
+      url: '/api/system/shop/plans',
+      payload: { title: 'Tiny', monthly_price: 100, yearly_price: 1000, php_workers: 0, php_memory_mb: 16 },
+    });
+    expect(php.statusCode).toBe(422);
+    expect(php.json().errors).toEqual({
+      php_workers: ["Enter a whole number from 1 to 100, or leave it empty for the server's default."],
+      php_memory_mb: ["Enter a whole number of MB from 32 to 2048, or leave it empty for the server's default."],
+    });
     const created = await admin.call({
       method: 'POST',
       url: '/api/system/shop/plans',
       payload: { title: 'Tiny', monthly_price: 100, yearly_price: 1000, max_domains: 2, max_mailboxes: 2, disk_gb: 1 },
     });
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json().data).toMatchObject({ max_domains: 2, max_mailboxes: 2, disk_gb: 1 });
+    expect(created.json().data).toMatchObject({ max_domains: 2, max_mailboxes: 2, disk_gb: 1, php_workers: null, php_memory_mb: null });
     planId = created.json().data.id;
   });
 
