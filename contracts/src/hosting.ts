@@ -118,6 +118,7 @@ export type WebSiteState = (typeof WEB_SITE_STATES)[number];
 export const webSiteStatusSchema = z.object({
   state: z.enum(WEB_SITE_STATES),
   server: z.string().nullable(),
+  server_id: z.number().int().nullable(),
   revision: z.string(),
   applied_revision: z.string().nullable(),
   applied_at: z.string().nullable(),
@@ -129,6 +130,20 @@ export const webSiteStatusSchema = z.object({
   /** The PHP versions the site's web server has, as its agent reported them (empty: not reported yet). */
   php_versions: z.array(z.string()),
 });
+
+/** GET /api/system/servers: the servers Berth places sites on, with what each serves and reports. */
+export const webServerSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  address: z.string(),
+  roles: z.array(z.string()),
+  sites: z.number().int(),
+  /** What its agent last reported: its PHP versions, and when (null: never). */
+  php_versions: z.array(z.string()),
+  reported_at: z.string().nullable(),
+});
+export type WebServer = z.infer<typeof webServerSchema>;
+export const webServersAnswerSchema = z.object({ data: z.array(webServerSchema) });
 
 /** GET /api/host/domain/{id}/logs: the last 100 lines of the site's access and error logs, newest first. */
 export const webSiteLogsAnswerSchema = z.object({
@@ -163,9 +178,13 @@ export const domainCreatePayloadSchema = z.object({
 });
 export type DomainCreatePayload = z.infer<typeof domainCreatePayloadSchema>;
 
-/** PATCH /api/host/domain/{id}: settings and notes for everyone who sees the domain; owner and expiry for admins. */
+/**
+ * PATCH /api/host/domain/{id}: settings and notes for everyone who sees the domain; owner and expiry
+ * for admins; the web server that serves it for super admins (`servers.manage`).
+ */
 export const domainUpdatePayloadSchema = z.object({
   owner_id: idSchema.optional(),
+  server_id: idSchema.optional(),
   expire_at: timestampInputSchema.nullable().optional(),
   notes: notesSchema.optional(),
   settings: domainSettingsSchema.partial().optional(),

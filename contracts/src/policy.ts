@@ -30,6 +30,8 @@ export const ABILITIES = [
   'tenants.manage',
   /** /system/outbox */
   'outbox.view',
+  /** /system/servers: the web servers, and which one serves a site. */
+  'servers.manage',
   /** The API reference at /api/docs, in the menu. */
   'api_docs.view',
 ] as const;

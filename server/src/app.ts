@@ -36,6 +36,7 @@ import { createCaptchaVerifier } from './modules/captcha/service.ts';
 import { DOMAIN_USER_PASSWORD_THROTTLES, DomainUserPasswordService } from './modules/domain-users/service.ts';
 import { Mailer } from './modules/mail/mailer.ts';
 import { outboxRoutes } from './modules/mail/routes.ts';
+import { serversRoutes } from './modules/servers/routes.ts';
 import { otpRoutes } from './modules/otp/routes.ts';
 import { OTP_THROTTLES, OtpService } from './modules/otp/service.ts';
 import { passwordRoutes } from './modules/password/routes.ts';
@@ -360,6 +361,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(invoiceRoutes({ invoices, pdfs: payments.pdfs, confirmation: payments.confirmation, actors: impersonation }));
       await api.register(promoRoutes(shop.promos, impersonation));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
+      await api.register(serversRoutes(db), { prefix: '/system' });
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, hosting.domainProof, domains, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, hosting.autoreplies, impersonation));
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));

@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { within } from '../within.ts';
-import { addTenant, addUser, callerFor, type Caller } from '../hosting.ts';
+import { addTenant, addUser, callerFor, superAdmin, type Caller } from '../hosting.ts';
 import type { UserRow } from '../../src/modules/users/queries.ts';
 
 // Debian's nginx driven by Berth's web agent (agent/), reading this test's PostgreSQL database
@@ -355,6 +355,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       webRoot: path.join(dir, 'www2'),
     };
     const { settingsFile } = await prepareWeb(t.db, second);
+    const root = await superAdmin(t);
     const agent2 = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), settingsFile], { stdio: 'ignore' });
     const conf = path.join(second.runDir, 'nginx.conf');
     await within(15_000, async () => expect(existsSync(conf)).toBe(true));
@@ -373,6 +374,24 @@ describe('a domain on the panel is a website nginx serves', () => {
       // One agent's role cannot write the other server's status rows (row security).
       const rows = await t.db.selectFrom('web.site_status').select(['site_id', 'server_id']).where('site_id', '=', siteId).execute();
       expect(rows).toEqual([{ site_id: siteId, server_id: expect.any(Number) }]);
+
+      // Moving a site is the super admin's: a host admin may not; moved, web1 serves it and web2 no longer does.
+      const servers = (await root.call({ method: 'GET', url: '/api/system/servers' })).json().data as {
+        id: number;
+        name: string;
+        sites: number;
+      }[];
+      expect(servers.map((server) => server.name)).toEqual(['web1', 'web2']);
+      const web1 = servers.find((server) => server.name === 'web1')!.id;
+      expect((await admin.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { server_id: web1 } })).statusCode).toBe(403);
+      const unknown = await root.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { server_id: 999_999 } });
+      expect(unknown.statusCode).toBe(422);
+      expect(Object.keys(unknown.json().errors)).toEqual(['server_id']);
+      const moved = await root.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { server_id: web1 } });
+      expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json().data.web).toMatchObject({ server: 'web1', server_id: web1 });
+      await within(2_000, async () => expect((await get('on-the-second.example')).status).toBe(200));
+      await within(2_000, async () => expect((await onSecond('on-the-second.example')).status).toBe(404));
     } finally {
       nginx2.kill('SIGQUIT');
       agent2.kill('SIGTERM');

@@ -12,6 +12,7 @@ const AccountPage = lazyPage(async () => (await import('../pages/account/Account
 const TwoFactorPage = lazyPage(async () => (await import('../pages/account/TwoFactorPage.tsx')).TwoFactorPage);
 const PasswordPage = lazyPage(async () => (await import('../pages/account/PasswordPage.tsx')).PasswordPage);
 const OutboxPage = lazyPage(async () => (await import('../pages/system/OutboxPage.tsx')).OutboxPage);
+const ServersPage = lazyPage(async () => (await import('../pages/system/ServersPage.tsx')).ServersPage);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
 
 // One lazy chunk per area page; each area owns its folder under pages/.
@@ -64,6 +65,7 @@ const innerRoutes: RouteObject[] = [
   { path: 'account/api-tokens', element: <ApiTokensPage /> },
   { path: 'account/services', element: <ServicesPage /> },
   { path: 'system/outbox', element: <OutboxPage /> },
+  { path: 'system/servers', element: <ServersPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

@@ -20,7 +20,15 @@ import { displayDomainName, toStoredDomainName } from './names.ts';
 import { presentDomain, settingsOf } from './present.ts';
 import { nameHeld, releaseLapsedClaim } from './claims.ts';
 import { newVerificationToken } from './proof.ts';
-import { deleteDomainWithChildren, findDomainDetail, findSiteLogs, insertDomain, moveDomainToTenant, updateDomain } from './queries.ts';
+import {
+  deleteDomainWithChildren,
+  findDomainDetail,
+  findSiteLogs,
+  findWebServer,
+  insertDomain,
+  moveDomainToTenant,
+  updateDomain,
+} from './queries.ts';
 import type { DomainDirectory } from './service.ts';
 
 const parseTimestamp = (value: string | null | undefined): Date | null | undefined =>
@@ -122,6 +130,13 @@ export class DomainEditor {
     if (expireAt !== undefined) {
       values.expire_at = expireAt;
       changes.push('expire_at');
+    }
+    if (input.server_id !== undefined && input.server_id !== domain.web_server_id) {
+      // The route let only those who may choose servers (servers.manage) send it.
+      const server = await findWebServer(db, input.server_id);
+      if (!server) throw fieldError('server_id', 'server.unknown');
+      values.web_server_id = server.id;
+      changes.push('server');
     }
     if (input.notes !== undefined) {
       values.notes = input.notes;

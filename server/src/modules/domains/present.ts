@@ -71,6 +71,7 @@ export function presentDomain(
 export interface WebStatusRow {
   web_revision: string;
   web_server: string | null;
+  web_server_id: number | null;
   web_applied_revision: string | null;
   web_state: 'live' | 'error' | null;
   web_error: string | null;
@@ -90,6 +91,7 @@ export function presentWebStatus(row: WebStatusRow, diskQuotaMb: number | null):
   return {
     state: current && row.web_state ? row.web_state : 'applying',
     server: row.web_server,
+    server_id: row.web_server_id,
     revision: String(row.web_revision),
     applied_revision: row.web_applied_revision === null ? null : String(row.web_applied_revision),
     applied_at: row.web_applied_at === null ? null : iso(row.web_applied_at),

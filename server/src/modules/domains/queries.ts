@@ -178,6 +178,7 @@ export const findDomainDetail = (db: Db, viewer: UserRow, id: number) => {
       'domains.updated_at',
       'domains.web_revision',
       'web_server.name as web_server',
+      'web_server.id as web_server_id',
       'web_status.revision as web_applied_revision',
       'web_status.state as web_state',
       'web_status.error as web_error',
@@ -283,3 +284,12 @@ export const clearVerificationToken = (db: Db, id: number, token: string) =>
 /** The last lines of a site's logs, as its web server's agent wrote them (migration 0030). */
 export const findSiteLogs = (db: Db, siteId: number) =>
   db.selectFrom('web.site_logs').select(['access', 'error', 'updated_at']).where('site_id', '=', siteId).executeTakeFirst();
+
+/** A server that serves websites, by id (migration 0030), or undefined. */
+export const findWebServer = (db: Db, id: number) =>
+  db
+    .selectFrom('servers')
+    .select(['id', 'name'])
+    .where('id', '=', id)
+    .where(sql<boolean>`'web' = any(roles)`)
+    .executeTakeFirst();

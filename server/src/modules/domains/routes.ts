@@ -24,6 +24,8 @@ import type { DomainListing } from './listing.ts';
 import type { DomainProof } from './proof.ts';
 import type { DomainDirectory } from './service.ts';
 import { domainMenu } from '../menu/service.ts';
+import { userMay } from '../policy/guard.ts';
+import { HttpError } from '../../http/errors.ts';
 import { displayDomainName } from './names.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 import { sendCsv } from '../../http/csv.ts';
@@ -134,6 +136,9 @@ export function domainRoutes(
         },
       },
       async (request) => {
+        // Which server serves a site is the platform's choice (policy: servers.manage).
+        if (request.body.server_id !== undefined && !userMay(authedUser(request).user, request.tenant, 'servers.manage'))
+          throw new HttpError(403, 'http.forbidden');
         const domain = await editor.update(await actors.actor(request), request.params.id, request.body);
         return { data: domain, message: translate(request.lang, 'domain.updated', { name: domain.text }) };
       },

@@ -59,6 +59,7 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
     ...only('catalogue.manage', { id: 'system.catalogue', title: 'catalogue.title', route: '/system/partner/catalogue' }),
     ...only('tenants.manage', { id: 'system.tenants', title: 'menu.tenants', route: '/system/tenants' }),
     ...only('outbox.view', { id: 'system.outbox', title: 'menu.outbox', route: '/system/outbox' }),
+    ...only('servers.manage', { id: 'system.servers', title: 'menu.servers', route: '/system/servers' }),
   ];
   if (system.length > 0) tree.push({ id: 'system', title: 'menu.system', icon: 'settings', children: system });
   // The partner's tools: other users' credit and the promo codes; a customer finds their own

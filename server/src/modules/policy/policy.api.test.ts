@@ -28,6 +28,7 @@ const PROBES: Record<Ability, ((customerId: number) => string) | null> = {
   'payment_methods.use': () => '/api/account/payment-methods',
   'tenants.manage': () => '/api/system/tenants',
   'outbox.view': () => '/api/system/outbox',
+  'servers.manage': () => '/api/system/servers',
   'api_docs.view': null,
 };
 
@@ -46,6 +47,7 @@ const MENU: Record<Ability, ((role: Role) => string | null) | null> = {
   'payment_methods.use': () => 'account.payment_methods',
   'tenants.manage': () => 'system.tenants',
   'outbox.view': () => 'system.outbox',
+  'servers.manage': () => 'system.servers',
   'api_docs.view': () => 'api',
 };
 

@@ -30,6 +30,8 @@ export const POLICY: Readonly<Record<Ability, Readonly<Record<Role, Kinds>>>> = 
   'payment_methods.use': { super_admin: EVERY, host_admin: RESELLER, customer: RESELLER },
   'tenants.manage': superOnly,
   'outbox.view': superOnly,
+  // Servers are the platform's: which one serves a site is the operator's choice, not a tenant's.
+  'servers.manage': superOnly,
   'api_docs.view': admins,
 };
 

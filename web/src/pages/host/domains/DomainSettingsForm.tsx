@@ -13,6 +13,8 @@ import {
   type DomainUpdatePayload,
 } from '@berth/contracts';
 import { useDomainUpdate } from '../../../api/domains.ts';
+import { useServers } from '../../../api/servers.ts';
+import { useMay } from '../../../shell/useSignedInUser.ts';
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { SwitchField } from '../../../forms/SwitchField.tsx';
 import { formErrorOf, useSchemaResolver } from '../../../forms/validation.ts';
@@ -24,6 +26,7 @@ import domainClasses from './Domains.module.css';
 
 const schema = z.object({
   owner_id: z.string(),
+  server_id: z.string(),
   expire_at: expiryFieldSchema,
   notes: notesFieldSchema,
   settings: domainSettingsSchema,
@@ -31,6 +34,7 @@ const schema = z.object({
 type Values = z.input<typeof schema>;
 const FIELDS = [
   'owner_id',
+  'server_id',
   'expire_at',
   'notes',
   'settings.document_root',
@@ -43,6 +47,7 @@ const FIELDS = [
 
 const valuesOf = (domain: Domain): Values => ({
   owner_id: String(domain.owner.id),
+  server_id: domain.web?.server_id ? String(domain.web.server_id) : '',
   expire_at: expiryInputValue(domain.expire_at),
   notes: domain.notes,
   settings: domain.settings,
@@ -77,6 +82,9 @@ interface DomainSettingsFormProps {
 export function DomainSettingsForm({ domain, isAdmin }: DomainSettingsFormProps) {
   const { t } = useTranslation();
   const update = useDomainUpdate(domain.id);
+  // Super admins choose the web server (servers.manage); the list is asked only for them.
+  const mayPlace = useMay()('servers.manage');
+  const servers = useServers(mayPlace);
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const resolver = useSchemaResolver(schema);
@@ -94,6 +102,7 @@ export function DomainSettingsForm({ domain, isAdmin }: DomainSettingsFormProps)
     setDone(null);
     const payload: DomainUpdatePayload = { notes: values.notes, settings: values.settings };
     if (isAdmin && dirtyFields.owner_id && values.owner_id) payload.owner_id = Number(values.owner_id);
+    if (mayPlace && dirtyFields.server_id && values.server_id) payload.server_id = Number(values.server_id);
     // Sent only when changed: a stored time of day is kept unless the date is edited.
     if (isAdmin && dirtyFields.expire_at) payload.expire_at = values.expire_at || null;
     try {
@@ -145,6 +154,23 @@ export function DomainSettingsForm({ domain, isAdmin }: DomainSettingsFormProps)
           </>
         ) : null}
         <NotesField error={errors.notes?.message} {...register('notes')} />
+        {mayPlace && servers.data && domain.web ? (
+          <NativeSelect
+            label={t('domains.settings.server')}
+            description={t('domains.settings.serverHint')}
+            data={[
+              ...(domain.web.server_id ? [] : [{ value: '', label: '—' }]),
+              ...servers.data
+                .filter((server) => server.roles.includes('web'))
+                .map((server) => ({
+                  value: String(server.id),
+                  label: t('domains.settings.serverOption', { name: server.name, count: server.sites }),
+                })),
+            ]}
+            error={errors.server_id?.message}
+            {...register('server_id')}
+          />
+        ) : null}
 
         <Title order={3} fz="md" mt="xs">
           {t('domains.settings.title')}

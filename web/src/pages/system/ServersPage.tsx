@@ -1,0 +1,105 @@
+import { Badge, Group, Text } from '@mantine/core';
+import { IconServer } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { WebServer } from '@berth/contracts';
+import { useServers } from '../../api/servers.ts';
+import { formatDateTime, formatRelative } from '../../components/formatDate.ts';
+import { usePageTitle } from '../../components/usePageTitle.ts';
+import { EmptyState, LoadingRows } from '../../components/ListStates.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
+import { FormAlert } from '../../forms/FormAlert.tsx';
+import { useMay } from '../../shell/useSignedInUser.ts';
+import { PageHeader, Section } from '../PageHeader.tsx';
+import classes from '../Pages.module.css';
+import serverClasses from './Servers.module.css';
+
+/**
+ * /system/servers (super admins): the servers Berth places sites on, how many each serves and what
+ * its agent last reported. A site is moved on its domain page (the web server setting).
+ */
+export function ServersPage() {
+  const { t } = useTranslation();
+  const may = useMay()('servers.manage');
+  const servers = useServers(may);
+  usePageTitle(t('servers.title'));
+
+  if (!may) {
+    return (
+      <div className={classes.page}>
+        <PageHeader title={t('servers.title')} />
+        <FormAlert kind="error">{t('errors.forbidden')}</FormAlert>
+      </div>
+    );
+  }
+  return (
+    <div className={classes.page}>
+      <PageHeader title={t('servers.title')} description={t('servers.description')} />
+      <Section id="servers" title={t('servers.listTitle')}>
+        {servers.isPending ? (
+          <LoadingRows height={48} />
+        ) : servers.isError ? (
+          <LoadFailed error={servers.error} onRetry={() => void servers.refetch()} />
+        ) : servers.data.length === 0 ? (
+          <EmptyState icon={<IconServer size={24} stroke={1.6} />} title={t('servers.emptyTitle')}>
+            {t('servers.empty')}
+          </EmptyState>
+        ) : (
+          <table className={serverClasses.table}>
+            <thead>
+              <tr>
+                <th scope="col">{t('servers.name')}</th>
+                <th scope="col">{t('servers.roles')}</th>
+                <th scope="col">{t('servers.sites')}</th>
+                <th scope="col">{t('servers.php')}</th>
+                <th scope="col">{t('servers.reported')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {servers.data.map((server) => (
+                <ServerRow key={server.id} server={server} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+    </div>
+  );
+}
+
+function ServerRow({ server }: { server: WebServer }) {
+  const { t } = useTranslation();
+  return (
+    <tr>
+      <td data-label={t('servers.name')}>
+        <div className={serverClasses.name}>{server.name}</div>
+        {server.address ? (
+          <Text fz="xs" className={serverClasses.dimmed}>
+            {server.address}
+          </Text>
+        ) : null}
+      </td>
+      <td data-label={t('servers.roles')}>
+        <Group gap={4}>
+          {server.roles.map((role) => (
+            <Badge key={role} variant="light" size="sm">
+              {t(`servers.role_${role}`, { defaultValue: role })}
+            </Badge>
+          ))}
+        </Group>
+      </td>
+      <td data-label={t('servers.sites')}>{server.sites.toLocaleString()}</td>
+      <td data-label={t('servers.php')}>
+        {server.php_versions.length > 0 ? server.php_versions.join(', ') : <span className={serverClasses.dimmed}>—</span>}
+      </td>
+      <td data-label={t('servers.reported')}>
+        {server.reported_at ? (
+          <time dateTime={server.reported_at} title={formatDateTime(server.reported_at)}>
+            {formatRelative(server.reported_at)}
+          </time>
+        ) : (
+          <span className={serverClasses.dimmed}>{t('servers.never')}</span>
+        )}
+      </td>
+    </tr>
+  );
+}
