@@ -53,6 +53,8 @@ export interface AgentSettings extends WebLayout {
   /** How often each site's folder is measured (ms), and how often its logs are looked at. */
   diskEveryMs?: number;
   logsEveryMs?: number;
+  /** nginx's shared access and error logs are rotated past this size (bytes; one old file kept). */
+  logMaxBytes?: number;
   log?: (line: string) => void;
 }
 
@@ -220,8 +222,11 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   /** The sites' lines of nginx's shared logs, written for the sites that have new ones. */
   const siteLogs = new SiteLogs(logsDir(settings));
   let siteByName = new Map<string, number>();
+  const siteOf = (name: string) => siteByName.get(name);
   const shipLogs = async () => {
-    siteLogs.read((name) => siteByName.get(name));
+    // The shared logs are rotated by size (one old file kept): nginx reopens them on SIGUSR1.
+    for (const file of await siteLogs.rotate(settings.logMaxBytes ?? 64 * 1024 * 1024, reopenLogs, siteOf)) log(`rotated ${file}`);
+    siteLogs.read(siteOf);
     for (const { siteId, access, error } of siteLogs.changed()) {
       if (known.has(siteId)) await reportLogs(pool, await server(), siteId, access, error);
       else siteLogs.drop(siteId);
@@ -415,6 +420,9 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     return { applied: [...accepted], failed, removed };
   };
 
+  const reopenLogs = async () => {
+    await signalPidFile(path.join(settings.runDir, 'nginx.pid'), 'SIGUSR1', 'nginx');
+  };
   // SIGHUP to the master itself: `nginx -s reload` would first parse the whole configuration again
   // only to find the pid (seconds at 10,000 sites).
   const reload = async () => {

@@ -1,7 +1,15 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const KEEP = 100;
+/** How long after a rotation the old file is still read: nginx's workers flush their buffers to it when they reopen. */
+const DRAIN_MS = 3_000;
+
+interface Draining {
+  file: string;
+  offset: number;
+  until: number;
+}
 /** On start, how much of each log is read back (the lines of before the agent's restart). */
 const BACKLOG_BYTES = 1024 * 1024;
 const SITE_ID = /^(\d+) /;
@@ -17,7 +25,11 @@ export class SiteLogs {
   private readonly files: { access: string; error: string };
   private readonly offsets = { access: -1, error: -1 };
   private readonly rest = { access: '', error: '' };
+  /** The unfinished last line of a rotated log, while it is drained. */
+  private readonly carried = { access: '', error: '' };
   private readonly lines = new Map<number, { access: string[]; error: string[] }>();
+  /** A log just rotated: what nginx still wrote to it before it reopened is read once more. */
+  private readonly draining: { access?: Draining; error?: Draining } = {};
   private readonly dirty = new Set<number>();
 
   constructor(logsDir: string) {
@@ -38,6 +50,33 @@ export class SiteLogs {
         }
       }
     }
+  }
+
+  /**
+   * Rotates a shared log that grew past `maxBytes`: its lines read, the file renamed to `.1` (the
+   * one before is replaced), nginx told to reopen its logs (`reopen`, SIGUSR1), and what nginx wrote
+   * to the old file meanwhile read on the next call. Answers the logs rotated.
+   */
+  async rotate(maxBytes: number, reopen: () => Promise<void>, siteOf: (name: string) => number | undefined): Promise<string[]> {
+    const large = (['access', 'error'] as const).filter((kind) => {
+      try {
+        return statSync(this.files[kind]).size > maxBytes && !this.draining[kind];
+      } catch {
+        return false;
+      }
+    });
+    if (large.length === 0) return [];
+    this.read(siteOf);
+    for (const kind of large) {
+      const old = `${this.files[kind]}.1`;
+      renameSync(this.files[kind], old);
+      this.draining[kind] = { file: old, offset: this.offsets[kind], until: Date.now() + DRAIN_MS };
+      this.carried[kind] = this.rest[kind];
+      this.rest[kind] = '';
+      this.offsets[kind] = 0;
+    }
+    await reopen();
+    return large.map((kind) => this.files[kind]);
   }
 
   /** The sites with new lines since the last call, each with its last lines, newest first. */
@@ -68,6 +107,38 @@ export class SiteLogs {
   }
 
   private newLines(kind: 'access' | 'error'): string[] {
+    const drained = this.drain(kind);
+    return [...drained, ...this.linesOf(kind)];
+  }
+
+  /** The last lines nginx wrote to a log before it reopened it after a rotation (read for a few seconds). */
+  private drain(kind: 'access' | 'error'): string[] {
+    const draining = this.draining[kind];
+    if (!draining) return [];
+    if (Date.now() > draining.until) delete this.draining[kind];
+    let size: number;
+    try {
+      size = statSync(draining.file).size;
+    } catch {
+      return [];
+    }
+    if (size <= draining.offset) return [];
+    const fd = openSync(draining.file, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min(size - draining.offset, 8 * 1024 * 1024));
+      const read = readSync(fd, buffer, 0, buffer.length, draining.offset);
+      draining.offset += read;
+      const parts = buffer.subarray(0, read).toString('utf8').split('\n');
+      // A line nginx had begun before the rotation was read in part already.
+      parts[0] = this.carried[kind] + parts[0];
+      this.carried[kind] = parts.pop() ?? '';
+      return parts.filter((line) => line.length > 0);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private linesOf(kind: 'access' | 'error'): string[] {
     const file = this.files[kind];
     let size: number;
     try {
@@ -78,7 +149,7 @@ export class SiteLogs {
     const first = this.offsets[kind] < 0;
     let from = first ? Math.max(0, size - BACKLOG_BYTES) : this.offsets[kind];
     if (size < from) {
-      // Rotated: the new file from its start.
+      // Rotated by someone else (logrotate): the new file from its start.
       from = 0;
       this.rest[kind] = '';
     }

@@ -34,6 +34,8 @@ const agent = await startAgent({
   ...(process.env.BERTH_AGENT_DISK_MS ? { diskEveryMs: Number(process.env.BERTH_AGENT_DISK_MS) } : {}),
   ...(process.env.BERTH_AGENT_SWEEP_MS ? { sweepEveryMs: Number(process.env.BERTH_AGENT_SWEEP_MS) } : {}),
   ...(process.env.BERTH_AGENT_LOGS_MS ? { logsEveryMs: Number(process.env.BERTH_AGENT_LOGS_MS) } : {}),
+  // nginx's shared logs are rotated past this size (64 MB unless set; one old file is kept).
+  ...(process.env.BERTH_AGENT_LOG_MAX_BYTES ? { logMaxBytes: Number(process.env.BERTH_AGENT_LOG_MAX_BYTES) } : {}),
 });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {

@@ -42,7 +42,14 @@ function startAgentProcess(): ChildProcess {
     stdio: ['ignore', 'pipe', 'pipe'],
     // Every file checked, disks measured and logs read every few hundred milliseconds instead of
     // every minute, minute and 5 s.
-    env: { ...process.env, BERTH_AGENT_SWEEP_MS: '500', BERTH_AGENT_DISK_MS: '300', BERTH_AGENT_LOGS_MS: '200' },
+    // The shared logs rotate past 64 KB instead of 64 MB.
+    env: {
+      ...process.env,
+      BERTH_AGENT_SWEEP_MS: '500',
+      BERTH_AGENT_DISK_MS: '300',
+      BERTH_AGENT_LOGS_MS: '200',
+      BERTH_AGENT_LOG_MAX_BYTES: String(64 * 1024),
+    },
   });
   for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (agentLog += chunk.toString()));
   return child;
@@ -198,6 +205,26 @@ describe('a domain on the panel is a website nginx serves', () => {
       'stranger@alpha.test',
     );
     expect((await stranger.call({ method: 'GET', url: `/api/host/domain/${siteId}/logs` })).statusCode).toBe(404);
+  });
+
+  it('rotates the shared access log by size and keeps showing each site its last requests', async () => {
+    const siteId = await addSite('busy.example');
+    await within(1_000, async () => expect((await get('busy.example')).status).toBe(200));
+    const log = path.join(settings.runDir, 'logs', 'access.log');
+    // About 100 bytes a line: 1,000 requests pass 64 KB at least once.
+    for (let i = 0; i < 1_000; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => get('busy.example', `/page-${i + j}`)));
+    await within(5_000, async () => expect(existsSync(`${log}.1`)).toBe(true));
+    // nginx writes to the new file after the rotation, and the panel's newest line is the request made last.
+    const sizeOf = () => (existsSync(log) ? readFileSync(log, 'utf8').length : 0);
+    const before = sizeOf();
+    await get('busy.example', '/after-rotation');
+    await within(3_000, async () => expect(sizeOf()).toBeGreaterThan(before));
+    await within(3_000, async () => {
+      const logs = (await customer.call({ method: 'GET', url: `/api/host/domain/${siteId}/logs` })).json().data;
+      expect(logs.access).toHaveLength(100);
+      expect(logs.access[0]).toContain('GET /after-rotation ');
+    });
+    expect(sizeOf()).toBeLessThan(2 * 64 * 1024);
   });
 
   it('serves another folder when the setting changes, and replaces a file edited by hand on the next pass', async () => {
@@ -626,7 +653,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       }
       expect(existsSync(path.join(root, 'small.bin'))).toBe(true);
       // Nothing of the refused upload stays behind.
-      expect(existsSync(path.join(root, 'large.bin'))).toBe(false);
+      await within(2_000, async () => expect(existsSync(path.join(root, 'large.bin'))).toBe(false));
     });
 
     it('offers the PHP versions the web server has, and removes the system user of a customer whose last site is gone', async () => {
