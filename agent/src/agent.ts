@@ -114,7 +114,6 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     if (serverId !== undefined) return serverId;
     const id = await serverIdOf(pool, settings.serverName);
     if (id === undefined) throw new Error(`no server named ${settings.serverName} in the database (npm run services prepares it)`);
-    await reportServer(pool, id, installed);
     serverId = id;
     return serverId;
   };
@@ -250,6 +249,8 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     const marks: string[] = [];
     const mark = (what: string) => marks.push(`${what} ${Math.round(performance.now() - began)}`);
     const id = await server();
+    // What this server has, and that its agent is alive: the servers page shows when it last said so.
+    if (full) await reportServer(pool, id, installed);
     const rows = await sitesOf(pool, id);
     const sites: WebSite[] = [];
     const failed: PassResult['failed'] = [];

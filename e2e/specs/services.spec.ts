@@ -38,7 +38,7 @@ test('a customer buys a hosting plan and finds it under My hosting', async ({ pa
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Starter');
   await expect(row).toContainText('Active');
-  await expect(row.getByTestId('plan-limits')).toHaveText('1 domain · 5 mailboxes · 10 GB mailbox space');
+  await expect(row.getByTestId('plan-limits')).toHaveText('1 domain · 5 mailboxes · 10 GB disk space');
   // What the plan includes against what is in use: the limits the panel enforces.
   const usage = page.getByTestId('plan-usage');
   await expect(usage.getByTestId('usage-domains')).toHaveText('0 of 1');

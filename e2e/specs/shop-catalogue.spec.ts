@@ -83,6 +83,14 @@ test('a host admin changes VAT and prices, customers see them in the shop', asyn
   await create.getByRole('button', { name: 'Add plan' }).click();
   await expect(domainsIncluded).toHaveAccessibleDescription(/Enter a whole number from 1, or leave it empty for unlimited\./);
   await domainsIncluded.fill('5');
+  // The customer's PHP pool: empty is the web server's default, a number out of range is refused.
+  const workers = create.getByRole('textbox', { name: 'PHP workers' });
+  await expect(workers).toHaveAttribute('placeholder', 'Default (5)');
+  await workers.fill('500');
+  await create.getByRole('button', { name: 'Add plan' }).click();
+  await expect(workers).toHaveAccessibleDescription(/Enter a whole number from 1 to 100/);
+  await workers.fill('8');
+  await create.getByRole('textbox', { name: 'PHP memory per request (MB)' }).fill('256');
   await reviewScreen(page, testInfo, 'catalogue-plan-dialog', DIALOG);
   await create.getByRole('button', { name: 'Add plan' }).click();
   await expect(create).toBeHidden();
@@ -109,7 +117,7 @@ test('a host admin changes VAT and prices, customers see them in the shop', asyn
     await signInAt(customerContext, partner.origin, customer);
     await shop.goto(`${partner.origin}/shop`);
     const card = shop.getByRole('region', { name: 'Hosting plans' }).getByRole('article', { name: title });
-    await expect(card.getByTestId('plan-limits')).toHaveText('5 domains · 25 mailboxes · Unlimited mailbox space');
+    await expect(card.getByTestId('plan-limits')).toHaveText('5 domains · 25 mailboxes · Unlimited disk space');
     // The shop opens on yearly prices.
     await expect(card).toContainText('€165.00 per year');
     await expect(card).toContainText('€150.00 net + €15.00 VAT');

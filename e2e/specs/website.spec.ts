@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { Client as FtpClient } from 'basic-ftp';
 import { addAccountInBrowser, newPassword, signInPage, uniqueToken } from '../support/accounts.ts';
@@ -7,6 +8,18 @@ import { test, expect } from '../support/services.ts';
 // A domain is a website: nginx serves it from the database within a second of its making, the
 // domain page says it is live, a mailbox & FTP user added in the browser uploads over explicit
 // FTPS (Pure-FTPd), and the browser loads the uploaded page from the web server.
+
+/** The status and Location nginx answers for `host` (a redirect is not followed). */
+function headOf(port: number, host: string, pathname: string): Promise<{ status: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: pathname, headers: { host } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 test('a customer sees the site live, uploads a page over FTPS and the browser loads it', async ({
   page,
@@ -73,4 +86,68 @@ test('a customer sees the site live, uploads a page over FTPS and the browser lo
   await expect(logs.getByRole('region').or(logs.locator('pre'))).toContainText('"GET / HTTP/1.1" 200', { timeout: 15_000 });
   await expect(website.getByTestId('website-disk')).toContainText('Disk used:', { timeout: 15_000 });
   await reviewScreen(page, testInfo, 'website-logs', { include: 'main' });
+});
+
+test('a customer adds an alias and sends www to the bare name; a super admin sees the servers and which one serves the site', async ({
+  page,
+  context,
+  browser,
+  accounts,
+  berth,
+  hostingServices,
+}, testInfo) => {
+  const owner = await accounts.customer('aliases');
+  const domain = await accounts.domain(owner);
+  // Every name below the customer's domain goes to this machine's nginx, redirects not followed.
+  await context.route(
+    (url) => url.hostname === domain.name || url.hostname.endsWith(`.${domain.name}`),
+    async (route) => {
+      const url = new URL(route.request().url());
+      const response = await route.fetch({
+        url: `http://127.0.0.1:${hostingServices.httpPort}${url.pathname}${url.search}`,
+        headers: { ...route.request().headers(), host: url.hostname },
+        maxRedirects: 0,
+      });
+      await route.fulfill({ response });
+    },
+  );
+
+  await signInPage(page, owner);
+  await page.goto(`/host/domain/${domain.id}/edit`);
+  const website = page.getByTestId('domain-website');
+  await expect(website.getByTestId('website-state')).toHaveText('Live', { timeout: 15_000 });
+  const aliases = page.getByRole('textbox', { name: 'Aliases' });
+  await aliases.fill('blog');
+  await aliases.press('Enter');
+  await page.getByLabel('www and the bare domain').selectOption({ label: `Send www.${domain.name} to ${domain.name}` });
+  // Only what the site's web server has is offered, beside off.
+  await expect(page.getByLabel('PHP version').locator('option')).toHaveText(['Off (static files only)', 'PHP 8.2']);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(`The domain ${domain.name} has been saved.`)).toBeVisible();
+  await expect(website.getByTestId('website-state')).toHaveText('Live', { timeout: 15_000 });
+  await reviewScreen(page, testInfo, 'website-aliases', { include: 'main' });
+
+  const blog = await context.newPage();
+  await blog.goto(`http://blog.${domain.name}/`);
+  await expect(blog.getByRole('heading', { name: 'This website is ready' })).toBeVisible();
+  await blog.close();
+  const www = await headOf(hostingServices.httpPort, `www.${domain.name}`, '/about?x=1');
+  expect(www).toEqual({ status: 301, location: `http://${domain.name}/about?x=1` });
+
+  // The super admin: the servers page, and the web server setting on the domain page.
+  const operator = await browser.newContext({ baseURL: berth.baseURL });
+  const admin = await operator.newPage();
+  try {
+    await signInPage(admin, berth.admin);
+    await admin.goto('/system/servers');
+    const row = admin.getByRole('row', { name: /web1/ });
+    await expect(row).toContainText('Websites');
+    await expect(row).toContainText('8.2');
+    await reviewScreen(admin, testInfo, 'servers', { include: 'main' });
+    await admin.goto(`/host/domain/${domain.id}/edit`);
+    await expect(admin.getByLabel('Web server')).toHaveValue(/\d+/);
+    await expect(admin.getByLabel('Web server').locator('option:checked')).toHaveText(/^web1 \(\d+ sites?\)$/);
+  } finally {
+    await operator.close();
+  }
 });

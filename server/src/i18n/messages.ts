@@ -196,7 +196,7 @@ const en = {
   'plan.domains_used': 'Domains included in your hosting plans: {max}, all in use. Upgrade your plan in the shop to add more.',
   'plan.mailboxes_used': 'Mailboxes included in your hosting plans: {max}, all in use. Upgrade your plan in the shop to add more.',
   'plan.disk_used':
-    'Mailbox space included in your hosting plans: {max} MB, of which {free} MB are free. Choose a smaller quota or upgrade your plan.',
+    'Disk space included in your hosting plans (mailboxes and websites): {max} MB, of which {free} MB are free. Choose a smaller quota or upgrade your plan.',
   'shop.limits_order': 'The minimum top-up must not be larger than the maximum.',
   'shop.currency_locked': 'The currency cannot change once invoices or credit exist.',
   'shop.settings_saved': 'The shop settings have been saved.',
@@ -505,7 +505,7 @@ const de: Dictionary = {
   'plan.mailboxes_used':
     'In Ihren Hosting-Paketen enthaltene Postfächer: {max}, alle belegt. Wechseln Sie im Shop zu einem größeren Paket, um weitere hinzuzufügen.',
   'plan.disk_used':
-    'In Ihren Hosting-Paketen enthaltener Postfachspeicher: {max} MB, davon {free} MB frei. Wählen Sie ein kleineres Kontingent oder ein größeres Paket.',
+    'In Ihren Hosting-Paketen enthaltener Speicherplatz (Postfächer und Websites): {max} MB, davon {free} MB frei. Wählen Sie ein kleineres Kontingent oder ein größeres Paket.',
   'shop.limits_order': 'Die minimale Aufladung darf nicht größer als die maximale sein.',
   'shop.currency_locked': 'Die Währung kann nicht mehr geändert werden, sobald Rechnungen oder Guthaben existieren.',
   'shop.settings_saved': 'Die Shop-Einstellungen wurden gespeichert.',
@@ -807,7 +807,7 @@ const cs: Dictionary = {
   'plan.mailboxes_used':
     'Schránky zahrnuté ve vašich hostingových tarifech: {max}, všechny využité. Pro další přejděte v obchodě na vyšší tarif.',
   'plan.disk_used':
-    'Prostor schránek zahrnutý ve vašich hostingových tarifech: {max} MB, volných {free} MB. Zvolte menší kvótu nebo vyšší tarif.',
+    'Místo na disku zahrnuté ve vašich hostingových tarifech (schránky a weby): {max} MB, volných {free} MB. Zvolte menší kvótu nebo vyšší tarif.',
   'shop.limits_order': 'Minimální dobití nesmí být vyšší než maximální.',
   'shop.currency_locked': 'Měnu nelze změnit, jakmile existují faktury nebo kredit.',
   'shop.settings_saved': 'Nastavení obchodu bylo uloženo.',

@@ -121,7 +121,7 @@ describe('hosting plan limits', () => {
     });
     expect(grown.statusCode).toBe(422);
     expect(grown.json().errors.quota_mb).toEqual([
-      'Mailbox space included in your hosting plans: 1024 MB, of which 224 MB are free. Choose a smaller quota or upgrade your plan.',
+      'Disk space included in your hosting plans (mailboxes and websites): 1024 MB, of which 224 MB are free. Choose a smaller quota or upgrade your plan.',
     ]);
     const smaller = await customer.call({
       method: 'PATCH',

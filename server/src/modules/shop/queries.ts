@@ -104,9 +104,12 @@ export const planLimitsOf = (db: Db, userId: number) =>
 export const lockPlanHolder = (db: Db, userId: number) =>
   db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
 
-/** What a customer uses of their plans: domains owned, mailboxes on them and their quotas. */
+/**
+ * What a customer uses of their plans: domains owned, mailboxes on them, and disk: the mailboxes'
+ * quotas with what their websites hold as the web servers last measured it (migration 0030).
+ */
 export async function planUsage(db: Db, userId: number): Promise<{ domains: number; mailboxes: number; disk_mb: number }> {
-  const [domains, mailboxes] = await Promise.all([
+  const [domains, mailboxes, sites] = await Promise.all([
     db
       .selectFrom('domains')
       .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -118,8 +121,15 @@ export async function planUsage(db: Db, userId: number): Promise<{ domains: numb
       .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.coalesce(eb.fn.sum<string>('u.quota_mb'), eb.lit(0)).as('quota')])
       .where('d.owner_id', '=', userId)
       .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('web.site_status as s')
+      .innerJoin('domains as d', 'd.id', 's.site_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('s.disk_bytes'), eb.lit(0)).as('bytes'))
+      .where('d.owner_id', '=', userId)
+      .executeTakeFirstOrThrow(),
   ]);
-  return { domains: Number(domains.count), mailboxes: Number(mailboxes.count), disk_mb: Number(mailboxes.quota) };
+  const siteMb = Math.ceil(Number(sites.bytes) / (1024 * 1024));
+  return { domains: Number(domains.count), mailboxes: Number(mailboxes.count), disk_mb: Number(mailboxes.quota) + siteMb };
 }
 
 /** The user's subscription, locked until the transaction ends (a cancellation runs once). */

@@ -179,7 +179,7 @@ function ServiceRow({
   );
 }
 
-/** What the active plans include together against what is in use: domains, mailboxes, mailbox space. */
+/** What the active plans include together against what is in use: domains, mailboxes, disk space. */
 function UsageSection({ usage }: { usage: PlanUsage }) {
   const { t } = useTranslation();
   const allowance = usage.allowance;

@@ -2,7 +2,7 @@ import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { HostingPlan } from '@berth/contracts';
 
-/** "1 domain · 5 mailboxes · 10 GB mailbox space": what a plan includes, as the server enforces it. */
+/** "1 domain · 5 mailboxes · 10 GB disk space": what a plan includes, as the server enforces it. */
 export function PlanLimits({
   plan,
   size = 'sm',
