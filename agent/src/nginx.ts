@@ -210,15 +210,15 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     ...refuse,
     '      try_files $uri $uri/ =404;',
     '    }',
-    // Only a file that exists runs (never /upload.jpg/x.php), in the customer's own pool; a site
-    // without PHP never hands out a PHP file's source.
+    // A site without PHP never hands out a PHP file's source. The customer's pool runs only a
+    // .php file that exists (security.limit_extensions, cgi.fix_pathinfo off: never
+    // /upload.jpg/x.php; agent/src/php.ts), so nginx need not look for the file first.
     '    location ~ [^/]\\.php(/|$) {',
     ...refuse,
     '      if ($berth_kind != php) { return 403; }',
     '      fastcgi_split_path_info ^(.+?\\.php)(/.*)$;',
-    '      try_files $fastcgi_script_name =404;',
     '      include /etc/nginx/fastcgi_params;',
-    '      fastcgi_param SCRIPT_FILENAME $realpath_root$fastcgi_script_name;',
+    '      fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;',
     '      fastcgi_param PATH_INFO $fastcgi_path_info;',
     '      fastcgi_pass $berth_php;',
     '    }',

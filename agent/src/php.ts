@@ -100,6 +100,8 @@ export function renderPool(
     'pm.max_requests = 500',
     `chdir = ${home}`,
     'security.limit_extensions = .php',
+    // The script is the file nginx names, or nothing: PHP never goes looking for another one up the path.
+    'php_admin_value[cgi.fix_pathinfo] = 0',
     `php_admin_value[open_basedir] = ${home}/`,
     `php_admin_value[upload_tmp_dir] = ${home}/.tmp`,
     `php_admin_value[sys_temp_dir] = ${home}/.tmp`,

@@ -483,8 +483,13 @@ describe('a domain on the panel is a website nginx serves', () => {
         const home = path.join(settings.webRoot, String(customer.user.id));
         expect(page.body).toBe(`${isRoot ? `${userPrefix}c${customer.user.id}` : (await run('id', ['-un'])).stdout.trim()}|${home}/`);
       });
-      // A PHP file that does not exist is nginx's 404, never handed to PHP.
+      // A PHP file that does not exist is a 404; an uploaded file of another kind never runs as PHP.
       expect((await get('php-site.example', '/whoami.php.txt/x.php')).status).toBe(404);
+      expect((await get('php-site.example', '/missing.php')).status).toBe(404);
+      writeFileSync(path.join(root, 'upload.jpg'), '<?php echo "ran";');
+      const disguised = await get('php-site.example', '/upload.jpg/x.php');
+      expect(disguised.status).toBe(404);
+      expect(disguised.body).not.toContain('ran');
       await within(1_000, async () => expect((await statusOf(siteId))?.state).toBe('live'));
     });
 
