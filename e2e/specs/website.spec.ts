@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { Client as FtpClient } from 'basic-ftp';
 import { addAccountInBrowser, newPassword, signInPage, uniqueToken } from '../support/accounts.ts';
+import { giveCredit, superAdmin } from '../support/shop.ts';
 import { reviewScreen } from '../support/review.ts';
 import { test, expect } from '../support/services.ts';
 
@@ -21,25 +22,41 @@ function headOf(port: number, host: string, pathname: string): Promise<{ status:
   });
 }
 
-test('a customer sees the site live, uploads a page over FTPS and the browser loads it', async ({
+test('a customer buys a domain in the shop, sees its site live, uploads a page over FTPS and the browser loads it', async ({
   page,
   context,
   accounts,
+  berth,
   hostingServices,
 }, testInfo) => {
+  test.slow();
   const owner = await accounts.customer('website');
-  const domain = await accounts.domain(owner);
+  await giveCredit(await superAdmin(accounts, berth.admin), owner.id, 100_00);
+  const name = `e2e-${uniqueToken()}.com`;
   // The browser asks for the customer's own name; this machine's nginx answers it (no public DNS here).
-  await context.route(`http://${domain.name}/**`, async (route) => {
+  await context.route(`http://${name}/**`, async (route) => {
     const url = new URL(route.request().url());
     const response = await route.fetch({
       url: `http://127.0.0.1:${hostingServices.httpPort}${url.pathname}${url.search}`,
-      headers: { ...route.request().headers(), host: domain.name },
+      headers: { ...route.request().headers(), host: name },
     });
     await route.fulfill({ response });
   });
 
+  // The site is made in the browser: the domain bought in the shop, paid from credit.
   await signInPage(page, owner);
+  await page.goto('/shop');
+  await page.getByLabel('Domain name').fill(name);
+  await page.getByRole('button', { name: 'Check', exact: true }).click();
+  await page.getByTestId('domain-result').getByRole('button', { name: 'Register' }).click();
+  await page.getByTestId('cart-link').click();
+  await page.getByRole('radio', { name: /Credit balance/ }).click();
+  await page.getByRole('button', { name: /Place order/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your order is complete' })).toBeVisible();
+  const listed = (await (await page.request.get(`/api/host/domain?q=${name}`)).json()) as { data: { id: number; name: string }[] };
+  const domain = listed.data.find((item) => item.name === name)!;
+  expect(domain).toBeDefined();
+
   await page.goto(`/host/domain/${domain.id}/edit`);
   const website = page.getByTestId('domain-website');
   await expect(website.getByTestId('website-state')).toHaveText('Live', { timeout: 15_000 });
