@@ -155,6 +155,17 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+const tenantOfCustomer = async () =>
+  (await t.db.selectFrom('users').select('tenant_id').where('id', '=', customer.user.id).executeTakeFirstOrThrow()).tenant_id;
+/** A site of `ownerId` made by the admin, with PHP on. */
+const addPhpSiteFor = async (ownerId: number, name: string): Promise<number> => {
+  const made = await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name, owner_id: ownerId } });
+  expect(made.statusCode, made.body).toBe(201);
+  const siteId = made.json().data.id as number;
+  const php = await admin.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { settings: { php_version: '8.2' } } });
+  expect(php.statusCode, php.body).toBe(200);
+  return siteId;
+};
 describe('a domain on the panel is a website nginx serves', () => {
   it('answers a new site with its placeholder within a second, and says live at the revision applied', async () => {
     const siteId = await addSite('first-site.example');
@@ -602,8 +613,7 @@ describe('a domain on the panel is a website nginx serves', () => {
     });
 
     it("gives a customer's pool the PHP workers and memory of their plan, and refuses an FTP upload past the plan's disk", async () => {
-      const tenantId = (await t.db.selectFrom('users').select('tenant_id').where('id', '=', customer.user.id).executeTakeFirstOrThrow())
-        .tenant_id;
+      const tenantId = await tenantOfCustomer();
       const planned = await addUser(t, tenantId, 'planned@alpha.test');
       const plan = await admin.call({
         method: 'POST',
@@ -615,17 +625,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       // Running both by the database's clock (web.sites) and the panel's test clock.
       await sql`insert into hosting_subscriptions (tenant_id, user_id, plan_id, title, starts_at, expires_at)
         values (${tenantId}, ${planned.user.id}, ${planId}, 'Small PHP', '2000-01-01', '2100-01-01')`.execute(t.db);
-      const made = await admin.call({
-        method: 'POST',
-        url: '/api/host/domain',
-        payload: { name: 'planned.example', owner_id: planned.user.id },
-      });
-      expect(made.statusCode, made.body).toBe(201);
-      const siteId = made.json().data.id as number;
-      expect(
-        (await admin.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { settings: { php_version: '8.2' } } }))
-          .statusCode,
-      ).toBe(200);
+      const siteId = await addPhpSiteFor(planned.user.id, 'planned.example');
       const root = path.join(settings.webRoot, String(planned.user.id), 'planned.example', 'public_html');
       await within(2_000, async () => expect(existsSync(root)).toBe(true));
       writeFileSync(path.join(root, 'limits.php'), '<?php echo ini_get("memory_limit");');
@@ -669,20 +669,8 @@ describe('a domain on the panel is a website nginx serves', () => {
     });
 
     it('offers the PHP versions the web server has, and removes the system user of a customer whose last site is gone', async () => {
-      const tenantId = (await t.db.selectFrom('users').select('tenant_id').where('id', '=', customer.user.id).executeTakeFirstOrThrow())
-        .tenant_id;
-      const leaving = await addUser(t, tenantId, 'leaving@alpha.test');
-      const made = await admin.call({
-        method: 'POST',
-        url: '/api/host/domain',
-        payload: { name: 'leaving.example', owner_id: leaving.user.id },
-      });
-      expect(made.statusCode, made.body).toBe(201);
-      const siteId = made.json().data.id as number;
-      expect(
-        (await admin.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { settings: { php_version: '8.2' } } }))
-          .statusCode,
-      ).toBe(200);
+      const leaving = await addUser(t, await tenantOfCustomer(), 'leaving@alpha.test');
+      const siteId = await addPhpSiteFor(leaving.user.id, 'leaving.example');
       await within(2_000, async () => expect((await get('leaving.example')).status).toBe(200));
       const shown = (await leaving.call({ method: 'GET', url: `/api/host/domain/${siteId}` })).json().data.web;
       expect(shown.php_versions).toEqual(['8.2']);

@@ -157,40 +157,66 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
         error={errors.yearly_price}
         required
       />
-      <Text fz="sm" c="dimmed" className={partnerClasses.wide}>
-        {t('catalogue.plans.limits.hint')}
-      </Text>
-      {LIMITS.map((limit) => (
-        <TextInput
-          key={limit}
-          label={t(`catalogue.plans.limits.${limit}`)}
-          placeholder={t('catalogue.plans.limits.unlimited')}
-          inputMode="numeric"
-          autoComplete="off"
-          value={draft[limit]}
-          onChange={(event) => {
-            set(limit, event.currentTarget.value);
-          }}
-          error={errors[limit]}
-        />
-      ))}
-      <Text fz="sm" c="dimmed" className={partnerClasses.wide}>
-        {t('catalogue.plans.limits.phpHint')}
-      </Text>
-      {PHP_LIMITS.map((limit) => (
-        <TextInput
-          key={limit}
-          label={t(`catalogue.plans.limits.${limit}`)}
-          placeholder={t(`catalogue.plans.limits.${limit}Default`)}
-          inputMode="numeric"
-          autoComplete="off"
-          value={draft[limit]}
-          onChange={(event) => {
-            set(limit, event.currentTarget.value);
-          }}
-          error={errors[limit]}
-        />
-      ))}
+      <LimitFields
+        hint={t('catalogue.plans.limits.hint')}
+        limits={LIMITS}
+        placeholder={() => t('catalogue.plans.limits.unlimited')}
+        draft={draft}
+        set={set}
+        errors={errors}
+      />
+      <LimitFields
+        hint={t('catalogue.plans.limits.phpHint')}
+        limits={PHP_LIMITS}
+        placeholder={(limit) =>
+          t(limit === 'php_workers' ? 'catalogue.plans.limits.php_workersDefault' : 'catalogue.plans.limits.php_memory_mbDefault')
+        }
+        draft={draft}
+        set={set}
+        errors={errors}
+      />
     </CatalogueForm>
+  );
+}
+
+type LimitName = (typeof LIMITS)[number] | (typeof PHP_LIMITS)[number];
+
+/** A group of a plan's limits as typed: whole numbers, empty for the group's default. */
+function LimitFields({
+  hint,
+  limits,
+  placeholder,
+  draft,
+  set,
+  errors,
+}: {
+  hint: string;
+  limits: readonly LimitName[];
+  placeholder: (limit: LimitName) => string;
+  draft: Draft;
+  set: (field: LimitName, value: string) => void;
+  errors: Partial<Record<string, string>>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Text fz="sm" c="dimmed" className={partnerClasses.wide}>
+        {hint}
+      </Text>
+      {limits.map((limit) => (
+        <TextInput
+          key={limit}
+          label={t(`catalogue.plans.limits.${limit}`)}
+          placeholder={placeholder(limit)}
+          inputMode="numeric"
+          autoComplete="off"
+          value={draft[limit]}
+          onChange={(event) => {
+            set(limit, event.currentTarget.value);
+          }}
+          error={errors[limit]}
+        />
+      ))}
+    </>
   );
 }
