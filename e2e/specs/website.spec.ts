@@ -142,6 +142,9 @@ test('a customer adds an alias and sends www to the bare name; a super admin see
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(`The domain ${domain.name} has been saved.`)).toBeVisible();
   await expect(website.getByTestId('website-state')).toHaveText('Live', { timeout: 15_000 });
+  await expect(website.getByTestId('website-names')).toHaveText(
+    `Also answers www.${domain.name}, blog.${domain.name}. www.${domain.name} sends visitors on to ${domain.name}.`,
+  );
   await reviewScreen(page, testInfo, 'website-aliases', { include: 'main' });
 
   const blog = await context.newPage();

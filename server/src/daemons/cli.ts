@@ -24,6 +24,11 @@ const mailPorts = {
   address: '127.0.0.1',
   smtpPort: port('BERTH_SMTP_PORT', 2525),
   imapPort: port('BERTH_IMAP_PORT', 1143),
+  submissionPort: port('BERTH_SUBMISSION_PORT', 2587),
+  smtpsPort: port('BERTH_SMTPS_PORT', 2465),
+  imapsPort: port('BERTH_IMAPS_PORT', 1993),
+  pop3Port: port('BERTH_POP3_PORT', 1110),
+  pop3sPort: port('BERTH_POP3S_PORT', 1995),
   lmtpPort: port('BERTH_LMTP_PORT', 2424),
   quotaStatusPort: port('BERTH_QUOTA_STATUS_PORT', 2626),
   replyPort: port('BERTH_REPLY_PORT', 2627),
@@ -45,11 +50,13 @@ const web = {
 const HELP = `Berth hosting services: npm run services -- <start|stop|status>
 
   start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
-          Dovecot (IMAP) on ${mailPorts.address}:${mailPorts.imapPort}, postsrsd and Berth's mail agent,
+          submission ${mailPorts.submissionPort} (STARTTLS) and ${mailPorts.smtpsPort} (TLS), Dovecot (IMAP) on
+          ${mailPorts.address}:${mailPorts.imapPort}, IMAPS ${mailPorts.imapsPort}, POP3 ${mailPorts.pop3Port}, POP3S ${mailPorts.pop3sPort}, postsrsd and Berth's mail agent,
           nginx (HTTP ${web.address}:${web.httpPort}, HTTPS ${web.httpsPort}) with PHP-FPM and Berth's web agent as server
           ${web.serverName}, Pure-FTPd (explicit FTPS ${web.address}:${web.ftpPort}, passive ${web.passivePorts.join('-')}), all reading
           DATABASE_URL, under supervisord (a daemon that dies is started again at once)
-          (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_IMAP_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT,
+          (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_SUBMISSION_PORT, BERTH_SMTPS_PORT, BERTH_IMAP_PORT, BERTH_IMAPS_PORT,
+          BERTH_POP3_PORT, BERTH_POP3S_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT,
           BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT, BERTH_HTTP_PORT, BERTH_HTTPS_PORT,
           BERTH_FTP_PORT, BERTH_FTP_PASSIVE_PORTS, BERTH_SERVER, BERTH_WEB_ROOT, BERTH_WEB_USER_PREFIX to change;
           BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay)
@@ -75,10 +82,10 @@ const programs = [powerDnsProgram(dnsSettings), ...mailPrograms(mailSettings), .
 const services = supervisor(runDir, programs);
 const WHERE: Record<string, string> = {
   powerdns: `DNS   ${dns.address}:${dns.port} (UDP and TCP)`,
-  dovecot: `IMAP  ${mailPorts.address}:${mailPorts.imapPort}`,
+  dovecot: `IMAP  ${mailPorts.address}:${mailPorts.imapPort}, IMAPS ${mailPorts.imapsPort}, POP3 ${mailPorts.pop3Port}, POP3S ${mailPorts.pop3sPort}`,
   postsrsd: `SRS   127.0.0.1:${mailPorts.srsForwardPort}, ${mailPorts.srsReversePort}`,
   'mail-agent': `AGENT 127.0.0.1:${mailPorts.policyPort}`,
-  postfix: `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}`,
+  postfix: `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}, submission ${mailPorts.submissionPort} and ${mailPorts.smtpsPort}`,
   'web-agent': `WEB   server ${web.serverName}, sites in ${webSettings.webRoot}`,
   nginx: `HTTP  ${web.address}:${web.httpPort}, HTTPS ${web.address}:${web.httpsPort}`,
   'pure-ftpd': `FTPS  ${web.address}:${web.ftpPort}, passive ${web.passivePorts.join('-')}`,

@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { ensureDefaultCertificate } from './tls.ts';
 import type { Db } from '../db/connection.ts';
 import { listening, type Program } from './mail.ts';
 import { daemonRoleName, grantSchemaReader } from './queries.ts';
 
-const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const AUTH_PROGRAM = path.join(repoRoot, 'agent/src/ftp-auth.ts');
 /** The role FTP logins are checked with (one per database): it reads the schema `ftp` and nothing else. */
@@ -28,23 +26,6 @@ export interface FtpSettings {
   webRoot: string;
   /** The customers' system users' prefix (agent/src/php.ts customerUser). */
   userPrefix: string;
-}
-
-/**
- * A self-signed certificate for HTTPS and explicit FTPS until the certificates issue gives each
- * name its own (openssl from Debian): `default.crt`, `default.key`, and both in `ftp.pem` for Pure-FTPd.
- */
-export async function ensureDefaultCertificate(dir: string): Promise<void> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const crt = path.join(dir, 'default.crt');
-  const key = path.join(dir, 'default.key');
-  if (!existsSync(crt) || !existsSync(key)) {
-    await run('openssl', [
-      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '3650'],
-      ...['-subj', '/CN=berth-default', '-keyout', key, '-out', crt],
-    ]);
-  }
-  writeFileSync(path.join(dir, 'ftp.pem'), readFileSync(key, 'utf8') + readFileSync(crt, 'utf8'), { mode: 0o600 });
 }
 
 /**

@@ -7,6 +7,7 @@ import { userInfo } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import type { Db } from '../db/connection.ts';
 import { databaseTemplateValues, renderTemplate } from './powerdns.ts';
+import { ensureDefaultCertificate } from './tls.ts';
 import { daemonRoleName, grantSchemaReader } from './queries.ts';
 import type { MailAgentSettings } from './mail-agent.ts';
 
@@ -27,6 +28,13 @@ export interface MailSettings {
   address: string;
   smtpPort: number;
   imapPort: number;
+  /** Submission with STARTTLS required before AUTH (587), and with implicit TLS (465). */
+  submissionPort: number;
+  smtpsPort: number;
+  /** IMAP over TLS (993), POP3 with STARTTLS (110) and over TLS (995). */
+  imapsPort: number;
+  pop3Port: number;
+  pop3sPort: number;
   lmtpPort: number;
   quotaStatusPort: number;
   /** Postfix's listener for Dovecot's autoresponder replies (it relays for the mail host only). */
@@ -65,6 +73,14 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     address: settings.address,
     smtp_port: settings.smtpPort,
     imap_port: settings.imapPort,
+    submission_port: settings.submissionPort,
+    smtps_port: settings.smtpsPort,
+    imaps_port: settings.imapsPort,
+    pop3_port: settings.pop3Port,
+    pop3s_port: settings.pop3sPort,
+    // The mail host's certificate: self-signed until the certificates issue gives each name its own.
+    tls_cert: path.join(tlsDir(settings), 'default.crt'),
+    tls_key: path.join(tlsDir(settings), 'default.key'),
     lmtp_port: settings.lmtpPort,
     quota_status_port: settings.quotaStatusPort,
     reply_port: settings.replyPort,
@@ -96,6 +112,12 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   mkdirSync(where.queue, { recursive: true, mode: 0o755 });
   mkdirSync(where.data, { recursive: true, mode: 0o700 });
   chownSync(where.data, idOf('u', 'postfix'), idOf('g', 'postfix'));
+  // Dovecot's authentication socket for Postfix's submission (SASL) is made in Postfix's private
+  // queue folder, which Dovecot starts before Postfix has made it.
+  const privateDir = path.join(where.queue, 'private');
+  mkdirSync(privateDir, { recursive: true, mode: 0o700 });
+  chownSync(privateDir, idOf('u', 'postfix'), 0);
+  await ensureDefaultCertificate(tlsDir(settings));
   const postfixGroup = idOf('g', 'postfix');
   const write = (from: string, to: string, mode: number, group?: number) => {
     writeFileSync(to, renderTemplate(readFileSync(from, 'utf8'), values), { mode });
@@ -105,7 +127,7 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   write(path.join(POSTFIX_TEMPLATES, 'main.cf'), path.join(where.postfix, 'main.cf'), 0o644);
   write(path.join(POSTFIX_TEMPLATES, 'master.cf'), path.join(where.postfix, 'master.cf'), 0o644);
   // Passwords: readable by Postfix's daemons (group postfix), nobody else.
-  for (const map of ['domains', 'mailboxes', 'aliases']) {
+  for (const map of ['domains', 'mailboxes', 'aliases', 'senders']) {
     write(path.join(POSTFIX_TEMPLATES, `pgsql-${map}.cf`), path.join(where.postfix, `pgsql-${map}.cf`), 0o640, postfixGroup);
   }
   write(path.join(DOVECOT_TEMPLATES, 'dovecot.conf'), path.join(where.dovecot, 'dovecot.conf'), 0o644);
@@ -128,6 +150,8 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   const secret = srsSecretFile(settings);
   if (!existsSync(secret)) writeFileSync(secret, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
 }
+
+const tlsDir = (settings: MailSettings) => path.join(settings.runDir, 'tls');
 
 const srsSecretFile = (settings: MailSettings) => path.join(settings.runDir, 'postsrsd.secret');
 
@@ -179,6 +203,8 @@ export function mailPrograms(settings: MailSettings): Program[] {
       args: ['-F', '-c', path.join(where.dovecot, 'dovecot.conf')],
       ready: async () =>
         (await up(settings.address, settings.imapPort)()) &&
+        (await up(settings.address, settings.imapsPort)()) &&
+        (await up(settings.address, settings.pop3sPort)()) &&
         (await listening(INTERNAL_ADDRESS, settings.lmtpPort)) &&
         listening(INTERNAL_ADDRESS, settings.quotaStatusPort),
     },
@@ -199,7 +225,11 @@ export function mailPrograms(settings: MailSettings): Program[] {
       name: 'postfix',
       command: '/bin/sh',
       args: ['-c', `postfix -c '${where.postfix}' check && exec /usr/lib/postfix/sbin/master -c '${where.postfix}' -d`],
-      ready: async () => (await up(settings.address, settings.smtpPort)()) && listening(INTERNAL_ADDRESS, settings.replyPort),
+      ready: async () =>
+        (await up(settings.address, settings.smtpPort)()) &&
+        (await up(settings.address, settings.submissionPort)()) &&
+        (await up(settings.address, settings.smtpsPort)()) &&
+        listening(INTERNAL_ADDRESS, settings.replyPort),
     },
   ];
 }

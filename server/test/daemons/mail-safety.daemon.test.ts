@@ -250,7 +250,18 @@ describe('internal listeners', () => {
   it('are rendered on loopback whatever address SMTP and IMAP are published on', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'berth-mail-render-'));
     try {
-      await prepareMail(t.db, { ...settings, address: '192.0.2.25', smtpPort: 25, imapPort: 143, runDir: dir });
+      await prepareMail(t.db, {
+        ...settings,
+        address: '192.0.2.25',
+        smtpPort: 25,
+        imapPort: 143,
+        submissionPort: 587,
+        smtpsPort: 465,
+        imapsPort: 993,
+        pop3Port: 110,
+        pop3sPort: 995,
+        runDir: dir,
+      });
       const main = readFileSync(path.join(dir, 'postfix', 'main.cf'), 'utf8');
       const master = readFileSync(path.join(dir, 'postfix', 'master.cf'), 'utf8');
       const dovecot = readFileSync(path.join(dir, 'dovecot', 'dovecot.conf'), 'utf8');
@@ -264,9 +275,16 @@ describe('internal listeners', () => {
       expect(dovecot).toMatch(new RegExp(`address = 127\\.0\\.0\\.1\\n\\s+port = ${settings.lmtpPort}`));
       expect(dovecot).toMatch(new RegExp(`address = 127\\.0\\.0\\.1\\n\\s+port = ${settings.quotaStatusPort}`));
       expect(dovecot).toContain(`submission_host = 127.0.0.1:${settings.replyPort}`);
-      // The only things on the published address are SMTP and IMAP.
-      const published = (main + master + dovecot).match(/192\.0\.2\.25[^\n]*/g) ?? [];
-      expect(published.every((line) => /^192\.0\.2\.25(:25 inet|\/32)?/.test(line) || line === '192.0.2.25')).toBe(true);
+      // The only things on the published address are SMTP, submission, IMAP and POP3; Dovecot's
+      // authentication for Postfix is a socket in Postfix's private folder.
+      expect(master).toContain('192.0.2.25:587 inet');
+      expect(master).toContain('192.0.2.25:465 inet');
+      expect(dovecot).toMatch(/address = 192\.0\.2\.25\n\s+port = 993\n\s+ssl = yes/);
+      expect(dovecot).toMatch(/address = 192\.0\.2\.25\n\s+port = 995\n\s+ssl = yes/);
+      expect(dovecot).toContain(`unix_listener ${dir}/postfix-queue/private/auth {`);
+      const settingLines = [main, master, dovecot].flatMap((text) => text.split('\n').filter((line) => !line.trim().startsWith('#')));
+      const published = settingLines.join('\n').match(/192\.0\.2\.25[^\n]*/g) ?? [];
+      expect(published.filter((line) => !/^192\.0\.2\.25(:(25|587|465) inet n - n - - smtpd)?$/.test(line))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -61,6 +61,12 @@ export function WebsiteSection({ domain, web }: { domain: Domain; web: NonNullab
             {web.note}
           </Text>
         ) : null}
+        <Text fz="sm" data-testid="website-names">
+          {t('domains.website.names', { names: servedNames(domain).join(', ') })}
+          {domain.settings.www_redirect === 'none'
+            ? null
+            : ` ${t('domains.website.redirect', redirectOf(domain.text, domain.settings.www_redirect))}`}
+        </Text>
         <Text fz="sm">{t('domains.website.folder', { folder: `${domain.settings.document_root}/` })}</Text>
         <DiskUsage disk={web.disk} />
         {shown === 'unplaced' ? null : (
@@ -109,4 +115,14 @@ function DiskUsage({ disk }: { disk: NonNullable<Domain['web']>['disk'] }) {
       ) : null}
     </Stack>
   );
+}
+
+/** The other names the site answers: www and its aliases (agent/src/nginx.ts serves the same). */
+function servedNames(domain: Domain): string[] {
+  return [`www.${domain.text}`, ...domain.settings.aliases.map((alias) => `${alias}.${domain.text}`)];
+}
+
+/** Which of the two names sends visitors on to the other. */
+function redirectOf(name: string, redirect: 'to_apex' | 'to_www'): { from: string; to: string } {
+  return redirect === 'to_apex' ? { from: `www.${name}`, to: name } : { from: name, to: `www.${name}` };
 }

@@ -1,0 +1,214 @@
+import { rmSync } from 'node:fs';
+import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTls, type TLSSocket } from 'node:tls';
+import { ImapFlow } from 'imapflow';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
+import { startSmtpReceiver } from '../smtp-receiver.ts';
+import { mailHostSettings } from '../mail-host.ts';
+import { createTestApp, type TestApp } from '../harness.ts';
+import { addTenant, addUser, type Caller } from '../hosting.ts';
+import { within } from '../within.ts';
+
+// Mail that leaves: Postfix's submission ports (587 with STARTTLS required, 465 with TLS) take a
+// mailbox's own mail after AUTH with its panel password (Dovecot's SASL), only as the mailbox or a
+// forwarder of its domain that leads to it; IMAP and POP3 are offered over TLS too. The
+// certificate is the mail host's self-signed one until the certificates issue gives names their own.
+
+let t: TestApp;
+let owner: { call: Caller };
+let mail: RunningMail;
+let settings: MailSettings;
+let outside: Awaited<ReturnType<typeof startSmtpReceiver>>;
+const PASSWORD = 'a long mailbox passphrase 77';
+const MAILBOX = 'info@send.example';
+const OTHER = 'other@send.example';
+/** The mail host's own certificate is self-signed here: the clients take it as it is. */
+const SELF_SIGNED = { rejectUnauthorized: false };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
+  const tenantId = await addTenant(t, 'Alpha', 'alpha.test');
+  owner = await addUser(t, tenantId, 'owner@alpha.test', 'host_admin');
+  const domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'send.example' } })).json().data.id;
+  for (const uid of ['info', 'other']) {
+    const made = await owner.call({
+      method: 'POST',
+      url: `/api/host/domain/${domainId}/users`,
+      payload: { uid, password: PASSWORD, password_confirmation: PASSWORD, quota_mb: 50 },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+  }
+  // sales@ leads to info@ (info may send as sales), support@ to other@ (info may not).
+  for (const [localPart, destination] of [
+    ['sales', MAILBOX],
+    ['support', OTHER],
+  ] as const) {
+    const alias = await owner.call({
+      method: 'POST',
+      url: `/api/host/domain/${domainId}/aliases`,
+      payload: { local_part: localPart, destination },
+    });
+    expect(alias.statusCode, alias.body).toBe(201);
+  }
+  outside = await startSmtpReceiver();
+  settings = await mailHostSettings(t.databaseUrl, { relayPort: outside.port, prefix: 'berth-mail-send-' });
+  await prepareMail(t.db, settings);
+  mail = await startMail(settings);
+}, 120_000);
+afterAll(async () => {
+  await mail?.stop();
+  await outside?.close();
+  await t?.close();
+  if (settings?.runDir) rmSync(settings.runDir, { recursive: true, force: true });
+});
+
+/** Sends one message through a submission port; answers 'sent' or the SMTP code it was refused with. */
+async function submit(
+  options: { port: number; implicitTls: boolean; user: string; pass: string },
+  from: string,
+  to: string,
+  subject: string,
+): Promise<'sent' | number | string> {
+  const transport = nodemailer.createTransport({
+    host: settings.address,
+    port: options.port,
+    secure: options.implicitTls,
+    requireTLS: !options.implicitTls,
+    tls: SELF_SIGNED,
+    auth: { user: options.user, pass: options.pass },
+    name: 'laptop.test',
+  });
+  try {
+    await transport.sendMail({ from, to, subject, text: `Hello from ${from}` });
+    return 'sent';
+  } catch (error) {
+    return (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code ?? 'failed';
+  }
+}
+const on587 = (user = MAILBOX, pass = PASSWORD) => ({ port: settings.submissionPort, implicitTls: false, user, pass });
+const on465 = (user = MAILBOX, pass = PASSWORD) => ({ port: settings.smtpsPort, implicitTls: true, user, pass });
+
+const arrivedOutside = (subject: string) =>
+  within(15_000, async () => expect(outside.received.some((message) => message.raw.includes(`Subject: ${subject}`))).toBe(true));
+
+/** A line-based conversation (SMTP, POP3): sends `line` and answers what came back until `done` says so. */
+function talk(socket: Socket | TLSSocket, line: string | null, done: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (done(text)) {
+        socket.off('data', onData);
+        resolve(text);
+      }
+    };
+    socket.on('data', onData);
+    socket.once('error', reject);
+    if (line !== null) socket.write(`${line}\r\n`);
+  });
+}
+const smtpReply = (text: string) => /(^|\n)\d{3} [^\n]*\n$/.test(text);
+const popReply = (text: string) => /^[+-][^\n]*\n$/.test(text) || /\n\.\r?\n$/.test(text);
+
+describe('submission: a mailbox sends with its panel password', () => {
+  it('sends over 587 after STARTTLS, as the mailbox and as a forwarder of its domain that leads to it', async () => {
+    expect(await submit(on587(), MAILBOX, 'friend@outside.test', 'Sent as myself')).toBe('sent');
+    await arrivedOutside('Sent as myself');
+    expect(await submit(on587(), 'sales@send.example', 'friend@outside.test', 'Sent as sales')).toBe('sent');
+    await arrivedOutside('Sent as sales');
+    const message = outside.received.find((received) => received.raw.includes('Subject: Sent as sales'))!;
+    expect(message.mailFrom).toBe('sales@send.example');
+    expect(message.rcptTo).toEqual(['friend@outside.test']);
+  });
+
+  it('sends over 465 with TLS from the first byte', async () => {
+    expect(await submit(on465(), MAILBOX, 'friend@outside.test', 'Sent over 465')).toBe('sent');
+    await arrivedOutside('Sent over 465');
+  });
+
+  it("refuses another mailbox's address, a forwarder that leads elsewhere, a foreign address and a wrong password", async () => {
+    expect(await submit(on587(), OTHER, 'friend@outside.test', 'Not mine')).toBe(553);
+    expect(await submit(on587(), 'support@send.example', 'friend@outside.test', 'Not my forwarder')).toBe(553);
+    expect(await submit(on465(), 'ceo@bank.example', 'friend@outside.test', 'Forged')).toBe(553);
+    expect(await submit(on587(MAILBOX, 'not the password at all'), MAILBOX, 'friend@outside.test', 'Wrong password')).toBe(535);
+    expect(outside.received.some((message) => /Subject: (Not mine|Not my forwarder|Forged|Wrong password)/.test(message.raw))).toBe(false);
+  });
+
+  it('offers AUTH only after STARTTLS on 587, and relays nothing without it', async () => {
+    const socket = connectTcp({ host: settings.address, port: settings.submissionPort });
+    try {
+      await talk(socket, null, smtpReply);
+      const ehlo = await talk(socket, 'EHLO laptop.test', smtpReply);
+      expect(ehlo).toContain('STARTTLS');
+      expect(ehlo).not.toContain('AUTH');
+      expect(await talk(socket, `AUTH PLAIN ${Buffer.from(`\0${MAILBOX}\0${PASSWORD}`).toString('base64')}`, smtpReply)).toMatch(
+        /^5\d\d /m,
+      );
+      expect(await talk(socket, `MAIL FROM:<${MAILBOX}>`, smtpReply)).toMatch(/^530 5\.7\.0 Must issue a STARTTLS command first/m);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('offers STARTTLS to other mail servers on port 25', async () => {
+    const socket = connectTcp({ host: settings.address, port: settings.smtpPort });
+    try {
+      await talk(socket, null, smtpReply);
+      const ehlo = await talk(socket, 'EHLO mx.outside.test', smtpReply);
+      expect(ehlo).toContain('250-STARTTLS');
+      // Port 25 takes mail for Berth's mailboxes, never a login.
+      expect(ehlo).not.toContain('AUTH');
+    } finally {
+      socket.destroy();
+    }
+  });
+});
+
+describe('reading mail over TLS', () => {
+  it('logs in over IMAPS with the panel password', async () => {
+    const client = new ImapFlow({
+      host: settings.address,
+      port: settings.imapsPort,
+      secure: true,
+      tls: SELF_SIGNED,
+      auth: { user: MAILBOX, pass: PASSWORD },
+      logger: false,
+    });
+    await client.connect();
+    expect(client.secureConnection).toBe(true);
+    const status = await client.status('INBOX', { messages: true });
+    expect(status && typeof status.messages).toBe('number');
+    await client.logout();
+  });
+
+  it('logs in over POP3S, and over POP3 after STLS; refuses a wrong password', async () => {
+    const pop3s = connectTls({ host: settings.address, port: settings.pop3sPort, ...SELF_SIGNED });
+    try {
+      expect(await talk(pop3s, null, popReply)).toMatch(/^\+OK/);
+      expect(await talk(pop3s, `USER ${MAILBOX}`, popReply)).toMatch(/^\+OK/);
+      expect(await talk(pop3s, 'PASS not the password', popReply)).toMatch(/^-ERR/);
+      expect(await talk(pop3s, `USER ${MAILBOX}`, popReply)).toMatch(/^\+OK/);
+      expect(await talk(pop3s, `PASS ${PASSWORD}`, popReply)).toMatch(/^\+OK Logged in/);
+      expect(await talk(pop3s, 'STAT', popReply)).toMatch(/^\+OK \d+ \d+/);
+      await talk(pop3s, 'QUIT', popReply);
+    } finally {
+      pop3s.destroy();
+    }
+
+    const plain = connectTcp({ host: settings.address, port: settings.pop3Port });
+    try {
+      expect(await talk(plain, null, popReply)).toMatch(/^\+OK/);
+      expect(await talk(plain, 'STLS', popReply)).toMatch(/^\+OK/);
+      const upgraded = connectTls({ socket: plain, ...SELF_SIGNED });
+      await new Promise((resolve) => upgraded.once('secureConnect', resolve));
+      expect(await talk(upgraded, `USER ${MAILBOX}`, popReply)).toMatch(/^\+OK/);
+      expect(await talk(upgraded, `PASS ${PASSWORD}`, popReply)).toMatch(/^\+OK Logged in/);
+      upgraded.destroy();
+    } finally {
+      plain.destroy();
+    }
+  });
+});
