@@ -69,6 +69,15 @@ describe('100 concurrent checkouts against one balance', () => {
 
     const names = Array.from({ length: 100 }, (_, i) => `rush-${String(i).padStart(3, '0')}.com`);
     const answers = await Promise.all(names.map((name, i) => checkout(call, 'credit', `rush-key-${i}`, register(name))));
+    // On a busy machine some wait longer than the pool allows for a connection and get a clean 503
+    // (nothing written); a client sends those again with the same idempotency key, as here.
+    for (let round = 0; round < 5 && answers.some((answer) => answer.statusCode === 503); round++) {
+      await Promise.all(
+        answers.map(async (answer, i) => {
+          if (answer.statusCode === 503) answers[i] = await checkout(call, 'credit', `rush-key-${i}`, register(names[i]!));
+        }),
+      );
+    }
 
     const sold = answers.flatMap((answer, i) => (answer.statusCode === 201 ? [names[i]!] : []));
     const refused = answers.filter((answer) => answer.statusCode === 422);
