@@ -17,3 +17,4 @@ export * from './api-tokens.ts';
 export * from './passkeys.ts';
 export * from './policy.ts';
 export * from './web.ts';
+export * from './jobs.ts';

@@ -32,6 +32,8 @@ export const ABILITIES = [
   'outbox.view',
   /** /system/servers: the web servers, and which one serves a site. */
   'servers.manage',
+  /** /system/jobs: the durable job queue (waiting, running, failed; retry). */
+  'jobs.manage',
   /** The API reference at /api/docs, in the menu. */
   'api_docs.view',
 ] as const;

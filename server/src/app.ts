@@ -92,7 +92,9 @@ import { createPayments } from './modules/payments/wiring.ts';
 import { CartService } from './modules/cart/service.ts';
 import { CreditProvider } from './modules/credit/provider.ts';
 import { creditRoutes } from './modules/credit/routes.ts';
-import { BackgroundTasks } from './lib/background.ts';
+import { JobQueue } from './modules/jobs/queue.ts';
+import { JobsAdmin } from './modules/jobs/service.ts';
+import { jobsRoutes } from './modules/jobs/routes.ts';
 import { CreditService } from './modules/credit/service.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { InvoiceReader } from './modules/invoices/service.ts';
@@ -135,8 +137,8 @@ export interface Services {
   /** The shop's money seam: how invoices get paid and settled. */
   paymentProviders: PaymentProviders;
   settlement: InvoiceSettlementService;
-  /** Work done after the answer (account lookups and mails of forgot-password and one-time codes). */
-  background: BackgroundTasks;
+  /** The durable job queue: every mail, and the lookups of forgot-password, one-time codes and registration. */
+  jobs: JobQueue;
 }
 
 /** Builds the whole HTTP app without listening: main.ts listens, tests inject. */
@@ -165,7 +167,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const sessions = new SessionService(db, clock, sessionCache);
   const tenants = new TenantResolver(db, clock);
   const audit = new AuditService(db, clock, app.log);
+  const jobs = new JobQueue({ db, databaseUrl: config.DATABASE_URL, log: app.log, workers: config.JOB_WORKERS === 'on' });
   const mailer = new Mailer({
+    jobs,
     db,
     clock,
     log: app.log,
@@ -173,7 +177,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     from: config.MAIL_FROM,
     production: config.NODE_ENV === 'production',
   });
-  const background = new BackgroundTasks(app.log);
   const throttle = (rule: ThrottleRule) => new FailureThrottle(db, clock, rule);
   const reauth = new Reauthenticator(hasher, throttle(REAUTH_THROTTLE));
   const fallbackUrl = config.BERTH_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
@@ -227,7 +230,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     reauth,
     forgotIpThrottle: throttle(FORGOT_THROTTLES.ip),
     forgotEmailThrottle: throttle(FORGOT_THROTTLES.email),
-    background,
+    jobs,
+    tenants,
     fallbackUrl,
   });
   const otp = new OtpService({
@@ -238,7 +242,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     requestIpThrottle: throttle(OTP_THROTTLES.requestIp),
     requestEmailThrottle: throttle(OTP_THROTTLES.requestEmail),
     accountThrottle: throttle(OTP_THROTTLES.account),
-    background,
+    jobs,
+    tenants,
     fallbackUrl,
   });
   const registration = new RegistrationService({
@@ -254,7 +259,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     reauth,
     notifier,
     sessions,
-    background,
+    jobs,
+    tenants,
     fallbackUrl,
   });
   const domainUserPasswords = new DomainUserPasswordService({
@@ -362,6 +368,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(promoRoutes(shop.promos, impersonation));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
       await api.register(serversRoutes(db), { prefix: '/system' });
+      await api.register(jobsRoutes(new JobsAdmin(db, jobs)), { prefix: '/system' });
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, hosting.domainProof, domains, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, hosting.autoreplies, impersonation));
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
@@ -394,9 +401,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     hasSessionCookie: (request) => readSessionCookie(request) !== undefined,
     tenantOf: async (request) => toPublicTenant(await tenants.forHost(request.headers.host)),
   });
+  // Every job kind is defined by now (the services' constructors): workers start.
+  await jobs.start();
   app.addHook('onClose', async () => {
     await sessionCache?.close();
-    await background.close();
+    await jobs.stop();
     await mailer.close();
   });
   return {
@@ -409,7 +418,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       audit,
       auth,
       mailer,
-      background,
+      jobs,
       twoFactor,
       realtime,
       impersonation,

@@ -36,6 +36,11 @@ export const configSchema = z.object({
       .regex(/^[\w.:-]+$/)
       .default('socket.io'),
   ),
+  /**
+   * Off: this instance answers requests and queues jobs but runs none (instances that only serve
+   * the web beside ones that work the queue; the crash test queues jobs with nobody to take them).
+   */
+  JOB_WORKERS: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   /** Off only for load benchmarks of one route by one caller (bench/); the presets are still declared. */
   RATE_LIMITS: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),

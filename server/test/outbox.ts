@@ -1,15 +1,15 @@
 import type { Db } from '../src/db/connection.ts';
-import { BackgroundTasks } from '../src/lib/background.ts';
+import { JobQueue } from '../src/modules/jobs/queue.ts';
 
 /** The newest mail the outbox holds for a recipient (the embedded mode's delivery). */
 export async function lastMailTo(db: Db, to: string) {
-  // Reset links and one-time codes are mailed after the answer.
-  await BackgroundTasks.idleAll();
+  // Mails are jobs, sent after the answer.
+  await JobQueue.idleAll();
   return db.selectFrom('outbox').selectAll().where('recipient', '=', to).orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
 export async function mailsTo(db: Db, to: string) {
-  await BackgroundTasks.idleAll();
+  await JobQueue.idleAll();
   return db.selectFrom('outbox').selectAll().where('recipient', '=', to).orderBy('id').execute();
 }
 

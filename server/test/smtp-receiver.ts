@@ -9,10 +9,10 @@ export interface ReceivedMail {
 }
 
 /**
- * A real SMTP server on 127.0.0.1 (a port the OS picks) that keeps every message it is given:
+ * A real SMTP server on 127.0.0.1 (a port the OS picks unless given) that keeps every message it is given:
  * the outside world for the mailer's tests and for Postfix's relay in the mail daemon test.
  */
-export async function startSmtpReceiver() {
+export async function startSmtpReceiver(port = 0) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -32,7 +32,7 @@ export async function startSmtpReceiver() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { received, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.server.address() as AddressInfo;
+  return { received, port: address.port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

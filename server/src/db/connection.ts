@@ -82,6 +82,13 @@ class PreparingClient extends pg.Client {
   }
 }
 
+/** The PGlite instance behind an embedded database's Kysely handle (the job queue runs its own SQL on it). */
+const embedded = new WeakMap<Db, PGlite>();
+
+export function embeddedDatabaseOf(db: Db): PGlite | undefined {
+  return embedded.get(db);
+}
+
 export async function openDatabase(target: DbTarget): Promise<DbHandle> {
   if (target.databaseUrl) {
     // A bounded wait for a connection: while the server is away, requests fail fast (503) instead
@@ -108,6 +115,7 @@ export async function openDatabase(target: DbTarget): Promise<DbHandle> {
     ...(target.loadDataDir ? { loadDataDir: target.loadDataDir } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), ...queryLog(target) });
+  embedded.set(db, pglite);
   return { db, kind: 'pglite', close: () => db.destroy(), dumpDataDir: () => pglite.dumpDataDir('gzip') };
 }
 

@@ -13,6 +13,7 @@ const TwoFactorPage = lazyPage(async () => (await import('../pages/account/TwoFa
 const PasswordPage = lazyPage(async () => (await import('../pages/account/PasswordPage.tsx')).PasswordPage);
 const OutboxPage = lazyPage(async () => (await import('../pages/system/OutboxPage.tsx')).OutboxPage);
 const ServersPage = lazyPage(async () => (await import('../pages/system/ServersPage.tsx')).ServersPage);
+const JobsPage = lazyPage(async () => (await import('../pages/system/JobsPage.tsx')).JobsPage);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
 
 // One lazy chunk per area page; each area owns its folder under pages/.
@@ -66,6 +67,7 @@ const innerRoutes: RouteObject[] = [
   { path: 'account/services', element: <ServicesPage /> },
   { path: 'system/outbox', element: <OutboxPage /> },
   { path: 'system/servers', element: <ServersPage /> },
+  { path: 'system/jobs', element: <JobsPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

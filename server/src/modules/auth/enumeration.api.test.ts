@@ -37,14 +37,14 @@ const delta = (before: Record<string, number>, after: Record<string, number>) =>
  * rows written, and no account lookup (its audit entry, reset row or code) before the answer.
  */
 async function requestPathOf(call: (email: string) => Promise<{ statusCode: number; body: string }>) {
-  const release = t.services.background.hold();
+  const release = t.services.jobs.hold();
   const start = await rowCounts();
   const unknown = await call(UNKNOWN);
   const afterUnknown = await rowCounts();
   const known = await call(KNOWN);
   const afterKnown = await rowCounts();
   release();
-  await t.services.background.idle();
+  await t.services.jobs.idle();
   return { unknown, known, unknownWrites: delta(start, afterUnknown), knownWrites: delta(afterUnknown, afterKnown) };
 }
 

@@ -66,33 +66,32 @@ export class ExpiryReminders {
     const language = isLanguage(domain.owner_language) ? domain.owner_language : 'en';
     const name = displayDomainName(domain.name);
     const text = translate(language, 'expiry.notification', { domain: name, date: formatDate(expireAt, language) });
+    const base = tenant ? publicBaseUrl(tenant, this.deps.fallbackUrl) : this.deps.fallbackUrl.replace(/\/+$/, '');
+    // The claim, the notification and the mail job commit together: a reminder is sent exactly once.
     const claimed = await this.deps.db.transaction().execute(async (trx) => {
       if (!(await claimReminder(trx, { domain_id: domain.id, days_before: daysBefore, expire_at: expireAt, sent_at: now }))) return false;
       await insertNotification(trx, { tenant_id: domain.tenant_id, user_id: domain.owner_id, type: 'warning', text, created_at: now });
+      await this.deps.mailer.send(
+        {
+          to: domain.owner_email,
+          language,
+          tenantId: domain.tenant_id,
+          tenantTitle: tenant?.title ?? 'Berth',
+          kind: 'domain_expiry',
+          params: {
+            name: displayNameOf({ email: domain.owner_email, given_name: domain.owner_given_name, sn: domain.owner_sn }),
+            domain: name,
+            days: Math.max(1, Math.ceil((expireAt.getTime() - now.getTime()) / DAY)),
+            expireAt: expireAt.toISOString(),
+            link: `${base}/host/domain/${domain.id}/renew`,
+          },
+        },
+        { db: trx },
+      );
       return true;
     });
     if (!claimed) return false;
     this.deps.realtime.notify(domain.owner_id, { type: 'warning', text });
-    const base = tenant ? publicBaseUrl(tenant, this.deps.fallbackUrl) : this.deps.fallbackUrl.replace(/\/+$/, '');
-    try {
-      await this.deps.mailer.send({
-        to: domain.owner_email,
-        language,
-        tenantId: domain.tenant_id,
-        tenantTitle: tenant?.title ?? 'Berth',
-        kind: 'domain_expiry',
-        params: {
-          name: displayNameOf({ email: domain.owner_email, given_name: domain.owner_given_name, sn: domain.owner_sn }),
-          domain: name,
-          days: Math.max(1, Math.ceil((expireAt.getTime() - now.getTime()) / DAY)),
-          expireAt,
-          link: `${base}/host/domain/${domain.id}/renew`,
-        },
-      });
-    } catch (error) {
-      // At most once: the notification is in the panel either way; a failed mail is logged, not resent.
-      this.deps.log.error({ err: error, domainId: domain.id, daysBefore }, 'expiry reminder mail not sent');
-    }
     await this.deps.audit.record({
       action: 'expiry.reminder_sent',
       tenantId: domain.tenant_id,

@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { LanguageCode, OutboxMail } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
 import { insertOutboxMail, listOutboxMails } from './queries.ts';
 import { renderMail, type MailKind, type MailParams } from './templates.ts';
 
@@ -15,6 +16,8 @@ export interface MailerOptions {
   /** The sender address (`noreply@example.com`); the tenant's title becomes its display name. */
   from: string;
   production: boolean;
+  /** With a queue every mail is a durable job (sent after the answer, retried); without one, send() delivers at once. */
+  jobs?: JobQueue | undefined;
 }
 
 export interface MailRequest<K extends MailKind = MailKind> {
@@ -29,7 +32,7 @@ export interface MailRequest<K extends MailKind = MailKind> {
 
 export const OUTBOX_PAGE_SIZE = 200;
 
-// A mail is sent while a request waits: fail within seconds rather than nodemailer's minutes.
+// A mail job that cannot reach the server fails within seconds and is retried, rather than holding a worker for nodemailer's minutes.
 // Query parameters of SMTP_URL override these.
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
@@ -80,6 +83,7 @@ export class Mailer {
   private readonly fromAddress: string;
   private readonly production: boolean;
   private readonly transport: Transporter | undefined;
+  private readonly job: JobDefinition<MailRequest> | undefined;
 
   constructor(options: MailerOptions) {
     this.db = options.db;
@@ -89,6 +93,7 @@ export class Mailer {
     // Accept `Name <address>` as well: the display name is always the tenant's title.
     this.fromAddress = /<([^<>]+)>/.exec(options.from)?.[1]?.trim() ?? options.from.trim();
     this.transport = options.smtpUrl ? nodemailer.createTransport({ ...SMTP_TIMEOUTS, url: options.smtpUrl }) : undefined;
+    this.job = options.jobs?.define<MailRequest>('mail', (request) => this.deliver(request), { describe: (request) => request.to });
   }
 
   /** Where mails go: `smtp` when a transport is configured, otherwise `outbox`. */
@@ -96,8 +101,17 @@ export class Mailer {
     return this.transport ? 'smtp' : 'outbox';
   }
 
-  /** Rejects with a MailDeliveryError (already logged) when the mail could not be sent or stored. */
-  async send<K extends MailKind>(request: MailRequest<K>): Promise<void> {
+  /**
+   * Queues the mail as a job (in the caller's transaction when `db` is one: no mail for a change
+   * that rolled back); the job renders and delivers it, and is retried with backoff.
+   */
+  async send<K extends MailKind>(request: MailRequest<K>, options: { db?: Db } = {}): Promise<void> {
+    if (!this.job) return this.deliver(request);
+    await this.job.send(request as MailRequest, options);
+  }
+
+  /** Sends or stores the mail now; rejects with a MailDeliveryError (already logged) when it could not. */
+  async deliver<K extends MailKind>(request: MailRequest<K>): Promise<void> {
     // Never the body, link or code: those are credentials until they expire.
     const meta = { kind: request.kind, to: request.to, tenantId: request.tenantId };
     try {

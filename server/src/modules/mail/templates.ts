@@ -28,7 +28,8 @@ export interface MailParams {
   passkey_added: SecurityNoticeParams;
   passkey_removed: SecurityNoticeParams;
   /** A reminder before a domain expires (30, 7 and 1 days); `link` goes to its renewal page. */
-  domain_expiry: { name: string; domain: string; days: number; expireAt: Date; link: string };
+  /** `expireAt` as an ISO string: mail params travel as JSON in the job queue. */
+  domain_expiry: { name: string; domain: string; days: number; expireAt: string; link: string };
 }
 
 export type MailKind = keyof MailParams;
@@ -605,7 +606,7 @@ const composers: { [K in MailKind]: Composer<K> } = {
   passkey_added: securityNotice('passkey_added'),
   passkey_removed: securityNotice('passkey_removed'),
   domain_expiry: (w, p, brand) => {
-    const date = formatDate(p.expireAt, w.locale);
+    const date = formatDate(new Date(p.expireAt), w.locale);
     const days = w.domainExpiry.days(p.days);
     return {
       subject: w.domainExpiry.subject(brand, p.domain, days),

@@ -22,7 +22,7 @@ const samples: { [K in MailKind]: MailParams[K] } = {
     name: EVIL_NAME,
     domain: 'bücher.example',
     days: 7,
-    expireAt: new Date('2026-11-08T09:00:00Z'),
+    expireAt: '2026-11-08T09:00:00.000Z',
     link: 'https://panel.example.com/host/domain/42/renew',
   },
   password_changed: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '203.0.113.7' },

@@ -4,7 +4,8 @@ import type { Db } from '../../db/connection.ts';
 import { fieldError, HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
-import type { BackgroundTasks } from '../../lib/background.ts';
+import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
+import type { TenantResolver } from '../tenants/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import { displayName, userLanguage, type MailSender } from '../auth/mail-port.ts';
 import { type FailureThrottle, HOUR, MINUTE, type ThrottleRule } from '../auth/throttle.ts';
@@ -44,12 +45,23 @@ export class OtpService {
     /** Wrong codes per account: a fresh code does not reset it. */
     accountThrottle: FailureThrottle;
     /** Where the lookup and the mail run, after the answer (same work for every address). */
-    background: BackgroundTasks;
+    jobs: JobQueue;
+    tenants: Pick<TenantResolver, 'byId'>;
     fallbackUrl: string;
   };
+  private readonly codeJob: JobDefinition<{ email: string; uniqId: string; tenantId: number; ip: string }>;
 
   constructor(deps: OtpService['deps']) {
     this.deps = deps;
+    this.codeJob = deps.jobs.define(
+      'otp_code',
+      async ({ email, uniqId, tenantId, ip }) => {
+        const tenant = await deps.tenants.byId(tenantId);
+        if (tenant) await this.sendCode(email, uniqId, { tenant, ip });
+      },
+      // A code is good for minutes: retried for a few minutes, not an hour.
+      { describe: (data) => data.email, retryLimit: 3, retryDelay: 10, retryDelayMax: 60 },
+    );
   }
 
   private assertOffered(tenant: ResolvedTenant): void {
@@ -80,7 +92,7 @@ export class OtpService {
       created_at: now,
       expires_at: expiresAt,
     });
-    if (mayMail) this.deps.background.run('otp_code', () => this.sendCode(email, uniqId, context));
+    if (mayMail) await this.codeJob.send({ email, uniqId, tenantId: context.tenant.id, ip: context.ip });
     return uniqId;
   }
 

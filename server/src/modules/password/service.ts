@@ -4,7 +4,8 @@ import { HttpError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
-import type { BackgroundTasks } from '../../lib/background.ts';
+import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
+import type { TenantResolver } from '../tenants/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import { displayName, userLanguage, type MailSender } from '../auth/mail-port.ts';
 import { assertNewPassword } from '../auth/new-password.ts';
@@ -50,12 +51,22 @@ export class PasswordService {
     forgotIpThrottle: FailureThrottle;
     forgotEmailThrottle: FailureThrottle;
     /** Where the lookup and the mail run, after the answer (same work for every address). */
-    background: BackgroundTasks;
+    jobs: JobQueue;
+    tenants: Pick<TenantResolver, 'byId'>;
     fallbackUrl: string;
   };
+  private readonly resetJob: JobDefinition<{ email: string; tenantId: number; ip: string }>;
 
   constructor(deps: PasswordService['deps']) {
     this.deps = deps;
+    this.resetJob = deps.jobs.define(
+      'password_reset',
+      async ({ email, tenantId, ip }) => {
+        const tenant = await deps.tenants.byId(tenantId);
+        if (tenant) await this.sendResetLink(email, { tenant, ip });
+      },
+      { describe: (data) => data.email },
+    );
   }
 
   /**
@@ -69,7 +80,7 @@ export class PasswordService {
     if (wait > 0) throw tooManyRequests('http.too_many_requests', wait);
     const emailKey = `${context.tenant.id}:${email.toLowerCase()}`;
     if ((await forgotEmailThrottle.attempt(emailKey)).wait > 0) return;
-    this.deps.background.run('password_reset', () => this.sendResetLink(email, context));
+    await this.resetJob.send({ email, tenantId: context.tenant.id, ip: context.ip });
   }
 
   private async sendResetLink(email: string, context: RequestContext): Promise<void> {

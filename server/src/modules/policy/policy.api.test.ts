@@ -29,6 +29,7 @@ const PROBES: Record<Ability, ((customerId: number) => string) | null> = {
   'tenants.manage': () => '/api/system/tenants',
   'outbox.view': () => '/api/system/outbox',
   'servers.manage': () => '/api/system/servers',
+  'jobs.manage': () => '/api/system/jobs',
   'api_docs.view': null,
 };
 
@@ -48,6 +49,7 @@ const MENU: Record<Ability, ((role: Role) => string | null) | null> = {
   'tenants.manage': () => 'system.tenants',
   'outbox.view': () => 'system.outbox',
   'servers.manage': () => 'system.servers',
+  'jobs.manage': () => 'system.jobs',
   'api_docs.view': () => 'api',
 };
 

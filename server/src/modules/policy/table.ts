@@ -32,6 +32,7 @@ export const POLICY: Readonly<Record<Ability, Readonly<Record<Role, Kinds>>>> = 
   'outbox.view': superOnly,
   // Servers are the platform's: which one serves a site is the operator's choice, not a tenant's.
   'servers.manage': superOnly,
+  'jobs.manage': superOnly,
   'api_docs.view': admins,
 };
 

@@ -4,7 +4,8 @@ import { fieldError, tooManyRequests } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PasswordHasher } from '../../lib/password.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
-import type { BackgroundTasks } from '../../lib/background.ts';
+import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
+import type { TenantResolver } from '../tenants/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import { displayName, userLanguage, type MailSender } from '../auth/mail-port.ts';
 import { assertNewPassword } from '../auth/new-password.ts';
@@ -34,6 +35,14 @@ interface Context {
   lang: LanguageCode;
 }
 
+interface SettleJob {
+  tenantId: number;
+  ip: string;
+  lang: LanguageCode;
+  input: { email: string; contact: { given_name: string; sn: string } };
+  passwordHash: string;
+}
+
 const throttled = (seconds: number, key: 'registration.throttled' | 'http.too_many_requests') => tooManyRequests(key, seconds);
 
 /** Registrations per address, verification link tries per address, resends per account. */
@@ -58,15 +67,26 @@ export class RegistrationService {
     /** Re-sent verification mails per user. */
     resendThrottle: FailureThrottle;
     /** Where the address is looked up and mailed, after the answer. */
-    background: BackgroundTasks;
+    jobs: JobQueue;
+    tenants: Pick<TenantResolver, 'byId'>;
     reauth: Reauthenticator;
     notifier: SecurityNotifier;
     sessions: SessionService;
     fallbackUrl: string;
   };
+  /** The lookup and the mail after the answer; it carries the password's hash, never the password. */
+  private readonly settleJob: JobDefinition<SettleJob>;
 
   constructor(deps: RegistrationService['deps']) {
     this.deps = deps;
+    this.settleJob = deps.jobs.define(
+      'registration',
+      async ({ tenantId, ip, lang, input, passwordHash }) => {
+        const tenant = await deps.tenants.byId(tenantId);
+        if (tenant) await this.settle(input, passwordHash, { tenant, ip, lang });
+      },
+      { describe: (data) => data.input.email },
+    );
   }
 
   /**
@@ -96,10 +116,16 @@ export class RegistrationService {
       throw error;
     }
     const passwordHash = await hasher.hash(input.password);
-    this.deps.background.run('registration', () => this.settle(input, passwordHash, context));
+    await this.settleJob.send({
+      tenantId: context.tenant.id,
+      ip: context.ip,
+      lang: context.lang,
+      input: { email: input.email, contact: { given_name: input.contact.given_name, sn: input.contact.sn } },
+      passwordHash,
+    });
   }
 
-  private async settle(input: RegistrationPayload, passwordHash: string, context: Context): Promise<void> {
+  private async settle(input: SettleJob['input'], passwordHash: string, context: Context): Promise<void> {
     const { db, clock } = this.deps;
     const { tenant } = context;
     const base = publicBaseUrl(tenant, this.deps.fallbackUrl);
