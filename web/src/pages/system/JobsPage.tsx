@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, SegmentedControl, Text } from '@mantine/core';
+import { Badge, Button, NativeSelect, Text } from '@mantine/core';
 import { IconListCheck, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { JobInfo, JobState } from '@berth/contracts';
@@ -46,11 +46,11 @@ export function JobsPage() {
         id="jobs"
         title={t('jobs.listTitle')}
         aside={
-          <SegmentedControl
+          <NativeSelect
             aria-label={t('jobs.filter')}
-            size="xs"
+            size="sm"
             value={state}
-            onChange={(picked) => setState(picked as JobState | '')}
+            onChange={(event) => setState(event.currentTarget.value as JobState | '')}
             data={FILTERS.map((option) => ({
               value: option,
               label: option === '' ? t('jobs.all') : `${t(`jobs.state.${option}`)}${counts ? ` (${counts[option].toLocaleString()})` : ''}`,
@@ -105,40 +105,46 @@ function JobRow({ job }: { job: JobInfo }) {
   return (
     <tr data-testid={`job-${job.id}`}>
       <td data-label={t('jobs.kind')}>
-        <div className={jobClasses.name}>{t(`jobs.kinds.${job.kind}`, { defaultValue: job.kind })}</div>
-        {job.subject ? (
-          <Text fz="xs" className={jobClasses.dimmed}>
-            {job.subject}
-          </Text>
-        ) : null}
+        <div>
+          <div className={jobClasses.name}>{t(`jobs.kinds.${job.kind}`, { defaultValue: job.kind })}</div>
+          {job.subject ? (
+            <Text fz="xs" className={jobClasses.dimmed}>
+              {job.subject}
+            </Text>
+          ) : null}
+        </div>
       </td>
       <td data-label={t('jobs.stateTitle')}>
-        <Badge variant="light" size="sm" color={STATE_COLORS[job.state]}>
-          {t(`jobs.state.${job.state}`)}
-        </Badge>
-        {job.error ? (
-          <Text fz="xs" c="red.8" className={jobClasses.error}>
-            {job.error}
-          </Text>
-        ) : null}
+        <div>
+          <Badge variant="light" size="sm" color={STATE_COLORS[job.state]}>
+            {t(`jobs.state.${job.state}`)}
+          </Badge>
+          {job.error ? (
+            <Text fz="xs" c="red.8" className={jobClasses.error}>
+              {job.error}
+            </Text>
+          ) : null}
+        </div>
       </td>
       <td data-label={t('jobs.attempts')}>{t('jobs.attemptsOf', { attempts: job.attempts, max: job.max_attempts })}</td>
       <td data-label={t('jobs.when')}>
-        {job.next_try_at && job.state !== 'waiting' ? (
-          <>
-            {t('jobs.nextTry')} <When iso={job.next_try_at} />
-          </>
-        ) : job.finished_at ? (
-          <>
-            {t('jobs.finished')} <When iso={job.finished_at} />
-          </>
-        ) : (
-          <>
-            {t('jobs.created')} <When iso={job.created_at} />
-          </>
-        )}
+        <span>
+          {job.next_try_at && job.state !== 'waiting' ? (
+            <>
+              {t('jobs.nextTry')} <When iso={job.next_try_at} />
+            </>
+          ) : job.finished_at ? (
+            <>
+              {t('jobs.finished')} <When iso={job.finished_at} />
+            </>
+          ) : (
+            <>
+              {t('jobs.created')} <When iso={job.created_at} />
+            </>
+          )}
+        </span>
       </td>
-      <td data-label={t('jobs.actions')}>
+      <td data-label={t('jobs.actions')} className={job.state === 'failed' ? undefined : jobClasses.noAction}>
         {job.state === 'failed' ? (
           <Button
             size="xs"
