@@ -18,3 +18,4 @@ export * from './passkeys.ts';
 export * from './policy.ts';
 export * from './web.ts';
 export * from './jobs.ts';
+export * from './webhooks.ts';

@@ -34,6 +34,8 @@ export const ABILITIES = [
   'servers.manage',
   /** /system/jobs: the durable job queue (waiting, running, failed; retry). */
   'jobs.manage',
+  /** /system/webhooks: the tenant's signed outgoing webhooks. */
+  'webhooks.manage',
   /** The API reference at /api/docs, in the menu. */
   'api_docs.view',
 ] as const;

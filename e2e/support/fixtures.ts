@@ -90,7 +90,12 @@ export const test = base.extend<BerthTestFixtures, BerthWorkerFixtures>({
       }
       // By default mail goes over real SMTP to the worker's receiver, not to the outbox table.
       const server = await startBerthServer({
-        env: { DNS_RESOLVERS: dnsWorld.address, ...(mailDelivery === 'smtp' ? { SMTP_URL: mailbox.url } : {}) },
+        env: {
+          DNS_RESOLVERS: dnsWorld.address,
+          // Webhook receivers in the specs listen on loopback, which the address guard refuses by default.
+          WEBHOOK_ALLOWED_RANGES: '127.0.0.1/32',
+          ...(mailDelivery === 'smtp' ? { SMTP_URL: mailbox.url } : {}),
+        },
       });
       try {
         await use(server);

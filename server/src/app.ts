@@ -95,6 +95,9 @@ import { creditRoutes } from './modules/credit/routes.ts';
 import { JobQueue } from './modules/jobs/queue.ts';
 import { JobsAdmin } from './modules/jobs/service.ts';
 import { jobsRoutes } from './modules/jobs/routes.ts';
+import { WebhookService } from './modules/webhooks/service.ts';
+import { webhooksRoutes } from './modules/webhooks/routes.ts';
+import { AddressGuard } from './modules/webhooks/address-guard.ts';
 import { CreditService } from './modules/credit/service.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { InvoiceReader } from './modules/invoices/service.ts';
@@ -207,6 +210,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     ipThrottle: throttle(LOGIN_THROTTLES.ip),
   });
   const secrets = SecretBox.load({ key: config.BERTH_SECRET_KEY, oldKeys: config.BERTH_SECRET_KEYS_OLD, dataDir: config.BERTH_DATA_DIR });
+  const webhooks = new WebhookService({
+    db,
+    clock,
+    secrets,
+    jobs,
+    log: app.log,
+    guard: new AddressGuard({ allowedRanges: config.WEBHOOK_ALLOWED_RANGES, resolvers: config.DNS_RESOLVERS?.split(',') ?? [] }),
+  });
   const twoFactor = new TwoFactorService({
     db,
     clock,
@@ -297,7 +308,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   const impersonation = new ImpersonationService({ db, clock, sessions, audit, realtime });
   const expiry = new ExpiryReminders({ db, mailer, realtime, tenants, audit, log: app.log, fallbackUrl });
-  const domainEditor = new DomainEditor({ db, clock, audit, directory: domains, secrets });
+  const domainEditor = new DomainEditor({ db, clock, audit, directory: domains, secrets, events: webhooks });
   const dnsResolvers = config.DNS_RESOLVERS?.split(',') ?? [];
   const hosting = {
     domainListing: new DomainListing(db, clock),
@@ -307,10 +318,21 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     autoreplies: new MailboxAutoreplies({ db, clock, audit, domains }),
     mailAliases: new MailAliases({ db, clock, audit, domains }),
     dns: new DnsService({ db, clock, audit, domains, secrets }),
-    customers: new CustomerService({ db, clock, hasher, audit, sessions, realtime, tenants, notifier, invitations: passwords }),
+    customers: new CustomerService({
+      db,
+      clock,
+      hasher,
+      audit,
+      sessions,
+      realtime,
+      tenants,
+      notifier,
+      invitations: passwords,
+      events: webhooks,
+    }),
     tenantAdmin: new TenantAdministration({ db, clock, audit, sessions, realtime }),
   };
-  const invoiceSettlement = new InvoiceSettlementService({ db, clock, audit, realtime, secrets });
+  const invoiceSettlement = new InvoiceSettlementService({ db, clock, audit, realtime, secrets, events: webhooks });
   const payments = createPayments({ db, clock, audit, config, fallbackUrl, log: app.log, settlement: invoiceSettlement });
   // Every way to pay, in one place: the credit balance here; the providers (bank
   // transfer, Stripe) come from createPayments above. New providers are appended to this list.
@@ -319,8 +341,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const shop = {
     catalogue: new ShopCatalogue({ db, clock, audit, providers: paymentProviders }),
     cart: new CartService({ db, clock, audit, realtime }),
-    checkout: new CheckoutService({ db, clock, audit, realtime, providers: paymentProviders, invoices, secrets }),
-    credit: new CreditService({ db, clock, audit, providers: paymentProviders, invoices, secrets }),
+    checkout: new CheckoutService({ db, clock, audit, realtime, providers: paymentProviders, invoices, secrets, events: webhooks }),
+    credit: new CreditService({ db, clock, audit, providers: paymentProviders, invoices, secrets, events: webhooks }),
     promos: new PromoAdmin({ db, clock, audit }),
   };
 
@@ -369,6 +391,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
       await api.register(serversRoutes(db), { prefix: '/system' });
       await api.register(jobsRoutes(new JobsAdmin(db, jobs)), { prefix: '/system' });
+      await api.register(webhooksRoutes(webhooks), { prefix: '/system' });
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, hosting.domainProof, domains, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, hosting.autoreplies, impersonation));
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));

@@ -41,6 +41,11 @@ export const configSchema = z.object({
    * the web beside ones that work the queue; the crash test queues jobs with nobody to take them).
    */
   JOB_WORKERS: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
+  /**
+   * Address ranges webhooks may go to beyond public addresses (comma-separated CIDRs, e.g. an
+   * intranet's 10.20.0.0/16): the operator's decision, off by default.
+   */
+  WEBHOOK_ALLOWED_RANGES: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Off only for load benchmarks of one route by one caller (bench/); the presets are still declared. */
   RATE_LIMITS: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),

@@ -4,7 +4,7 @@ import dnsPacket from 'dns-packet';
 
 /**
  * The public DNS a customer's own domain lives in, for tests: an authoritative UDP server on a
- * loopback port that answers TXT questions from `txt` (name → texts) and NXDOMAIN for anything
+ * loopback port that answers TXT questions from `txt` (name → texts), A questions from `a` and NXDOMAIN for anything
  * else, built with dns-packet. Berth's proof lookup is pointed at it by DNS_RESOLVERS.
  */
 export interface DnsWorld {
@@ -12,6 +12,10 @@ export interface DnsWorld {
   address: string;
   /** Publishes (or replaces) the TXT records at `name`. */
   setTxt(name: string, texts: string[]): void;
+  /** Answers A questions for `name` with what `addresses` gives on each question (a rebinding name changes it). */
+  setA(name: string, addresses: () => string[]): void;
+  /** How many A questions `name` got. */
+  aQuestions(name: string): number;
   /** How many questions it has answered. */
   questions(): number;
   close(): Promise<void>;
@@ -19,6 +23,8 @@ export interface DnsWorld {
 
 export async function startDnsWorld(): Promise<DnsWorld> {
   const txt = new Map<string, string[]>();
+  const a = new Map<string, () => string[]>();
+  const aAsked = new Map<string, number>();
   let asked = 0;
   let closed = false;
   const socket: Socket = createSocket('udp4');
@@ -31,20 +37,21 @@ export async function startDnsWorld(): Promise<DnsWorld> {
     }
     asked++;
     const question = query.questions?.[0];
-    const texts = question && question.type === 'TXT' ? txt.get(question.name.toLowerCase()) : undefined;
+    const name = question?.name.toLowerCase() ?? '';
+    const texts = question && question.type === 'TXT' ? txt.get(name) : undefined;
+    const addresses = question && question.type === 'A' ? a.get(name)?.() : undefined;
+    if (addresses) aAsked.set(name, (aAsked.get(name) ?? 0) + 1);
+    const known = txt.has(name) || a.has(name);
     const answer = dnsPacket.encode({
       type: 'response',
       id: query.id ?? 0,
       // The low four bits are the answer's code: 3 is NXDOMAIN (no such name).
-      flags: dnsPacket.AUTHORITATIVE_ANSWER | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | (texts ? 0 : 3),
+      flags: dnsPacket.AUTHORITATIVE_ANSWER | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | (known ? 0 : 3),
       questions: query.questions ?? [],
-      answers: (texts ?? []).map((text) => ({
-        type: 'TXT' as const,
-        name: question?.name ?? '',
-        ttl: 60,
-        class: 'IN' as const,
-        data: text,
-      })),
+      answers: [
+        ...(texts ?? []).map((text) => ({ type: 'TXT' as const, name: question?.name ?? '', ttl: 60, class: 'IN' as const, data: text })),
+        ...(addresses ?? []).map((address) => ({ type: 'A' as const, name: question?.name ?? '', ttl: 0, class: 'IN' as const, data: address })),
+      ],
     });
     socket.send(answer, peer.port, peer.address);
   });
@@ -54,6 +61,8 @@ export async function startDnsWorld(): Promise<DnsWorld> {
   return {
     address: `127.0.0.1:${port}`,
     setTxt: (name, texts) => void txt.set(name.toLowerCase(), texts),
+    setA: (name, addresses) => void a.set(name.toLowerCase(), addresses),
+    aQuestions: (name) => aAsked.get(name.toLowerCase()) ?? 0,
     questions: () => asked,
     close: () => {
       if (closed) return Promise.resolve();

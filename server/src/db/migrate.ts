@@ -31,6 +31,7 @@ import * as m0028 from './migrations/0028_dns_served_flag.ts';
 import * as m0029 from './migrations/0029_dns_auth_flag.ts';
 import * as m0030 from './migrations/0030_web_serving.ts';
 import * as m0031 from './migrations/0031_web_plans.ts';
+import * as m0032 from './migrations/0032_webhooks.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0029_dns_auth_flag': m0029,
   '0030_web_serving': m0030,
   '0031_web_plans': m0031,
+  '0032_webhooks': m0032,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -286,6 +286,36 @@ export interface OutboxTable {
   created_at: Timestamp;
 }
 
+/** A tenant's webhook endpoint (migration 0032). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  url: string;
+  description: Generated<string>;
+  events: string[];
+  enabled: Generated<boolean>;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One delivery attempt of an event to an endpoint (migration 0032). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: string;
+  event_type: string;
+  payload: unknown;
+  attempt: number;
+  status: 'delivered' | 'failed';
+  response_code: number | null;
+  response_excerpt: string | null;
+  error: string | null;
+  created_at: Timestamp;
+}
+
 /** A daemon's login role and the password it keeps (migration 0022, daemons/queries.ts). */
 export interface DaemonRolesTable {
   role: string;
@@ -706,6 +736,8 @@ export interface Database {
   registrations: RegistrationsTable;
   throttle_hits: ThrottleHitsTable;
   outbox: OutboxTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   domain_users: DomainUsersTable;
   daemon_roles: DaemonRolesTable;
   servers: ServersTable;

@@ -14,6 +14,7 @@ const PasswordPage = lazyPage(async () => (await import('../pages/account/Passwo
 const OutboxPage = lazyPage(async () => (await import('../pages/system/OutboxPage.tsx')).OutboxPage);
 const ServersPage = lazyPage(async () => (await import('../pages/system/ServersPage.tsx')).ServersPage);
 const JobsPage = lazyPage(async () => (await import('../pages/system/JobsPage.tsx')).JobsPage);
+const WebhooksPage = lazyPage(async () => (await import('../pages/system/WebhooksPage.tsx')).WebhooksPage);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
 
 // One lazy chunk per area page; each area owns its folder under pages/.
@@ -68,6 +69,7 @@ const innerRoutes: RouteObject[] = [
   { path: 'system/outbox', element: <OutboxPage /> },
   { path: 'system/servers', element: <ServersPage /> },
   { path: 'system/jobs', element: <JobsPage /> },
+  { path: 'system/webhooks', element: <WebhooksPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

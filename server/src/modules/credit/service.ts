@@ -1,3 +1,4 @@
+import type { EventSink } from '../webhooks/events.ts';
 import type {
   CreditAdjustmentPayload,
   CreditAnswer,
@@ -60,6 +61,7 @@ export class CreditService {
     providers: PaymentProviders;
     invoices: InvoiceReader;
     secrets: SecretBox;
+    events?: EventSink;
   };
 
   constructor(deps: CreditService['deps']) {
@@ -180,21 +182,25 @@ export class CreditService {
     const invoice = await db.transaction().execute(async (trx) => {
       const now = clock.now();
       // Credit is a prepayment: no VAT on the top-up; purchases paid from it carry their own VAT.
-      const created = await createInvoice(trx, {
-        tenantId: user.tenant_id,
-        userId: user.id,
-        kind: 'credit',
-        orderId: null,
-        currency: settings.currency,
-        vatRateBp: 0,
-        lines: [
-          { kind: 'credit', title: translate(languageOf(user), 'shop.line.credit'), period_months: null, net: input.amount, discount: 0 },
-        ],
-        totals: { subtotal: input.amount, discount: 0, net: input.amount, vat: 0, gross: input.amount },
-        promoCode: null,
-        provider: provider.id,
-        now,
-      });
+      const created = await createInvoice(
+        trx,
+        {
+          tenantId: user.tenant_id,
+          userId: user.id,
+          kind: 'credit',
+          orderId: null,
+          currency: settings.currency,
+          vatRateBp: 0,
+          lines: [
+            { kind: 'credit', title: translate(languageOf(user), 'shop.line.credit'), period_months: null, net: input.amount, discount: 0 },
+          ],
+          totals: { subtotal: input.amount, discount: 0, net: input.amount, vat: 0, gross: input.amount },
+          promoCode: null,
+          provider: provider.id,
+          now,
+        },
+        this.deps.events,
+      );
       const start = await provider.start(trx, invoiceToPay(created), { paymentMethodId: input.payment_method_id ?? null });
       if (start.status === 'paid') {
         await settleInTransaction(
@@ -209,6 +215,7 @@ export class CreditService {
           },
           now,
           this.deps.secrets,
+          this.deps.events,
         );
       } else {
         await setInvoiceInstructions(trx, created.id, start.instructions);

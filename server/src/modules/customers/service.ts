@@ -1,3 +1,4 @@
+import type { EventSink } from '../webhooks/events.ts';
 import type { Customer } from '@berth/contracts';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
@@ -76,6 +77,7 @@ export class CustomerService {
     notifier: SecurityNotifier;
     /** The welcome mail with a link to choose a password (password/service.ts). */
     invitations: { invite(user: UserRow, tenant: ResolvedTenant, inviter: UserRow): Promise<void> };
+    events?: EventSink;
   };
 
   constructor(deps: CustomerService['deps']) {
@@ -168,6 +170,9 @@ export class CustomerService {
       { type: 'user', id: user.id },
       { email: user.email, invited: input.password === undefined },
     );
+    await this.deps.events?.emit(db, tenantId, 'customer.created', {
+      customer: { id: user.id, email: user.email, name: [user.given_name, user.sn].filter(Boolean).join(' ') },
+    });
     if (input.password === undefined) {
       const tenant = await this.deps.tenants.byId(tenantId);
       if (tenant) await this.deps.invitations.invite(user, tenant, actor.user);

@@ -1,3 +1,4 @@
+import type { EventSink } from '../webhooks/events.ts';
 import {
   DEFAULT_DOMAIN_SETTINGS,
   type Domain,
@@ -44,7 +45,7 @@ function assertAdminFields(viewer: UserRow, input: { owner_id?: number | undefin
 
 /** Creating, changing and deleting domains; every domain is created with its default DNS zone and DKIM key. */
 export class DomainEditor {
-  private readonly deps: { db: Db; clock: Clock; audit: AuditService; directory: DomainDirectory; secrets: SecretBox };
+  private readonly deps: { db: Db; clock: Clock; audit: AuditService; directory: DomainDirectory; secrets: SecretBox; events?: EventSink };
 
   constructor(deps: DomainEditor['deps']) {
     this.deps = deps;
@@ -96,6 +97,9 @@ export class DomainEditor {
           updated_at: now,
         });
         await createDefaultZone(trx, created, zoneDefaults, now, dkim);
+        await this.deps.events?.emit(trx, created.tenant_id, 'domain.created', {
+          domain: { id: created.id, name: created.name, owner_id: created.owner_id },
+        });
         return created;
       });
     } catch (error) {

@@ -1,3 +1,4 @@
+import { invoiceData, type EventSink } from '../webhooks/events.ts';
 import type { Invoice, InvoiceListItem } from '@berth/contracts';
 import type { adminInvoiceListQuerySchema, invoiceListQuerySchema } from '@berth/contracts';
 import { z } from 'zod';
@@ -44,7 +45,7 @@ export interface NewInvoice {
 }
 
 /** Issues an invoice inside the caller's transaction: the next number of the tenant's year, its lines. */
-export async function createInvoice(trx: Db, input: NewInvoice): Promise<InvoiceRow> {
+export async function createInvoice(trx: Db, input: NewInvoice, events?: EventSink): Promise<InvoiceRow> {
   const { number, reference } = await nextInvoiceNumber(trx, input.tenantId, input.now.getUTCFullYear());
   // The buyer as they are now: a later profile change does not alter an issued invoice.
   const buyer = await findUserById(trx, input.userId);
@@ -81,6 +82,7 @@ export async function createInvoice(trx: Db, input: NewInvoice): Promise<Invoice
     trx,
     input.lines.map((line) => ({ invoice_id: invoice.id, ...line })),
   );
+  await events?.emit(trx, invoice.tenant_id, 'invoice.created', invoiceData(invoice));
   return invoice;
 }
 

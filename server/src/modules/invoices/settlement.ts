@@ -15,6 +15,7 @@ import { ensureShop } from '../shop/queries.ts';
 import type { RealtimeHub } from '../realtime/hub.ts';
 import { findUserById } from '../users/queries.ts';
 import { insertPayment, lockInvoice, markInvoicePaid, type InvoiceRow } from './queries.ts';
+import { invoiceData, type EventSink } from '../webhooks/events.ts';
 import { insertNotification } from '../notifications/queries.ts';
 
 export interface SettlementInput {
@@ -34,7 +35,13 @@ export type SettlementOutcome = { settled: boolean; alreadyPaid: boolean; invoic
  * partner's commission, or credits a top-up to the payer's ledger. A repeated reference changes
  * nothing; a payment for an invoice already paid is recorded but delivers nothing twice.
  */
-export async function settleInTransaction(trx: Db, input: SettlementInput, now: Date, secrets: SecretBox): Promise<SettlementOutcome> {
+export async function settleInTransaction(
+  trx: Db,
+  input: SettlementInput,
+  now: Date,
+  secrets: SecretBox,
+  events?: EventSink,
+): Promise<SettlementOutcome> {
   const invoice = await lockInvoice(trx, input.tenantId, input.invoiceId);
   if (!invoice) throw new HttpError(404, 'http.not_found');
   if (invoice.status === 'unpaid' && input.amount < Number(invoice.gross)) {
@@ -85,6 +92,12 @@ export async function settleInTransaction(trx: Db, input: SettlementInput, now: 
     await provisionOrder(trx, paid.order_id, now, secrets);
     await creditCommission(trx, paid, now);
   }
+  await events?.emit(trx, paid.tenant_id, 'invoice.paid', invoiceData(paid));
+  if (paid.order_id !== null) {
+    await events?.emit(trx, paid.tenant_id, 'order.paid', {
+      order: { id: paid.order_id, invoice_number: paid.number, customer_id: paid.user_id },
+    });
+  }
   return { settled: true, alreadyPaid: false, invoice: paid };
 }
 
@@ -112,7 +125,7 @@ async function creditCommission(trx: Db, invoice: InvoiceRow, now: Date): Promis
 
 /** The InvoiceSettlement the payment providers call (bank transfer confirmation, gateway webhooks). */
 export class InvoiceSettlementService implements InvoiceSettlement {
-  private readonly deps: { db: Db; clock: Clock; audit: AuditService; secrets: SecretBox; realtime?: RealtimeHub };
+  private readonly deps: { db: Db; clock: Clock; audit: AuditService; secrets: SecretBox; realtime?: RealtimeHub; events?: EventSink };
 
   constructor(deps: InvoiceSettlementService['deps']) {
     this.deps = deps;
@@ -123,7 +136,7 @@ export class InvoiceSettlementService implements InvoiceSettlement {
     // The payer's notice is stored with the payment (same transaction), so a payer who was offline
     // finds it on /notifications; the realtime event only tells an open page at once.
     const { outcome, notice } = await this.deps.db.transaction().execute(async (trx) => {
-      const settled = await settleInTransaction(trx, input, now, this.deps.secrets);
+      const settled = await settleInTransaction(trx, input, now, this.deps.secrets, this.deps.events);
       if (!settled.settled) return { outcome: settled, notice: null };
       const payer = await findUserById(trx, settled.invoice.user_id);
       const text = translate(languageOf(payer), 'invoice.paid_notice', { number: settled.invoice.number });

@@ -61,6 +61,7 @@ export function navigationFor(user: UserRow, tenant: ResolvedTenant): MenuItem[]
     ...only('outbox.view', { id: 'system.outbox', title: 'menu.outbox', route: '/system/outbox' }),
     ...only('servers.manage', { id: 'system.servers', title: 'menu.servers', route: '/system/servers' }),
     ...only('jobs.manage', { id: 'system.jobs', title: 'menu.jobs', route: '/system/jobs' }),
+    ...only('webhooks.manage', { id: 'system.webhooks', title: 'menu.webhooks', route: '/system/webhooks' }),
   ];
   if (system.length > 0) tree.push({ id: 'system', title: 'menu.system', icon: 'settings', children: system });
   // The partner's tools: other users' credit and the promo codes; a customer finds their own

@@ -1,3 +1,4 @@
+import type { EventSink } from '../webhooks/events.ts';
 import type { CartAddPayload, CheckoutResult, PaymentProviderName } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -48,6 +49,7 @@ export class CheckoutService {
     providers: PaymentProviders;
     invoices: InvoiceReader;
     secrets: SecretBox;
+    events?: EventSink;
   };
 
   constructor(deps: CheckoutService['deps']) {
@@ -161,25 +163,29 @@ export class CheckoutService {
             provisioned_at: null,
           })),
         );
-        const invoice = await createInvoice(trx, {
-          tenantId: user.tenant_id,
-          userId: user.id,
-          kind: 'order',
-          orderId: order.id,
-          currency: cart.settings.currency,
-          vatRateBp: cart.settings.vat_rate_bp,
-          lines: cart.lines.map((line) => ({
-            kind: line.kind,
-            title: line.title,
-            period_months: line.row.period_months,
-            net: line.net,
-            discount: line.discount,
-          })),
-          totals: cart.totals,
-          promoCode: promo?.code ?? null,
-          provider: provider.id,
-          now,
-        });
+        const invoice = await createInvoice(
+          trx,
+          {
+            tenantId: user.tenant_id,
+            userId: user.id,
+            kind: 'order',
+            orderId: order.id,
+            currency: cart.settings.currency,
+            vatRateBp: cart.settings.vat_rate_bp,
+            lines: cart.lines.map((line) => ({
+              kind: line.kind,
+              title: line.title,
+              period_months: line.row.period_months,
+              net: line.net,
+              discount: line.discount,
+            })),
+            totals: cart.totals,
+            promoCode: promo?.code ?? null,
+            provider: provider.id,
+            now,
+          },
+          this.deps.events,
+        );
         const start = await provider.start(trx, invoiceToPay(invoice), { paymentMethodId: input.paymentMethodId });
         let paid = false;
         if (start.status === 'paid') {
@@ -195,6 +201,7 @@ export class CheckoutService {
             },
             now,
             this.deps.secrets,
+            this.deps.events,
           );
           paid = settled.settled;
         } else {

@@ -30,6 +30,7 @@ const PROBES: Record<Ability, ((customerId: number) => string) | null> = {
   'outbox.view': () => '/api/system/outbox',
   'servers.manage': () => '/api/system/servers',
   'jobs.manage': () => '/api/system/jobs',
+  'webhooks.manage': () => '/api/system/webhooks',
   'api_docs.view': null,
 };
 
@@ -50,6 +51,7 @@ const MENU: Record<Ability, ((role: Role) => string | null) | null> = {
   'outbox.view': () => 'system.outbox',
   'servers.manage': () => 'system.servers',
   'jobs.manage': () => 'system.jobs',
+  'webhooks.manage': () => 'system.webhooks',
   'api_docs.view': () => 'api',
 };
 

@@ -33,6 +33,8 @@ export const POLICY: Readonly<Record<Ability, Readonly<Record<Role, Kinds>>>> = 
   // Servers are the platform's: which one serves a site is the operator's choice, not a tenant's.
   'servers.manage': superOnly,
   'jobs.manage': superOnly,
+  // A tenant's automation: its admins (a super admin for the operator tenant).
+  'webhooks.manage': admins,
   'api_docs.view': admins,
 };
 

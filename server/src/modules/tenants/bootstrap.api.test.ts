@@ -51,6 +51,7 @@ describe('first start', () => {
       '0029_dns_auth_flag',
       '0030_web_serving',
       '0031_web_plans',
+      '0032_webhooks',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
