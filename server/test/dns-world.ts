@@ -50,7 +50,13 @@ export async function startDnsWorld(): Promise<DnsWorld> {
       questions: query.questions ?? [],
       answers: [
         ...(texts ?? []).map((text) => ({ type: 'TXT' as const, name: question?.name ?? '', ttl: 60, class: 'IN' as const, data: text })),
-        ...(addresses ?? []).map((address) => ({ type: 'A' as const, name: question?.name ?? '', ttl: 0, class: 'IN' as const, data: address })),
+        ...(addresses ?? []).map((address) => ({
+          type: 'A' as const,
+          name: question?.name ?? '',
+          ttl: 0,
+          class: 'IN' as const,
+          data: address,
+        })),
       ],
     });
     socket.send(answer, peer.port, peer.address);

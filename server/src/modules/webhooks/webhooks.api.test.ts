@@ -115,7 +115,12 @@ describe('webhooks', () => {
     const created = await admin({
       method: 'POST',
       url: '/api/system/customers',
-      payload: { email: 'hooked@example.net', contact: { given_name: 'Hook', sn: 'Ed' }, password: 'a long enough passphrase 2026', language: 'en' },
+      payload: {
+        email: 'hooked@example.net',
+        contact: { given_name: 'Hook', sn: 'Ed' },
+        password: 'a long enough passphrase 2026',
+        language: 'en',
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     await t.services.jobs.idle();
@@ -204,7 +209,9 @@ describe('webhooks', () => {
       response_code: null,
       error: '127.0.0.2 is a loopback address: webhooks go to public addresses only',
     });
-    expect((await deliveries(admin, named.id))[0]!.error).toBe('inside.example (127.0.0.2) is a loopback address: webhooks go to public addresses only');
+    expect((await deliveries(admin, named.id))[0]!.error).toBe(
+      'inside.example (127.0.0.2) is a loopback address: webhooks go to public addresses only',
+    );
 
     receiver.received.length = 0;
     const rebinding = await addEndpoint(admin, `http://rebind.example:${new URL(receiver.url).port}/hook`, ['customer.created']);
@@ -224,7 +231,11 @@ describe('webhooks', () => {
     }
     const none = await hostAdmin({ method: 'POST', url: '/api/system/webhooks', payload: { url: receiver.url, events: [] } });
     expect(none.statusCode).toBe(422);
-    const unknown = await hostAdmin({ method: 'POST', url: '/api/system/webhooks', payload: { url: receiver.url, events: ['webhook.test'] } });
+    const unknown = await hostAdmin({
+      method: 'POST',
+      url: '/api/system/webhooks',
+      payload: { url: receiver.url, events: ['webhook.test'] },
+    });
     expect(unknown.statusCode).toBe(422);
 
     const before = (await hostAdmin({ method: 'GET', url: '/api/system/webhooks' })).json().data.length as number;
