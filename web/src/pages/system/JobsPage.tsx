@@ -4,14 +4,14 @@ import { IconListCheck, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { JobInfo, JobState } from '@berth/contracts';
 import { useJobRetry, useJobs } from '../../api/jobs.ts';
-import { formatDateTime, formatRelative } from '../../components/formatDate.ts';
 import { NOTICE_TIMEOUT_MS, pushMessage } from '../../components/messageStore.ts';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { EmptyState, LoadingRows } from '../../components/ListStates.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { FormAlert } from '../../forms/FormAlert.tsx';
 import { translateServerText } from '../../i18n/i18n.ts';
 import { useMay } from '../../shell/useSignedInUser.ts';
+import { NotAllowedPage } from '../NotAllowedPage.tsx';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import jobClasses from './Jobs.module.css';
@@ -30,14 +30,7 @@ export function JobsPage() {
   const jobs = useJobs(state, may);
   usePageTitle(t('jobs.title'));
 
-  if (!may) {
-    return (
-      <div className={classes.page}>
-        <PageHeader title={t('jobs.title')} />
-        <FormAlert kind="error">{t('errors.forbidden')}</FormAlert>
-      </div>
-    );
-  }
+  if (!may) return <NotAllowedPage title={t('jobs.title')} />;
   const counts = jobs.data?.counts;
   return (
     <div className={classes.page}>
@@ -91,14 +84,6 @@ export function JobsPage() {
   );
 }
 
-function When({ iso }: { iso: string }) {
-  return (
-    <time dateTime={iso} title={formatDateTime(iso)}>
-      {formatRelative(iso)}
-    </time>
-  );
-}
-
 function JobRow({ job }: { job: JobInfo }) {
   const { t } = useTranslation();
   const retry = useJobRetry();
@@ -131,15 +116,15 @@ function JobRow({ job }: { job: JobInfo }) {
         <span>
           {job.next_try_at && job.state !== 'waiting' ? (
             <>
-              {t('jobs.nextTry')} <When iso={job.next_try_at} />
+              {t('jobs.nextTry')} <RelativeTime iso={job.next_try_at} />
             </>
           ) : job.finished_at ? (
             <>
-              {t('jobs.finished')} <When iso={job.finished_at} />
+              {t('jobs.finished')} <RelativeTime iso={job.finished_at} />
             </>
           ) : (
             <>
-              {t('jobs.created')} <When iso={job.created_at} />
+              {t('jobs.created')} <RelativeTime iso={job.created_at} />
             </>
           )}
         </span>

@@ -4,10 +4,10 @@ import { IconInbox, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { OutboxMail } from '@berth/contracts';
 import { useOutbox } from '../../api/account.ts';
-import { formatDateTime, formatRelative } from '../../components/formatDate.ts';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { usePageTitle } from '../../components/usePageTitle.ts';
-import { FormAlert } from '../../forms/FormAlert.tsx';
 import { useMay } from '../../shell/useSignedInUser.ts';
+import { NotAllowedPage } from '../NotAllowedPage.tsx';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import { OutboxMailModal } from './OutboxMailModal.tsx';
 import classes from '../Pages.module.css';
@@ -33,14 +33,7 @@ export function OutboxPage() {
   );
   const open = mails.find((mail) => mail.id === openId) ?? null;
 
-  if (!may) {
-    return (
-      <div className={classes.page}>
-        <PageHeader title={t('outbox.title')} />
-        <FormAlert kind="error">{t('errors.forbidden')}</FormAlert>
-      </div>
-    );
-  }
+  if (!may) return <NotAllowedPage title={t('outbox.title')} />;
 
   return (
     <div className={classes.page}>
@@ -121,9 +114,7 @@ function MailRow({ mail, onOpen }: { mail: OutboxMail; onOpen: () => void }) {
         </Anchor>
       </td>
       <td className={outboxClasses.date}>
-        <time dateTime={mail.created_at} title={formatDateTime(mail.created_at)}>
-          {formatRelative(mail.created_at)}
-        </time>
+        <RelativeTime iso={mail.created_at} />
       </td>
     </tr>
   );

@@ -3,12 +3,12 @@ import { IconServer } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { WebServer } from '@berth/contracts';
 import { useServers } from '../../api/servers.ts';
-import { formatDateTime, formatRelative } from '../../components/formatDate.ts';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { EmptyState, LoadingRows } from '../../components/ListStates.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
-import { FormAlert } from '../../forms/FormAlert.tsx';
 import { useMay } from '../../shell/useSignedInUser.ts';
+import { NotAllowedPage } from '../NotAllowedPage.tsx';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import serverClasses from './Servers.module.css';
@@ -23,14 +23,7 @@ export function ServersPage() {
   const servers = useServers(may);
   usePageTitle(t('servers.title'));
 
-  if (!may) {
-    return (
-      <div className={classes.page}>
-        <PageHeader title={t('servers.title')} />
-        <FormAlert kind="error">{t('errors.forbidden')}</FormAlert>
-      </div>
-    );
-  }
+  if (!may) return <NotAllowedPage title={t('servers.title')} />;
   return (
     <div className={classes.page}>
       <PageHeader title={t('servers.title')} description={t('servers.description')} />
@@ -93,9 +86,7 @@ function ServerRow({ server }: { server: WebServer }) {
       </td>
       <td data-label={t('servers.reported')}>
         {server.reported_at ? (
-          <time dateTime={server.reported_at} title={formatDateTime(server.reported_at)}>
-            {formatRelative(server.reported_at)}
-          </time>
+          <RelativeTime iso={server.reported_at} />
         ) : (
           <span className={serverClasses.dimmed}>{t('servers.never')}</span>
         )}

@@ -13,15 +13,17 @@ import {
 } from '../../api/webhooks.ts';
 import { AppModal } from '../../components/AppModal.tsx';
 import { CopyValueButton } from '../../components/CopyValueButton.tsx';
-import { formatDateTime, formatRelative } from '../../components/formatDate.ts';
+import { formatDateTime } from '../../components/formatDate.ts';
 import { EmptyState, LoadingRows } from '../../components/ListStates.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { NOTICE_TIMEOUT_MS, pushMessage } from '../../components/messageStore.ts';
+import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
 import { describeError } from '../../forms/validation.ts';
 import { translateServerText } from '../../i18n/i18n.ts';
 import { useMay } from '../../shell/useSignedInUser.ts';
+import { NotAllowedPage } from '../NotAllowedPage.tsx';
 import { PageHeader, Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import hookClasses from './Jobs.module.css';
@@ -40,14 +42,7 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<WebhookSecretAnswer | null>(null);
   usePageTitle(t('webhooks.title'));
 
-  if (!may) {
-    return (
-      <div className={classes.page}>
-        <PageHeader title={t('webhooks.title')} />
-        <FormAlert kind="error">{t('errors.forbidden')}</FormAlert>
-      </div>
-    );
-  }
+  if (!may) return <NotAllowedPage title={t('webhooks.title')} />;
   return (
     <div className={classes.page}>
       <PageHeader
@@ -228,9 +223,7 @@ function DeliveryLog({ endpointId, onReplay }: { endpointId: number; onReplay: (
               </div>
             </td>
             <td data-label={t('webhooks.when')}>
-              <time dateTime={delivery.created_at} title={formatDateTime(delivery.created_at)}>
-                {formatRelative(delivery.created_at)}
-              </time>
+              <RelativeTime iso={delivery.created_at} />
             </td>
             <td data-label={t('webhooks.actions')}>
               <Button size="xs" variant="subtle" leftSection={<IconRefresh size={14} aria-hidden />} onClick={() => onReplay(delivery.id)}>
