@@ -24,10 +24,35 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** A clean database per call: PGlite in memory, or a new PostgreSQL database dropped afterwards. */
-export async function openTestDatabase(options: { onQuery?: (sql: string) => void } = {}): Promise<TestDatabase> {
+/**
+ * An embedded database with every migration applied, made once per test worker: a new PGlite
+ * loaded from its dump starts in about half the time of one that runs initdb and 30 migrations.
+ */
+let migratedTemplate: Promise<Blob> | undefined;
+function migratedPglite(): Promise<Blob> {
+  migratedTemplate ??= (async () => {
+    const handle = await openDatabase({ dataDir: 'memory://' });
+    if (handle.kind !== 'pglite') throw new Error('expected the embedded database');
+    await migrateToLatest(handle.db);
+    const dump = await handle.dumpDataDir();
+    await handle.close();
+    return dump;
+  })();
+  return migratedTemplate;
+}
+
+/**
+ * A clean database per call: PGlite in memory, or a new PostgreSQL database dropped afterwards.
+ * `migrated`: the embedded one starts from the migrated template (apps; the migration tests want none).
+ */
+export async function openTestDatabase(options: { onQuery?: (sql: string) => void; migrated?: boolean } = {}): Promise<TestDatabase> {
+  const { migrated, ...databaseOptions } = options;
   if (target === 'pglite') {
-    const handle = await openDatabase({ dataDir: 'memory://', ...options });
+    const handle = await openDatabase({
+      dataDir: 'memory://',
+      ...(migrated ? { loadDataDir: await migratedPglite() } : {}),
+      ...databaseOptions,
+    });
     return { db: handle.db, kind: 'pglite', close: handle.close };
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -39,7 +64,7 @@ export async function openTestDatabase(options: { onQuery?: (sql: string) => voi
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '', ...options });
+  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '', ...databaseOptions });
   return {
     db: handle.db,
     kind: 'postgres',
@@ -72,7 +97,7 @@ export interface TestApp {
 export async function createTestApp(
   options: { env?: Record<string, string>; webDistDir?: string; logLines?: string[]; onQuery?: (sql: string) => void } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase(options.onQuery ? { onQuery: options.onQuery } : {});
+  const database = await openTestDatabase({ migrated: true, ...(options.onQuery ? { onQuery: options.onQuery } : {}) });
   // Each test app has its own secret key, as a deployment sets BERTH_SECRET_KEY.
   const config = loadConfig({
     NODE_ENV: 'test',
