@@ -155,6 +155,8 @@ export type WebSiteStatus = z.infer<typeof webSiteStatusSchema>;
 export const domainSchema = domainListItemSchema.extend({
   notes: z.string(),
   settings: domainSettingsSchema,
+  /** Renewed from the owner's credit before it expires (modules/billing); the owner may switch it off. */
+  auto_renew: z.boolean(),
   updated_at: z.string(),
   counts: z.object({ users: z.number().int(), dns_records: z.number().int() }),
   /** The TXT record that proves the name is the customer's (POST /api/host/domain/{id}/verify checks it); null when proven. */
@@ -188,6 +190,7 @@ export const domainUpdatePayloadSchema = z.object({
   expire_at: timestampInputSchema.nullable().optional(),
   notes: notesSchema.optional(),
   settings: domainSettingsSchema.partial().optional(),
+  auto_renew: z.boolean().optional(),
 });
 export type DomainUpdatePayload = z.infer<typeof domainUpdatePayloadSchema>;
 
@@ -668,6 +671,15 @@ export const auditListQuerySchema = pageQuerySchema.extend({
 
 /* ---- dashboard ---- */
 
+/** A suspension for non-payment and what to pay to end it (auto-renewal invoices, oldest due first). */
+export const billingStateSchema = z.object({
+  suspended_at: z.string().nullable(),
+  unpaid: z.array(
+    z.object({ id: z.number().int(), number: z.string(), amount: z.string(), due_at: z.string(), overdue: z.boolean() }),
+  ),
+});
+export type BillingState = z.infer<typeof billingStateSchema>;
+
 export const dashboardSchema = z.object({
   /** Whose numbers these are: the customer's own, the host admin's tenant, or every tenant. */
   scope: z.enum(['own', 'tenant', 'all']),
@@ -683,6 +695,8 @@ export const dashboardSchema = z.object({
   notifications_unread: z.number().int(),
   /** The next few domains to expire (within 30 days), soonest first. */
   expiring_soon: z.array(domainListItemSchema),
+  /** The viewer's own billing state (modules/billing): suspended since when, and their unpaid renewals. */
+  billing: billingStateSchema,
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 export const dashboardAnswerSchema = z.object({ data: dashboardSchema });

@@ -380,6 +380,9 @@ export const invoiceSchema = invoiceListItemSchema.extend({
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 export const invoiceAnswerSchema = z.object({ data: invoiceSchema, message: z.string().optional() });
+/** POST /api/account/invoices/{id}/pay: an unpaid invoice paid from the payer's credit. */
+export const invoicePayPayloadSchema = z.object({ payment: z.literal('credit') });
+export type InvoicePayPayload = z.infer<typeof invoicePayPayloadSchema>;
 
 /* ---- checkout (/api/shop/checkout) ---- */
 

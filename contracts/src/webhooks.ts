@@ -8,9 +8,13 @@ import { z } from 'zod';
 export const WEBHOOK_EVENTS = [
   'customer.created',
   'domain.created',
+  'domain.renewed',
   'invoice.created',
   'invoice.paid',
+  'invoice.overdue',
   'order.paid',
+  'service.suspended',
+  'service.unsuspended',
   'webhook.test',
 ] as const;
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENTS);
@@ -18,17 +22,29 @@ export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
 /** What an endpoint may subscribe to (the test event is sent on request only). */
 export const SUBSCRIBABLE_EVENTS = WEBHOOK_EVENTS.filter((event) => event !== 'webhook.test');
 
+/** An amount in the currency's major unit with two decimals ("12.10"). */
 const money = z.object({ amount: z.string(), currency: z.string() });
+const invoiceEvent = z.object({
+  invoice: z.object({ id: z.number().int(), number: z.string(), customer_id: z.number().int(), total: money, kind: z.string() }),
+});
+const suspensionEvent = z.object({
+  customer: z.object({ id: z.number().int(), email: z.string() }),
+  /** The unpaid invoices the suspension is for (suspended) or that were left when it ended (unsuspended). */
+  invoices: z.array(z.object({ id: z.number().int(), number: z.string() })),
+});
 export const webhookEventDataSchemas = {
   'customer.created': z.object({ customer: z.object({ id: z.number().int(), email: z.string(), name: z.string() }) }),
   'domain.created': z.object({ domain: z.object({ id: z.number().int(), name: z.string(), owner_id: z.number().int().nullable() }) }),
-  'invoice.created': z.object({
-    invoice: z.object({ id: z.number().int(), number: z.string(), customer_id: z.number().int(), total: money, kind: z.string() }),
+  'domain.renewed': z.object({
+    domain: z.object({ id: z.number().int(), name: z.string(), owner_id: z.number().int(), expire_at: z.string() }),
+    invoice_number: z.string(),
   }),
-  'invoice.paid': z.object({
-    invoice: z.object({ id: z.number().int(), number: z.string(), customer_id: z.number().int(), total: money, kind: z.string() }),
-  }),
+  'invoice.created': invoiceEvent,
+  'invoice.paid': invoiceEvent,
+  'invoice.overdue': invoiceEvent.extend({ due_at: z.string(), step: z.number().int() }),
   'order.paid': z.object({ order: z.object({ id: z.number().int(), invoice_number: z.string(), customer_id: z.number().int() }) }),
+  'service.suspended': suspensionEvent,
+  'service.unsuspended': suspensionEvent,
   'webhook.test': z.object({ message: z.string() }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 export type WebhookEventData<T extends WebhookEventType> = z.infer<(typeof webhookEventDataSchemas)[T]>;

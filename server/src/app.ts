@@ -102,6 +102,7 @@ import { CreditService } from './modules/credit/service.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { InvoiceReader } from './modules/invoices/service.ts';
 import { CheckoutService } from './modules/orders/checkout.ts';
+import { Billing } from './modules/billing/service.ts';
 import { PaymentProviders } from './modules/payments/registry.ts';
 import { promoRoutes } from './modules/promo/routes.ts';
 import { PromoAdmin } from './modules/promo/service.ts';
@@ -137,6 +138,7 @@ export interface Services {
   realtime: RealtimeHub;
   impersonation: ImpersonationService;
   expiry: ExpiryReminders;
+  billing: Billing;
   /** The shop's money seam: how invoices get paid and settled. */
   paymentProviders: PaymentProviders;
   settlement: InvoiceSettlementService;
@@ -345,6 +347,22 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     credit: new CreditService({ db, clock, audit, providers: paymentProviders, invoices, secrets, events: webhooks }),
     promos: new PromoAdmin({ db, clock, audit }),
   };
+  // Auto-renewal, dunning and suspension (main.ts runs its pass every hour).
+  const billing = new Billing({
+    db,
+    clock,
+    checkout: shop.checkout,
+    providers: paymentProviders,
+    mailer,
+    realtime,
+    tenants,
+    audit,
+    secrets,
+    events: webhooks,
+    jobs,
+    log: app.log,
+    fallbackUrl,
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -386,7 +404,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(cartRoutes(shop.cart, impersonation));
       await api.register(shopRoutes(shop.catalogue, shop.checkout, impersonation));
       await api.register(creditRoutes(shop.credit, impersonation));
-      await api.register(invoiceRoutes({ invoices, pdfs: payments.pdfs, confirmation: payments.confirmation, actors: impersonation }));
+      await api.register(invoiceRoutes({ invoices, pdfs: payments.pdfs, confirmation: payments.confirmation, actors: impersonation, billing }));
       await api.register(promoRoutes(shop.promos, impersonation));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
       await api.register(serversRoutes(db), { prefix: '/system' });
@@ -405,7 +423,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(tenantAdminRoutes(hosting.tenantAdmin, payments.bankAccounts, impersonation));
       await api.register(tenantLogoRoute(hosting.tenantAdmin));
       await api.register(auditRoutes(new AuditLogReader(db)));
-      await api.register(dashboardRoutes(new DashboardService(db, clock)));
+      await api.register(dashboardRoutes(new DashboardService(db, clock, billing)));
       await api.register(notificationRoutes(new NotificationService(db, clock)));
       await api.register(payments.routes(impersonation));
     },
@@ -446,6 +464,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       realtime,
       impersonation,
       expiry,
+      billing,
       paymentProviders,
       settlement: invoiceSettlement,
     },

@@ -8,6 +8,7 @@ import { buildApp } from './app.ts';
 import { ensureOperator, firstAdminBanner } from './modules/tenants/bootstrap.ts';
 import { startSweeper } from './modules/sessions/sweeper.ts';
 import { startExpiryJob } from './modules/expiry/service.ts';
+import { startBillingJob } from './modules/billing/service.ts';
 
 async function start(config: Config): Promise<void> {
   // The embedded database is this process's alone (data-dir-lock.ts); a second one stops here.
@@ -32,6 +33,8 @@ async function start(config: Config): Promise<void> {
   app.addHook('onClose', async () => clearInterval(sweeper));
   const expiryJob = startExpiryJob(services.expiry, services.clock, app.log);
   app.addHook('onClose', async () => expiryJob.stop());
+  const billingJob = startBillingJob(services.billing, app.log);
+  app.addHook('onClose', async () => billingJob.stop());
 
   const resealed = await services.twoFactor.sealStoredSeeds();
   if (resealed) app.log.info({ resealed }, 'two-factor seeds sealed under the current key');

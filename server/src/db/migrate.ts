@@ -32,6 +32,7 @@ import * as m0029 from './migrations/0029_dns_auth_flag.ts';
 import * as m0030 from './migrations/0030_web_serving.ts';
 import * as m0031 from './migrations/0031_web_plans.ts';
 import * as m0032 from './migrations/0032_webhooks.ts';
+import * as m0033 from './migrations/0033_billing.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0030_web_serving': m0030,
   '0031_web_plans': m0031,
   '0032_webhooks': m0032,
+  '0033_billing': m0033,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -44,6 +44,8 @@ export interface UsersTable {
   notifications_viewed: ColumnType<string[], string[] | undefined, string[]>;
   email_verified_at: Timestamp | null;
   locked_at: Timestamp | null;
+  /** Suspended for an unpaid renewal past its grace period (migration 0033, modules/billing). */
+  suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Whether the user has a passkey (a second factor too): kept with the passkeys (migration 0015). */
   passkey_enabled: Generated<boolean>;
   created_at: CreatedAt;
@@ -109,6 +111,8 @@ export interface DomainsTable {
   web_server_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** Set anew by a trigger whenever something a web server renders changes (migration 0030). */
   web_revision: ColumnType<string, never, never>;
+  /** Renewed by the billing run before it expires unless its owner switched it off (migration 0033). */
+  auto_renew: Generated<boolean>;
 }
 
 /** The hosts Berth places work on (migration 0030). */
@@ -211,6 +215,12 @@ export interface DomainExpiryRemindersTable {
   domain_id: number;
   days_before: number;
   expire_at: Timestamp;
+  sent_at: Timestamp;
+}
+
+export interface DunningNoticesTable {
+  invoice_id: number;
+  step: number;
   sent_at: Timestamp;
 }
 
@@ -468,6 +478,10 @@ export interface ShopSettingsTable {
   commission_rate_bp: Generated<number>;
   top_up_min: ColumnType<number, number | undefined, number>;
   top_up_max: ColumnType<number, number | undefined, number>;
+  /** How many days before the end a domain or plan is renewed (migration 0033). */
+  renew_days_before: Generated<number>;
+  /** How many days past its due date an unpaid renewal is tolerated before suspension. */
+  grace_days: Generated<number>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -598,6 +612,8 @@ export interface InvoicesTable {
   paid_at: Timestamp | null;
   /** The buyer's name and billing details when the invoice was issued (migration 0016). */
   buyer_details: ColumnType<BuyerDetails | null, BuyerDetails | null | undefined, BuyerDetails | null>;
+  /** When a renewal's invoice must be paid; such invoices are dunned (migration 0033). */
+  due_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface BuyerDetails {
@@ -663,6 +679,7 @@ export interface HostingSubscriptionsTable {
   order_item_id: number | null;
   starts_at: Timestamp;
   expires_at: Timestamp;
+  auto_renew: Generated<boolean>;
 }
 
 export interface TenantBankAccountsTable {
@@ -723,6 +740,7 @@ export interface Database {
   'pdns.cryptokeys': PdnsCryptoKeysTable;
   notifications: NotificationsTable;
   domain_expiry_reminders: DomainExpiryRemindersTable;
+  dunning_notices: DunningNoticesTable;
   session_impersonations: SessionImpersonationsTable;
   cart_items: CartItemsTable;
   user_avatars: UserAvatarsTable;

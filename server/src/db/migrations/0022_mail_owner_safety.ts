@@ -16,7 +16,7 @@ import { sql, type Kysely } from 'kysely';
  *   whose forwarders lead back to itself gets none, so mail to it is refused at RCPT for good
  *   (550) instead of deferred after DATA for days.
  */
-const MAILBOXES = `create or replace view mail.mailboxes as
+export const MAILBOXES = `create or replace view mail.mailboxes as
     select lower(u.uid) as email, d.name::text as domain, split_part(lower(u.uid), '@', 1) as local_part,
       '{ARGON2ID}' || regexp_replace(u.password_hash,
         '^\\$argon2id\\$v=19\\$m=([0-9]+),p=([0-9]+),t=([0-9]+)\\$', '$argon2id$v=19$m=\\1,t=\\3,p=\\2$') as password,

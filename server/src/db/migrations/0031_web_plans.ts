@@ -13,7 +13,7 @@ import { sql, type Kysely } from 'kysely';
  *   offers only what the site's server has.
  * - A plan bought, renewed, ended or changed moves the revision of its holder's sites.
  */
-const sitesView = (extra: boolean) => `create or replace view web.sites as
+export const sitesView = (extra: boolean) => `create or replace view web.sites as
     select d.id as site_id, d.name::text as name, d.web_server_id as server_id, d.web_revision as revision,
       d.owner_id, u.tenant_id, t.title as tenant_name, u.language,
       coalesce(d.settings ->> 'document_root', 'public_html') as document_root,

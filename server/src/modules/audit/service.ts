@@ -59,6 +59,8 @@ export type AuditAction =
   | 'customer.updated'
   | 'customer.locked'
   | 'customer.unlocked'
+  | 'customer.suspended'
+  | 'customer.unsuspended'
   | 'customer.2fa_reset'
   | 'customer.deleted'
   | 'tenant.created'

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { presentListItem } from '../domains/present.ts';
 import { listDomainPage } from '../domains/queries.ts';
 import type { UserRow } from '../users/queries.ts';
+import type { Billing } from '../billing/service.ts';
 import { formatMoney } from '../shop/money.ts';
 import { ensureShop } from '../shop/queries.ts';
 import { countCartItems, countCustomers, countUnreadNotifications, domainCounts, type DashboardScope } from './queries.ts';
@@ -16,10 +17,12 @@ const EXPIRING_SOON_SHOWN = 5;
 export class DashboardService {
   private readonly db: Db;
   private readonly clock: Clock;
+  private readonly billing: Pick<Billing, 'stateOf'>;
 
-  constructor(db: Db, clock: Clock) {
+  constructor(db: Db, clock: Clock, billing: Pick<Billing, 'stateOf'>) {
     this.db = db;
     this.clock = clock;
+    this.billing = billing;
   }
 
   /** `credit`: the viewer's balance as read with their session; shown where the policy lets them see their credit. */
@@ -30,7 +33,7 @@ export class DashboardService {
       viewer.role === 'customer'
         ? { tenantId: null, ownerId: viewer.id }
         : { tenantId: viewer.role === 'host_admin' ? viewer.tenant_id : null, ownerId: null };
-    const [counts, customers, cart, unread, next] = await Promise.all([
+    const [counts, customers, cart, unread, next, billing] = await Promise.all([
       domainCounts(this.db, scope, now, soon),
       viewer.role === 'customer' ? Promise.resolve(null) : countCustomers(this.db, scope.tenantId),
       countCartItems(this.db, viewer.id),
@@ -43,6 +46,7 @@ export class DashboardService {
         after: [now.toISOString(), 0],
         limit: EXPIRING_SOON_SHOWN,
       }),
+      this.billing.stateOf(viewer),
     ]);
     return {
       scope: viewer.role === 'customer' ? 'own' : viewer.role === 'host_admin' ? 'tenant' : 'all',
@@ -57,6 +61,7 @@ export class DashboardService {
         formatted: formatMoney(credit.balance, credit.currency ?? (await ensureShop(this.db, viewer.tenant_id)).currency, viewer.language),
       },
       notifications_unread: unread,
+      billing,
       expiring_soon: next
         .filter((row) => row.expire_at !== null && new Date(row.expire_at) <= soon)
         .map((row) => presentListItem(row, now)),

@@ -146,6 +146,10 @@ export class DomainEditor {
       values.notes = input.notes;
       changes.push('notes');
     }
+    if (input.auto_renew !== undefined && input.auto_renew !== domain.auto_renew) {
+      values.auto_renew = input.auto_renew;
+      changes.push('auto_renew');
+    }
     if (input.settings !== undefined) {
       values.settings = { ...settingsOf(domain.settings), ...input.settings };
       changes.push('settings');

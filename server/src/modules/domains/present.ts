@@ -43,6 +43,7 @@ export function presentDomain(
   row: DomainListRow & {
     notes: string;
     settings: Record<string, unknown>;
+    auto_renew: boolean;
     updated_at: Date | string;
     user_count: number | null;
     record_count: number | null;
@@ -54,6 +55,7 @@ export function presentDomain(
     ...presentListItem(row, now),
     notes: row.notes,
     settings: settingsOf(row.settings),
+    auto_renew: row.auto_renew,
     updated_at: iso(row.updated_at),
     counts: { users: Number(row.user_count ?? 0), dns_records: Number(row.record_count ?? 0) },
     web: row.verification_token === null ? presentWebStatus(row, diskQuotaMb) : null,

@@ -175,6 +175,7 @@ export const findDomainDetail = (db: Db, viewer: UserRow, id: number) => {
     .select([
       'domains.notes',
       'domains.settings',
+      'domains.auto_renew',
       'domains.updated_at',
       'domains.web_revision',
       'web_server.name as web_server',

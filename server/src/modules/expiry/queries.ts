@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import { domainExpiryKey } from '../domains/queries.ts';
+import { renewableInShop, renewDaysOfDomain } from '../billing/queries.ts';
 
 /** Domains expiring in (after, until] that have not had this reminder for this expiry yet, by id. */
 export const dueForReminder = (db: Db, q: { after: Date; until: Date; daysBefore: number; afterId: number; limit: number }) =>
@@ -20,6 +22,11 @@ export const dueForReminder = (db: Db, q: { after: Date; until: Date; daysBefore
     .where(domainExpiryKey, '>', q.after)
     .where(domainExpiryKey, '<=', q.until)
     .where('domains.id', '>', q.afterId)
+    // An auto-renewed domain is charged `renew_days_before` days ahead (modules/billing): it is
+    // reminded only from then on, when its renewal did not go through.
+    .where((eb) =>
+      eb.or([eb('domains.auto_renew', '=', false), eb.not(renewableInShop), eb(sql<number>`${q.daysBefore}::integer`, '<', renewDaysOfDomain)]),
+    )
     .where((eb) =>
       eb.not(
         eb.exists(

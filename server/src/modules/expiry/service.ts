@@ -106,7 +106,7 @@ export class ExpiryReminders {
 
 /** The same locales the mails use (British English: 2 November 2026). */
 const LOCALES = { en: 'en-GB', de: 'de-DE', cs: 'cs-CZ' } as const;
-const formatDate = (date: Date, language: keyof typeof LOCALES): string =>
+export const formatDate = (date: Date, language: keyof typeof LOCALES): string =>
   new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 
 export const EXPIRY_JOB_EVERY_MS = DAY;

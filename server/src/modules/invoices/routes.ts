@@ -7,6 +7,7 @@ import {
   invoiceAnswerSchema,
   invoiceListAnswerSchema,
   invoiceListQuerySchema,
+  invoicePayPayloadSchema,
   markPaidAnswerSchema,
   markPaidPayloadSchema,
 } from '@berth/contracts';
@@ -18,6 +19,7 @@ import type { ActorSource } from '../audit/service.ts';
 import type { PaymentConfirmation } from '../payments/confirmation.ts';
 import type { InvoicePdfs } from '../payments/invoice-pdf.ts';
 import type { InvoiceReader } from './service.ts';
+import type { Billing } from '../billing/service.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
@@ -35,8 +37,9 @@ export function invoiceRoutes(deps: {
   pdfs: InvoicePdfs;
   confirmation: PaymentConfirmation;
   actors: ActorSource;
+  billing: Pick<Billing, 'payFromCredit'>;
 }) {
-  const { invoices, pdfs, confirmation, actors } = deps;
+  const { invoices, pdfs, confirmation, actors, billing } = deps;
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -126,6 +129,29 @@ export function invoiceRoutes(deps: {
         },
       },
       async (request, reply) => sendPdf(reply, await pdfs.forAdmin(authedUser(request).user, request.params.id, request.lang)),
+    );
+
+    api.post(
+      '/account/invoices/:id/pay',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags: ['invoices'],
+          summary: "Pay one of the user's unpaid invoices from their credit (a renewal; ends a suspension it was the reason for)",
+          params: idParamsSchema,
+          body: invoicePayPayloadSchema,
+          response: { 200: invoiceAnswerSchema, 409: errorAnswerSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const actor = await actors.actor(request);
+        const paid = await billing.payFromCredit(actor.user, request.params.id);
+        return {
+          data: await invoices.getInvoiceForUser(actor.user, paid.id, request.lang),
+          message: translate(request.lang, 'invoice.paid_notice', { number: paid.number }),
+        };
+      },
     );
 
     api.post(

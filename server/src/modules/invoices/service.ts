@@ -42,6 +42,8 @@ export interface NewInvoice {
   promoCode: string | null;
   provider: PaymentProviderName;
   now: Date;
+  /** When it must be paid: a renewal's invoice is dunned from then (modules/billing). */
+  dueAt?: Date | undefined;
 }
 
 /** Issues an invoice inside the caller's transaction: the next number of the tenant's year, its lines. */
@@ -77,6 +79,7 @@ export async function createInvoice(trx: Db, input: NewInvoice, events?: EventSi
     instructions: null,
     issued_at: input.now,
     paid_at: null,
+    due_at: input.dueAt ?? null,
   });
   await insertInvoiceLines(
     trx,

@@ -17,6 +17,7 @@ import { findUserById } from '../users/queries.ts';
 import { insertPayment, lockInvoice, markInvoicePaid, type InvoiceRow } from './queries.ts';
 import { invoiceData, type EventSink } from '../webhooks/events.ts';
 import { insertNotification } from '../notifications/queries.ts';
+import { liftSuspensionIfSettled } from '../billing/suspension.ts';
 
 export interface SettlementInput {
   tenantId: number;
@@ -98,6 +99,8 @@ export async function settleInTransaction(
       order: { id: paid.order_id, invoice_number: paid.number, customer_id: paid.user_id },
     });
   }
+  // Any way of paying (credit, bank statement, card, an admin) ends a suspension it was the last reason for.
+  if (paid.due_at !== null) await liftSuspensionIfSettled(trx, paid.user_id, now, events);
   return { settled: true, alreadyPaid: false, invoice: paid };
 }
 

@@ -30,7 +30,15 @@ export interface MailParams {
   /** A reminder before a domain expires (30, 7 and 1 days); `link` goes to its renewal page. */
   /** `expireAt` as an ISO string: mail params travel as JSON in the job queue. */
   domain_expiry: { name: string; domain: string; days: number; expireAt: string; link: string };
+  /**
+   * Billing (modules/billing): a renewal was charged or its invoice waits (`renewed`, `invoice_due`),
+   * a reminder that it is overdue (`overdue`), services stopped for it (`suspended`). `date` (ISO)
+   * is when it is due, or when services stop; `amount` is formatted already.
+   */
+  billing: { name: string; notice: BillingNotice; item: string; invoice: string; amount: string; date: string; link: string };
 }
+
+export type BillingNotice = 'renewed' | 'invoice_due' | 'overdue' | 'suspended';
 
 export type MailKind = keyof MailParams;
 
@@ -48,6 +56,7 @@ export const MAIL_KINDS = [
   'passkey_added',
   'passkey_removed',
   'domain_expiry',
+  'billing',
 ] as const satisfies readonly MailKind[];
 
 export interface RenderedMail {
@@ -134,6 +143,12 @@ interface Wording {
     button: string;
     footer(brand: string, domain: string): string;
   };
+  billing: Record<BillingNotice, { subject(brand: string, item: string): string; intro(item: string, invoice: string, date: string): string }> & {
+    invoiceLabel: string;
+    amountLabel: string;
+    button: string;
+    footer(brand: string): string;
+  };
   security: Record<SecurityKind, { subject(brand: string): string; intro(brand: string): string }> & {
     time: string;
     ip: string;
@@ -219,6 +234,31 @@ const en: Wording = {
     button: 'Renew domain',
     footer: (brand, domain) =>
       `You receive this e-mail because you own the domain ${domain} at ${brand}. We remind you 30, 7 and 1 days before a domain expires.`,
+  },
+  billing: {
+    renewed: {
+      subject: (brand, item) => `${item} at ${brand} was renewed`,
+      intro: (item, invoice) => `${item} was renewed automatically and paid from your credit (invoice ${invoice}). Nothing else to do.`,
+    },
+    invoice_due: {
+      subject: (brand, item) => `Please pay the renewal of ${item} at ${brand}`,
+      intro: (item, invoice, date) =>
+        `${item} is due for renewal, but your credit does not cover it. Please pay invoice ${invoice} by ${date} so that it keeps running.`,
+    },
+    overdue: {
+      subject: (brand, item) => `Reminder: the renewal of ${item} at ${brand} is unpaid`,
+      intro: (item, invoice, date) =>
+        `Invoice ${invoice} for ${item} is still unpaid. If it is not paid by ${date}, your websites, FTP and mailbox logins will be suspended.`,
+    },
+    suspended: {
+      subject: (brand) => `Your services at ${brand} are suspended`,
+      intro: (item, invoice) =>
+        `Invoice ${invoice} for ${item} is unpaid, so your websites, FTP and mailbox logins are suspended. Your mail is still received and kept, and DNS still answers. Pay the invoice and everything resumes within seconds.`,
+    },
+    invoiceLabel: 'Invoice',
+    amountLabel: 'Amount',
+    button: 'Pay invoice',
+    footer: (brand) => `You receive this e-mail because you have services at ${brand}. Auto-renewal can be switched off on each domain's page.`,
   },
   security: {
     password_changed: {
@@ -338,6 +378,31 @@ const de: Wording = {
     footer: (brand, domain) =>
       `Sie erhalten diese E-Mail, weil Sie Inhaber der Domain ${domain} bei ${brand} sind. Wir erinnern Sie 30, 7 und 1 Tag vor dem Ablauf einer Domain.`,
   },
+  billing: {
+    renewed: {
+      subject: (brand, item) => `${item} bei ${brand} wurde verlängert`,
+      intro: (item, invoice) => `wir haben ${item} automatisch verlängert und aus Ihrem Guthaben bezahlt (Rechnung ${invoice}). Sie müssen nichts weiter tun.`,
+    },
+    invoice_due: {
+      subject: (brand, item) => `Bitte bezahlen Sie die Verlängerung von ${item} bei ${brand}`,
+      intro: (item, invoice, date) =>
+        `${item} steht zur Verlängerung an, aber Ihr Guthaben reicht nicht aus. Bitte bezahlen Sie die Rechnung ${invoice} bis zum ${date}, damit alles weiterläuft.`,
+    },
+    overdue: {
+      subject: (brand, item) => `Erinnerung: Die Verlängerung von ${item} bei ${brand} ist unbezahlt`,
+      intro: (item, invoice, date) =>
+        `die Rechnung ${invoice} für ${item} ist noch offen. Wird sie nicht bis zum ${date} bezahlt, werden Ihre Websites, FTP- und Postfach-Anmeldungen gesperrt.`,
+    },
+    suspended: {
+      subject: (brand) => `Ihre Dienste bei ${brand} sind gesperrt`,
+      intro: (item, invoice) =>
+        `die Rechnung ${invoice} für ${item} ist unbezahlt, daher sind Ihre Websites, FTP- und Postfach-Anmeldungen gesperrt. Ihre E-Mails werden weiter empfangen und aufbewahrt, DNS antwortet weiter. Bezahlen Sie die Rechnung, und alles läuft binnen Sekunden wieder.`,
+    },
+    invoiceLabel: 'Rechnung',
+    amountLabel: 'Betrag',
+    button: 'Rechnung bezahlen',
+    footer: (brand) => `Sie erhalten diese E-Mail, weil Sie Dienste bei ${brand} nutzen. Die automatische Verlängerung lässt sich auf der Seite jeder Domain abschalten.`,
+  },
   security: {
     password_changed: {
       subject: (brand) => `Ihr Passwort für ${brand} wurde geändert`,
@@ -455,6 +520,31 @@ const cs: Wording = {
     button: 'Prodloužit doménu',
     footer: (brand, domain) =>
       `Tento e-mail dostáváte, protože vlastníte doménu ${domain} u ${brand}. Upozornění posíláme 30, 7 a 1 den před vypršením domény.`,
+  },
+  billing: {
+    renewed: {
+      subject: (brand, item) => `${item} u ${brand} bylo prodlouženo`,
+      intro: (item, invoice) => `${item} jsme automaticky prodloužili a zaplatili z vašeho kreditu (faktura ${invoice}). Nemusíte nic dělat.`,
+    },
+    invoice_due: {
+      subject: (brand, item) => `Zaplaťte prosím prodloužení ${item} u ${brand}`,
+      intro: (item, invoice, date) =>
+        `${item} je třeba prodloužit, ale váš kredit nestačí. Zaplaťte prosím fakturu ${invoice} do ${date}, aby vše běželo dál.`,
+    },
+    overdue: {
+      subject: (brand, item) => `Připomínka: prodloužení ${item} u ${brand} není zaplaceno`,
+      intro: (item, invoice, date) =>
+        `faktura ${invoice} za ${item} stále není zaplacena. Pokud ji nezaplatíte do ${date}, vaše weby a přihlášení k FTP a schránkám budou pozastaveny.`,
+    },
+    suspended: {
+      subject: (brand) => `Vaše služby u ${brand} jsou pozastaveny`,
+      intro: (item, invoice) =>
+        `faktura ${invoice} za ${item} není zaplacena, proto jsou vaše weby a přihlášení k FTP a schránkám pozastaveny. Pošta se dál přijímá a uchovává a DNS dál odpovídá. Zaplaťte fakturu a vše se během několika sekund obnoví.`,
+    },
+    invoiceLabel: 'Faktura',
+    amountLabel: 'Částka',
+    button: 'Zaplatit fakturu',
+    footer: (brand) => `Tento e-mail dostáváte, protože využíváte služby u ${brand}. Automatické prodlužování lze vypnout na stránce každé domény.`,
   },
   security: {
     password_changed: {
@@ -605,6 +695,26 @@ const composers: { [K in MailKind]: Composer<K> } = {
   recovery_codes_regenerated: securityNotice('recovery_codes_regenerated'),
   passkey_added: securityNotice('passkey_added'),
   passkey_removed: securityNotice('passkey_removed'),
+  billing: (w, p, brand) => {
+    const date = formatDate(new Date(p.date), w.locale);
+    const notice = w.billing[p.notice];
+    return {
+      subject: notice.subject(brand, p.item),
+      preheader: notice.intro(p.item, p.invoice, date),
+      blocks: [
+        { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
+        {
+          type: 'facts',
+          rows: [
+            [w.billing.invoiceLabel, p.invoice],
+            [w.billing.amountLabel, p.amount],
+          ],
+        },
+        ...(p.notice === 'renewed' ? [] : [{ type: 'button' as const, label: w.billing.button, url: requireWebLink(p.link) }]),
+      ],
+      footer: w.billing.footer(brand),
+    };
+  },
   domain_expiry: (w, p, brand) => {
     const date = formatDate(new Date(p.expireAt), w.locale);
     const days = w.domainExpiry.days(p.days);

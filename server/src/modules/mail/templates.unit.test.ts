@@ -25,6 +25,15 @@ const samples: { [K in MailKind]: MailParams[K] } = {
     expireAt: '2026-11-08T09:00:00.000Z',
     link: 'https://panel.example.com/host/domain/42/renew',
   },
+  billing: {
+    name: EVIL_NAME,
+    notice: 'overdue',
+    item: 'bücher.example',
+    invoice: '2026-0042',
+    amount: '€12.10',
+    date: '2026-11-22T00:00:00.000Z',
+    link: 'https://panel.example.com/account/invoices/42',
+  },
   password_changed: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '203.0.113.7' },
   two_factor_enabled: { name: EVIL_NAME, time: new Date('2026-11-01T09:05:00Z'), ip: '2001:db8::1' },
   two_factor_disabled: {

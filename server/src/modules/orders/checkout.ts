@@ -10,6 +10,7 @@ import { resolveItem } from '../cart/items.ts';
 import { priceCart, priceRows, type PricedCart } from '../cart/pricing.ts';
 import { emptyCart, type CartItemRow } from '../cart/queries.ts';
 import { createInvoice, invoiceToPay, type InvoiceReader } from '../invoices/service.ts';
+import type { InvoiceRow } from '../invoices/queries.ts';
 import { setInvoiceInstructions, findInvoiceByOrder } from '../invoices/queries.ts';
 import { settleInTransaction } from '../invoices/settlement.ts';
 import { assertOwnPaymentMethod } from '../payments/methods.ts';
@@ -32,6 +33,12 @@ export interface CheckoutInput {
    * does not cover it, nothing happens: the old plan keeps running.
    */
   replacesSubscription?: number | undefined;
+  /** A renewal's (modules/billing): the invoice is due then and dunned if unpaid. */
+  dueAt?: Date | undefined;
+  /** Issue the invoice unpaid without asking the provider (a renewal the credit did not cover, to be paid later). */
+  leaveUnpaid?: boolean | undefined;
+  /** Work that must commit with the order (a renewal's notice and mail): runs last in its transaction. */
+  inTransaction?: ((trx: Db, outcome: { invoice: InvoiceRow; paid: boolean; orderId: number }) => Promise<void>) | undefined;
 }
 
 /**
@@ -183,10 +190,13 @@ export class CheckoutService {
             promoCode: promo?.code ?? null,
             provider: provider.id,
             now,
+            dueAt: input.dueAt,
           },
           this.deps.events,
         );
-        const start = await provider.start(trx, invoiceToPay(invoice), { paymentMethodId: input.paymentMethodId });
+        const start = input.leaveUnpaid
+          ? ({ status: 'pending', instructions: null } as const)
+          : await provider.start(trx, invoiceToPay(invoice), { paymentMethodId: input.paymentMethodId });
         let paid = false;
         if (start.status === 'paid') {
           const settled = await settleInTransaction(
@@ -204,10 +214,11 @@ export class CheckoutService {
             this.deps.events,
           );
           paid = settled.settled;
-        } else {
+        } else if (start.instructions) {
           await setInvoiceInstructions(trx, invoice.id, start.instructions);
         }
         if (!input.item) await emptyCart(trx, user.id);
+        await input.inTransaction?.(trx, { invoice, paid, orderId: order.id });
         return {
           orderId: order.id,
           invoiceId: invoice.id,

@@ -52,6 +52,7 @@ describe('first start', () => {
       '0030_web_serving',
       '0031_web_plans',
       '0032_webhooks',
+      '0033_billing',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

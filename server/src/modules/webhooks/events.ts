@@ -19,7 +19,8 @@ export const invoiceData = (row: {
     id: row.id,
     number: row.number,
     customer_id: row.user_id,
-    total: { amount: Number(row.gross).toFixed(2), currency: row.currency },
+    // Stored in minor units (cents): the event says 12.10, as the invoice does.
+    total: { amount: (Number(row.gross) / 100).toFixed(2), currency: row.currency },
     kind: row.kind,
   },
 });

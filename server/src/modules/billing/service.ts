@@ -1,0 +1,374 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { NotificationEvent } from '@berth/contracts';
+import type { Db } from '../../db/connection.ts';
+import { HttpError } from '../../http/errors.ts';
+import { translate, type MessageKey } from '../../i18n/messages.ts';
+import { formatDate } from '../expiry/service.ts';
+import { languageOf } from '../shop/language.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
+import { displayDomainName } from '../domains/names.ts';
+import { invoiceToPay } from '../invoices/service.ts';
+import { lockInvoice, type InvoiceRow } from '../invoices/queries.ts';
+import { settleInTransaction } from '../invoices/settlement.ts';
+import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
+import type { BillingNotice } from '../mail/templates.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { insertNotification } from '../notifications/queries.ts';
+import type { CheckoutService } from '../orders/checkout.ts';
+import type { PaymentProviders } from '../payments/registry.ts';
+import { formatMoney } from '../shop/money.ts';
+import { publicBaseUrl } from '../tenants/links.ts';
+import { displayNameOf } from '../tenants/scope.ts';
+import type { ResolvedTenant, TenantResolver } from '../tenants/service.ts';
+import { findUserById, type UserRow } from '../users/queries.ts';
+import type { EventSink } from '../webhooks/events.ts';
+import {
+  claimDunningStep,
+  dueRenewals,
+  dueSuspensions,
+  findDomainForRenewal,
+  overdueBeyondGrace,
+  renewalKey,
+  renewedItemOf,
+  suspendUser,
+  unpaidDueInvoices,
+  unpaidRenewalsOf,
+  type UnpaidDueInvoice,
+} from './queries.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+/** An unpaid renewal is retried (from the credit) and its owner reminded 1, 3 and 7 days after it was issued. */
+export const DUNNING_DAYS = [1, 3, 7] as const;
+/** A domain renews for a year. */
+export const RENEWAL_MONTHS = 12;
+export const RENEWAL_JOB = 'auto_renewal';
+const BATCH = 200;
+
+export interface BillingDeps {
+  db: Db;
+  clock: Clock;
+  checkout: CheckoutService;
+  providers: PaymentProviders;
+  mailer: Pick<Mailer, 'send'>;
+  realtime: { notify(userId: number, event: NotificationEvent): void };
+  tenants: Pick<TenantResolver, 'byId'>;
+  audit: AuditService;
+  secrets: SecretBox;
+  events?: EventSink | undefined;
+  jobs?: JobQueue | undefined;
+  log: FastifyBaseLogger;
+  /** The panel's URL when a tenant has no public URL of its own. */
+  fallbackUrl: string;
+}
+
+export interface RenewalJob {
+  domainId: number;
+  /** The expiry this renewal is for (ISO): a domain renewed meanwhile, by hand or otherwise, is left alone. */
+  expireAt: string;
+}
+
+type Outcome = 'paid' | 'unpaid' | 'skipped';
+
+/**
+ * The business that runs itself (issue: auto-renewal, dunning, suspension): `runOnce` is safe on
+ * any number of instances at once, because every step is claimed in the database — a renewal by
+ * its order's idempotency key, a dunning step by its row, a suspension by the user's row.
+ */
+export class Billing {
+  private readonly deps: BillingDeps;
+  private readonly renewalJob: JobDefinition<RenewalJob> | undefined;
+
+  constructor(deps: BillingDeps) {
+    this.deps = deps;
+    this.renewalJob = deps.jobs?.define<RenewalJob>(RENEWAL_JOB, async (data) => void (await this.renewDomain(data)), {
+      describe: (data) => `domain #${data.domainId}`,
+    });
+  }
+
+  /** One pass: renewals due are queued (or run, without a queue), unpaid renewals dunned, the overdue suspended. */
+  async runOnce(now: Date = this.deps.clock.now()): Promise<{ renewals: number; reminders: number; suspended: number }> {
+    let renewals = 0;
+    for (let afterId = 0; ; ) {
+      const due = await dueRenewals(this.deps.db, { now, afterId, limit: BATCH });
+      for (const domain of due) {
+        const job = { domainId: domain.id, expireAt: new Date(domain.expire_at as Date).toISOString() };
+        if (this.renewalJob) await this.renewalJob.send(job);
+        else await this.renewDomain(job);
+        renewals++;
+      }
+      if (due.length < BATCH) break;
+      afterId = due[due.length - 1]!.id;
+    }
+    let reminders = 0;
+    for (let afterId = 0; ; ) {
+      const unpaid = await unpaidDueInvoices(this.deps.db, { now, afterId, limit: BATCH });
+      for (const invoice of unpaid) if (await this.dun(invoice, now)) reminders++;
+      if (unpaid.length < BATCH) break;
+      afterId = unpaid[unpaid.length - 1]!.id;
+    }
+    let suspended = 0;
+    for (const user of await dueSuspensions(this.deps.db, { now, limit: 1000 })) if (await this.suspend(user, now)) suspended++;
+    return { renewals, reminders, suspended };
+  }
+
+  /**
+   * The renewal of one domain for one expiry: an order and invoice paid from the owner's credit,
+   * or, when the credit does not cover it, an invoice due on the expiry date (by bank transfer if
+   * the tenant takes it). Exactly once however often it runs: the order's idempotency key is the
+   * domain and its expiry date, and the key is unique per owner.
+   */
+  async renewDomain(job: RenewalJob): Promise<Outcome> {
+    const { db } = this.deps;
+    const domain = await findDomainForRenewal(db, job.domainId);
+    if (!domain?.auto_renew || domain.expire_at === null || new Date(domain.expire_at).getTime() !== new Date(job.expireAt).getTime()) {
+      return 'skipped';
+    }
+    const owner = await findUserById(db, domain.owner_id);
+    if (!owner) return 'skipped';
+    const actor: Actor = { user: owner, ip: 'system', impersonatorId: null };
+    // Read before any transaction: the embedded database has one connection, which the transaction holds.
+    const tenant = await this.deps.tenants.byId(owner.tenant_id);
+    const language = languageOf(owner);
+    const item = displayDomainName(domain.name);
+    const dueAt = new Date(domain.expire_at);
+    const base = {
+      paymentMethodId: null,
+      idempotencyKey: renewalKey(domain.id, domain.expire_at),
+      item: { kind: 'domain_renew' as const, domain_id: domain.id, period_months: RENEWAL_MONTHS },
+      dueAt,
+    };
+    let told: NotificationEvent | undefined;
+    const tell = async (trx: Db, outcome: { invoice: InvoiceRow; paid: boolean }) => {
+      told = await this.notify(trx, owner, outcome.paid ? 'renewed' : 'invoice_due', { invoice: outcome.invoice, item, date: dueAt }, tenant);
+    };
+    let result;
+    try {
+      result = await this.deps.checkout.checkout(actor, { ...base, payment: 'credit', inTransaction: tell }, language);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.key !== 'credit.insufficient') throw error;
+      // The credit does not cover it: an invoice to pay by the expiry, by bank transfer where the tenant takes it.
+      const bank = this.deps.providers.get('bank_transfer');
+      const byBank = bank !== undefined && (await bank.enabled(owner.tenant_id));
+      result = await this.deps.checkout.checkout(
+        actor,
+        { ...base, payment: byBank ? 'bank_transfer' : 'credit', leaveUnpaid: !byBank, inTransaction: tell },
+        language,
+      );
+    }
+    if (!result.created) return result.result.status === 'paid' ? 'paid' : 'unpaid';
+    const paid = result.result.status === 'paid';
+    if (paid) {
+      const renewed = await findDomainForRenewal(db, domain.id);
+      await this.deps.events?.emit(db, domain.tenant_id, 'domain.renewed', {
+        domain: { id: domain.id, name: domain.name, owner_id: owner.id, expire_at: new Date(renewed?.expire_at ?? dueAt).toISOString() },
+        invoice_number: result.result.invoice.number,
+      });
+    }
+    if (told) this.deps.realtime.notify(owner.id, told);
+    return paid ? 'paid' : 'unpaid';
+  }
+
+  /**
+   * A dunning step of an unpaid renewal: the latest step due (1, 3 or 7 days after issue) is claimed
+   * once; the credit is tried again first, and only if it still does not cover the invoice is the
+   * owner reminded (mail and notification) and the tenant's webhooks told it is overdue.
+   */
+  private async dun(invoice: UnpaidDueInvoice, now: Date): Promise<boolean> {
+    const age = now.getTime() - new Date(invoice.issued_at).getTime();
+    const step = DUNNING_DAYS.filter((days) => age >= days * DAY).length;
+    if (step === 0 || (invoice.last_step ?? 0) >= step) return false;
+    if (await this.tryCredit(invoice.id, invoice.tenant_id, now)) return false;
+    const owner = await findUserById(this.deps.db, invoice.user_id);
+    if (!owner) return false;
+    const tenant = await this.deps.tenants.byId(owner.tenant_id);
+    const suspendAt = new Date(new Date(invoice.due_at as Date).getTime() + Number(invoice.grace_days) * DAY);
+    const claimed = await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await claimDunningStep(trx, invoice.id, step, now))) return undefined;
+      const row = await lockInvoice(trx, invoice.tenant_id, invoice.id);
+      if (!row || row.status !== 'unpaid') return undefined;
+      const told = await this.notify(trx, owner, 'overdue', { invoice: row, item: displayDomainName(await renewedItemOf(trx, row.id)), date: suspendAt }, tenant);
+      await this.deps.events?.emit(trx, row.tenant_id, 'invoice.overdue', {
+        invoice: {
+          id: row.id,
+          number: row.number,
+          customer_id: row.user_id,
+          total: { amount: (Number(row.gross) / 100).toFixed(2), currency: row.currency },
+          kind: row.kind,
+        },
+        due_at: new Date(row.due_at as Date).toISOString(),
+        step,
+      });
+      return told;
+    });
+    if (claimed) this.deps.realtime.notify(owner.id, claimed);
+    return claimed !== undefined;
+  }
+
+  /** Pays an unpaid invoice from the owner's credit if it covers it now; false otherwise. */
+  private async tryCredit(invoiceId: number, tenantId: number, now: Date): Promise<boolean> {
+    try {
+      await this.payInvoiceFromCredit(invoiceId, tenantId, null, now);
+      return true;
+    } catch (error) {
+      if (error instanceof HttpError && error.status < 500) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Pays an unpaid invoice of `owner` from their credit: the debit and the settlement (which
+   * delivers the renewal and lifts a suspension it was the reason for) in one transaction. 422
+   * `credit.insufficient` when the balance is short; 409 when the invoice is no longer unpaid.
+   */
+  async payFromCredit(payer: UserRow, invoiceId: number): Promise<InvoiceRow> {
+    return this.payInvoiceFromCredit(invoiceId, payer.tenant_id, payer.id, this.deps.clock.now());
+  }
+
+  private async payInvoiceFromCredit(invoiceId: number, tenantId: number, payerId: number | null, now: Date): Promise<InvoiceRow> {
+    const credit = this.deps.providers.get('credit');
+    if (!credit) throw new HttpError(422, 'billing.not_payable');
+    return this.deps.db.transaction().execute(async (trx) => {
+      const invoice = await lockInvoice(trx, tenantId, invoiceId);
+      // Someone else's invoice is not found (never "forbidden": its existence is not told).
+      if (!invoice || (payerId !== null && invoice.user_id !== payerId)) throw new HttpError(404, 'http.not_found');
+      if (invoice.status !== 'unpaid') throw new HttpError(409, 'billing.not_payable');
+      if (invoice.kind !== 'order') throw new HttpError(422, 'billing.not_payable');
+      const start = await credit.start(trx, invoiceToPay(invoice), { paymentMethodId: null });
+      if (start.status !== 'paid') throw new HttpError(422, 'billing.not_payable');
+      const settled = await settleInTransaction(
+        trx,
+        { tenantId, invoiceId, provider: 'credit', reference: start.reference, amount: Number(invoice.gross), actorId: payerId ?? invoice.user_id },
+        now,
+        this.deps.secrets,
+        this.deps.events,
+      );
+      return settled.invoice;
+    });
+  }
+
+  /** Suspends a user with an unpaid renewal past its grace period, once: notice, mail, webhook, audit. */
+  private async suspend(user: { id: number; tenant_id: number }, now: Date): Promise<boolean> {
+    const userId = user.id;
+    const tenant = await this.deps.tenants.byId(user.tenant_id);
+    const done = await this.deps.db.transaction().execute(async (trx) => {
+      const overdue = await overdueBeyondGrace(trx, userId, now);
+      const first = overdue[0];
+      if (!first) return undefined;
+      const changed = await suspendUser(trx, userId, now);
+      if (!changed) return undefined;
+      const owner = await findUserById(trx, userId);
+      const invoice = await lockInvoice(trx, changed.tenant_id, first.id);
+      if (!owner || !invoice) return undefined;
+      const told = await this.notify(trx, owner, 'suspended', { invoice, item: displayDomainName(await renewedItemOf(trx, invoice.id)), date: now }, tenant);
+      await this.deps.events?.emit(trx, changed.tenant_id, 'service.suspended', {
+        customer: { id: changed.id, email: changed.email },
+        invoices: overdue.map((row) => ({ id: row.id, number: row.number })),
+      });
+      return { user: changed, told, invoices: overdue.map((row) => row.number) };
+    });
+    if (!done) return false;
+    this.deps.realtime.notify(userId, done.told);
+    await this.deps.audit.record({
+      action: 'customer.suspended',
+      tenantId: done.user.tenant_id,
+      userId: null,
+      ip: null,
+      target: { type: 'user', id: userId },
+      data: { email: done.user.email, invoices: done.invoices.join(', ') },
+    });
+    return true;
+  }
+
+  /** What the dashboard shows its viewer: whether they are suspended, and their unpaid renewals. */
+  async stateOf(viewer: UserRow): Promise<{
+    suspended_at: string | null;
+    unpaid: { id: number; number: string; amount: string; due_at: string; overdue: boolean }[];
+  }> {
+    const now = this.deps.clock.now();
+    const rows = await unpaidRenewalsOf(this.deps.db, viewer.id);
+    return {
+      suspended_at: viewer.suspended_at ? new Date(viewer.suspended_at).toISOString() : null,
+      unpaid: rows.map((row) => ({
+        id: row.id,
+        number: row.number,
+        amount: formatMoney(Number(row.gross), row.currency, viewer.language),
+        due_at: new Date(row.due_at as Date).toISOString(),
+        overdue: new Date(row.due_at as Date) <= now,
+      })),
+    };
+  }
+
+  /** A stored notification and a mail (a job, in `trx`) about an invoice of `owner`. */
+  private async notify(
+    trx: Db,
+    owner: UserRow,
+    notice: BillingNotice,
+    about: { invoice: InvoiceRow; item: string; date: Date },
+    tenant: ResolvedTenant | undefined,
+  ): Promise<NotificationEvent> {
+    const language = languageOf(owner);
+    const amount = formatMoney(Number(about.invoice.gross), about.invoice.currency, language);
+    const date = formatDate(about.date, language);
+    const key: Record<BillingNotice, MessageKey> = {
+      renewed: 'billing.renewed_notice',
+      invoice_due: 'billing.invoice_due_notice',
+      overdue: 'billing.overdue_notice',
+      suspended: 'billing.suspended_notice',
+    };
+    const told = {
+      type: notice === 'renewed' ? 'info' : notice === 'suspended' ? 'error' : 'warning',
+      text: translate(language, key[notice], { item: about.item, number: about.invoice.number, amount, date }),
+    } as const;
+    await insertNotification(trx, { tenant_id: owner.tenant_id, user_id: owner.id, ...told, created_at: this.deps.clock.now() });
+    const base = tenant ? publicBaseUrl(tenant, this.deps.fallbackUrl) : this.deps.fallbackUrl.replace(/\/+$/, '');
+    await this.deps.mailer.send(
+      {
+        to: owner.email,
+        language,
+        tenantId: owner.tenant_id,
+        tenantTitle: tenant?.title ?? 'Berth',
+        kind: 'billing',
+        params: {
+          name: displayNameOf(owner),
+          notice,
+          item: about.item,
+          invoice: about.invoice.number,
+          amount,
+          date: about.date.toISOString(),
+          link: `${base}/account/invoices/${about.invoice.id}`,
+        },
+      },
+      { db: trx },
+    );
+    return told;
+  }
+}
+
+
+export const BILLING_EVERY_MS = 60 * 60 * 1000;
+
+/** Runs the billing pass soon after start and then every hour; several instances may run it at once. */
+export function startBillingJob(billing: Billing, log: FastifyBaseLogger, options: { everyMs?: number; firstAfterMs?: number } = {}) {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= billing
+      .runOnce()
+      .then((done) => log.info(done, 'billing pass'))
+      .catch((error: unknown) => log.error({ err: error }, 'billing pass failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const first = setTimeout(run, options.firstAfterMs ?? 10_000);
+  const timer = setInterval(run, options.everyMs ?? BILLING_EVERY_MS);
+  first.unref();
+  timer.unref();
+  return {
+    stop: () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    },
+  };
+}
