@@ -674,9 +674,7 @@ export const auditListQuerySchema = pageQuerySchema.extend({
 /** A suspension for non-payment and what to pay to end it (auto-renewal invoices, oldest due first). */
 export const billingStateSchema = z.object({
   suspended_at: z.string().nullable(),
-  unpaid: z.array(
-    z.object({ id: z.number().int(), number: z.string(), amount: z.string(), due_at: z.string(), overdue: z.boolean() }),
-  ),
+  unpaid: z.array(z.object({ id: z.number().int(), number: z.string(), amount: z.string(), due_at: z.string(), overdue: z.boolean() })),
 });
 export type BillingState = z.infer<typeof billingStateSchema>;
 

@@ -98,7 +98,7 @@ export async function startSeededServer(): Promise<SeededServer> {
 
   const child = spawn(process.execPath, [path.join(repoRoot, 'server/src/main.ts')], {
     cwd: repoRoot,
-    env: environment({ PORT: String(port), HOST: '127.0.0.1', BERTH_DATA_DIR: dataDir, LOG_LEVEL: 'info' }),
+    env: environment({ PORT: String(port), HOST: '127.0.0.1', BERTH_DATA_DIR: dataDir, LOG_LEVEL: 'info', BILLING_EVERY_MINUTES: '0' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const killOnExit = () => child.kill('SIGKILL');

@@ -404,7 +404,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(cartRoutes(shop.cart, impersonation));
       await api.register(shopRoutes(shop.catalogue, shop.checkout, impersonation));
       await api.register(creditRoutes(shop.credit, impersonation));
-      await api.register(invoiceRoutes({ invoices, pdfs: payments.pdfs, confirmation: payments.confirmation, actors: impersonation, billing }));
+      await api.register(
+        invoiceRoutes({ invoices, pdfs: payments.pdfs, confirmation: payments.confirmation, actors: impersonation, billing }),
+      );
       await api.register(promoRoutes(shop.promos, impersonation));
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
       await api.register(serversRoutes(db), { prefix: '/system' });

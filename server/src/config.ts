@@ -41,6 +41,8 @@ export const configSchema = z.object({
    * the web beside ones that work the queue; the crash test queues jobs with nobody to take them).
    */
   JOB_WORKERS: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
+  /** How often this instance runs the billing pass (modules/billing); 0: never (another instance does). */
+  BILLING_EVERY_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   /**
    * Address ranges webhooks may go to beyond public addresses (comma-separated CIDRs, e.g. an
    * intranet's 10.20.0.0/16): the operator's decision, off by default.

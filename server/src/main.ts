@@ -33,8 +33,10 @@ async function start(config: Config): Promise<void> {
   app.addHook('onClose', async () => clearInterval(sweeper));
   const expiryJob = startExpiryJob(services.expiry, services.clock, app.log);
   app.addHook('onClose', async () => expiryJob.stop());
-  const billingJob = startBillingJob(services.billing, app.log);
-  app.addHook('onClose', async () => billingJob.stop());
+  if (config.BILLING_EVERY_MINUTES > 0) {
+    const billingJob = startBillingJob(services.billing, app.log, { everyMs: config.BILLING_EVERY_MINUTES * 60_000 });
+    app.addHook('onClose', async () => billingJob.stop());
+  }
 
   const resealed = await services.twoFactor.sealStoredSeeds();
   if (resealed) app.log.info({ resealed }, 'two-factor seeds sealed under the current key');

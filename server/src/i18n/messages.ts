@@ -595,9 +595,12 @@ const de: Dictionary = {
   'invoice.amount_short': 'Die Zahlung von {amount} deckt den Rechnungsbetrag von {total} nicht.',
   'invoice.paid_notice': 'Vielen Dank: Die Rechnung {number} wurde bezahlt.',
   'billing.renewed_notice': '{item} wurde automatisch verlängert und aus Ihrem Guthaben bezahlt (Rechnung {number}).',
-  'billing.invoice_due_notice': 'Ihr Guthaben reicht für die Verlängerung von {item} nicht: Bitte bezahlen Sie die Rechnung {number} ({amount}) bis zum {date}.',
-  'billing.overdue_notice': 'Die Rechnung {number} ({amount}) für {item} ist offen. Bezahlen Sie sie bis zum {date}, damit Ihre Dienste weiterlaufen.',
-  'billing.suspended_notice': 'Ihre Websites, FTP- und Postfach-Anmeldungen sind gesperrt, bis die Rechnung {number} ({amount}) bezahlt ist.',
+  'billing.invoice_due_notice':
+    'Ihr Guthaben reicht für die Verlängerung von {item} nicht: Bitte bezahlen Sie die Rechnung {number} ({amount}) bis zum {date}.',
+  'billing.overdue_notice':
+    'Die Rechnung {number} ({amount}) für {item} ist offen. Bezahlen Sie sie bis zum {date}, damit Ihre Dienste weiterlaufen.',
+  'billing.suspended_notice':
+    'Ihre Websites, FTP- und Postfach-Anmeldungen sind gesperrt, bis die Rechnung {number} ({amount}) bezahlt ist.',
   'billing.unsuspended_notice': 'Vielen Dank: Ihre Dienste laufen wieder.',
   'billing.not_payable': 'Diese Rechnung kann hier nicht bezahlt werden.',
   'payments.iban_invalid': 'Geben Sie eine gültige IBAN ein, z. B. DE89 3704 0044 0532 0130 00.',
@@ -918,7 +921,8 @@ const cs: Dictionary = {
   'billing.renewed_notice': '{item} bylo automaticky prodlouženo a zaplaceno z vašeho kreditu (faktura {number}).',
   'billing.invoice_due_notice': 'Váš kredit nestačí na prodloužení {item}: zaplaťte prosím fakturu {number} ({amount}) do {date}.',
   'billing.overdue_notice': 'Faktura {number} ({amount}) za {item} není zaplacena. Zaplaťte ji do {date}, aby vaše služby běžely dál.',
-  'billing.suspended_notice': 'Vaše weby a přihlášení k FTP a schránkám jsou pozastaveny, dokud nebude zaplacena faktura {number} ({amount}).',
+  'billing.suspended_notice':
+    'Vaše weby a přihlášení k FTP a schránkám jsou pozastaveny, dokud nebude zaplacena faktura {number} ({amount}).',
   'billing.unsuspended_notice': 'Děkujeme: vaše služby opět běží.',
   'billing.not_payable': 'Tuto fakturu zde nelze zaplatit.',
   'payments.iban_invalid': 'Zadejte platný IBAN, např. CZ65 0800 0000 1920 0014 5399.',

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { invoiceAnswerSchema, invoiceListAnswerSchema, type Invoice, type InvoiceStatus } from '@berth/contracts';
 import type { z } from 'zod';
 import { type ApiError, apiRequest } from './client.ts';
@@ -44,3 +44,15 @@ export function useInvoice(scope: InvoiceScope, id: number) {
 
 /** Where the browser downloads an invoice's PDF (a plain link: the session cookie goes along). */
 export const invoicePdfUrl = (scope: InvoiceScope, id: number): string => `/api/${scope}/invoices/${id}/pdf`;
+
+/** POST /api/account/invoices/{id}/pay: an unpaid renewal paid from the user's credit (ends a suspension it was the reason for). */
+export function usePayInvoiceFromCredit() {
+  const client = useQueryClient();
+  return useMutation<{ data: Invoice; message?: string | undefined }, ApiError, number>({
+    mutationFn: (id) =>
+      apiRequest(`/account/invoices/${id}/pay`, { method: 'POST', body: { payment: 'credit' }, schema: invoiceAnswerSchema }),
+    onSuccess: () => {
+      void client.invalidateQueries();
+    },
+  });
+}

@@ -17,6 +17,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { Dashboard, DomainListItem } from '@berth/contracts';
 import { useDashboard } from '../api/dashboard.ts';
+import { usePayInvoiceFromCredit } from '../api/invoices.ts';
 import { formatDate } from '../components/formatDate.ts';
 import { currentLanguage } from '../i18n/i18n.ts';
 import { usePageTitle } from '../components/usePageTitle.ts';
@@ -61,6 +62,8 @@ export function DashboardPage() {
         </FormAlert>
       ) : null}
 
+      {numbers.data ? <BillingAlert billing={numbers.data.billing} /> : null}
+
       <section aria-labelledby="numbers-heading" aria-busy={numbers.isPending || undefined}>
         <h2 id="numbers-heading" className={dashboard.visuallyHidden}>
           {t('dashboard.numbers')}
@@ -104,6 +107,46 @@ export function DashboardPage() {
         </dl>
       </Section>
     </div>
+  );
+}
+
+/**
+ * A suspension for non-payment, or renewals waiting to be paid: what to pay, and paying it from the
+ * credit in one press (modules/billing on the server).
+ */
+function BillingAlert({ billing }: { billing: Dashboard['billing'] }) {
+  const { t } = useTranslation();
+  const pay = usePayInvoiceFromCredit();
+  if (!billing.suspended_at && billing.unpaid.length === 0) return null;
+  return (
+    <FormAlert
+      kind={billing.suspended_at ? 'error' : 'info'}
+      title={billing.suspended_at ? t('dashboard.billing.suspendedTitle') : t('dashboard.billing.unpaidTitle')}
+    >
+      <Stack gap="xs" align="flex-start">
+        <span>{billing.suspended_at ? t('dashboard.billing.suspendedText') : t('dashboard.billing.unpaidText')}</span>
+        <ul className={dashboard.billingList}>
+          {billing.unpaid.map((invoice) => (
+            <li key={invoice.id} className={dashboard.billingRow}>
+              <Anchor component={Link} to={`/account/invoices/${invoice.id}`} fw={600} fz="sm">
+                {t('dashboard.billing.invoice', { number: invoice.number })}
+              </Anchor>
+              <Text component="span" fz="sm">
+                {t('dashboard.billing.due', { amount: invoice.amount, date: formatDate(invoice.due_at) })}
+              </Text>
+              <Button size="xs" loading={pay.isPending && pay.variables === invoice.id} onClick={() => pay.mutate(invoice.id)}>
+                {t('dashboard.billing.payFromCredit')}
+              </Button>
+            </li>
+          ))}
+        </ul>
+        {pay.isError ? (
+          <Text fz="sm" c="red.8">
+            {describeError(pay.error, t)}
+          </Text>
+        ) : null}
+      </Stack>
+    </FormAlert>
   );
 }
 

@@ -18,10 +18,10 @@ const SUSPENDED = '(u.locked_at is not null or u.suspended_at is not null)';
 const sites = (suspended: string) => sitesView(true).replace('u.locked_at is not null as suspended', `${suspended} as suspended`);
 const mailboxes = (withSuspended: boolean) =>
   withSuspended
-    ? MAILBOXES.replace('join public.domains d on d.id = u.domain_id', 'join public.domains d on d.id = u.domain_id join public.users o on o.id = d.owner_id').replace(
-        'u.id as home_id',
-        'u.id as home_id, (o.locked_at is not null or o.suspended_at is not null) as suspended',
-      )
+    ? MAILBOXES.replace(
+        'join public.domains d on d.id = u.domain_id',
+        'join public.domains d on d.id = u.domain_id join public.users o on o.id = d.owner_id',
+      ).replace('u.id as home_id', 'u.id as home_id, (o.locked_at is not null or o.suspended_at is not null) as suspended')
     : MAILBOXES;
 
 const statements = [

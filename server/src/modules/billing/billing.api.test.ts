@@ -33,7 +33,8 @@ async function domainExpiringIn(ownerId: number, name: string, days: number): Pr
   return answer.data.id;
 }
 
-const domainRow = (id: number) => t.db.selectFrom('domains').select(['expire_at', 'auto_renew']).where('id', '=', id).executeTakeFirstOrThrow();
+const domainRow = (id: number) =>
+  t.db.selectFrom('domains').select(['expire_at', 'auto_renew']).where('id', '=', id).executeTakeFirstOrThrow();
 const renewalOrders = (userId: number) =>
   t.db.selectFrom('orders').select(['id', 'status', 'idempotency_key']).where('user_id', '=', userId).orderBy('id').execute();
 const pass = async () => {
@@ -109,11 +110,7 @@ describe('dunning and suspension', () => {
     await addDomainWithUser(t, owner.user.id, 'box@unpaid-mail.com', 'mailbox password 2026');
     issuedAt = start();
     expect((await pass()).renewals).toBe(1);
-    const invoice = await t.db
-      .selectFrom('invoices')
-      .selectAll()
-      .where('user_id', '=', owner.user.id)
-      .executeTakeFirstOrThrow();
+    const invoice = await t.db.selectFrom('invoices').selectAll().where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
     invoiceId = invoice.id;
     expect(invoice).toMatchObject({ status: 'unpaid', payment_provider: 'credit', instructions: null });
     expect(new Date(invoice.due_at as Date).getTime()).toBe(new Date((await domainRow(domainId)).expire_at as Date).getTime());
@@ -121,7 +118,9 @@ describe('dunning and suspension', () => {
     const dashboard = (await ok(owner.call, { method: 'GET', url: '/api/dashboard' })).data;
     expect(dashboard.billing).toEqual({
       suspended_at: null,
-      unpaid: [{ id: invoiceId, number: invoice.number, amount: '€18.03', due_at: new Date(invoice.due_at as Date).toISOString(), overdue: false }],
+      unpaid: [
+        { id: invoiceId, number: invoice.number, amount: '€18.03', due_at: new Date(invoice.due_at as Date).toISOString(), overdue: false },
+      ],
     });
   });
 
@@ -191,7 +190,13 @@ describe('dunning and suspension', () => {
     expect(mailbox).toEqual({ suspended: false });
     const dashboard = (await ok(owner.call, { method: 'GET', url: '/api/dashboard' })).data;
     expect(dashboard.billing).toEqual({ suspended_at: null, unpaid: [] });
-    const notes = await t.db.selectFrom('notifications').select('text').where('user_id', '=', owner.user.id).orderBy('id', 'desc').limit(1).execute();
+    const notes = await t.db
+      .selectFrom('notifications')
+      .select('text')
+      .where('user_id', '=', owner.user.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
     expect(notes[0]?.text).toBe('Thank you: your services are running again.');
   });
 

@@ -51,7 +51,11 @@ export const dueRenewals = (db: Db, q: { now: Date; afterId: number; limit: numb
     .execute();
 
 export const findDomainForRenewal = (db: Db, id: number) =>
-  db.selectFrom('domains').select(['id', 'name', 'owner_id', 'tenant_id', 'expire_at', 'auto_renew']).where('id', '=', id).executeTakeFirst();
+  db
+    .selectFrom('domains')
+    .select(['id', 'name', 'owner_id', 'tenant_id', 'expire_at', 'auto_renew'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 /** Unpaid invoices with a due date (renewals'), issued at least a day before `now`, with their owner. */
 export const unpaidDueInvoices = (db: Db, q: { now: Date; afterId: number; limit: number }) =>

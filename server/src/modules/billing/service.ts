@@ -90,7 +90,7 @@ export class Billing {
   /** One pass: renewals due are queued (or run, without a queue), unpaid renewals dunned, the overdue suspended. */
   async runOnce(now: Date = this.deps.clock.now()): Promise<{ renewals: number; reminders: number; suspended: number }> {
     let renewals = 0;
-    for (let afterId = 0; ; ) {
+    for (let afterId = 0; ;) {
       const due = await dueRenewals(this.deps.db, { now, afterId, limit: BATCH });
       for (const domain of due) {
         const job = { domainId: domain.id, expireAt: new Date(domain.expire_at as Date).toISOString() };
@@ -102,7 +102,7 @@ export class Billing {
       afterId = due[due.length - 1]!.id;
     }
     let reminders = 0;
-    for (let afterId = 0; ; ) {
+    for (let afterId = 0; ;) {
       const unpaid = await unpaidDueInvoices(this.deps.db, { now, afterId, limit: BATCH });
       for (const invoice of unpaid) if (await this.dun(invoice, now)) reminders++;
       if (unpaid.length < BATCH) break;
@@ -141,7 +141,13 @@ export class Billing {
     };
     let told: NotificationEvent | undefined;
     const tell = async (trx: Db, outcome: { invoice: InvoiceRow; paid: boolean }) => {
-      told = await this.notify(trx, owner, outcome.paid ? 'renewed' : 'invoice_due', { invoice: outcome.invoice, item, date: dueAt }, tenant);
+      told = await this.notify(
+        trx,
+        owner,
+        outcome.paid ? 'renewed' : 'invoice_due',
+        { invoice: outcome.invoice, item, date: dueAt },
+        tenant,
+      );
     };
     let result;
     try {
@@ -188,7 +194,13 @@ export class Billing {
       if (!(await claimDunningStep(trx, invoice.id, step, now))) return undefined;
       const row = await lockInvoice(trx, invoice.tenant_id, invoice.id);
       if (!row || row.status !== 'unpaid') return undefined;
-      const told = await this.notify(trx, owner, 'overdue', { invoice: row, item: displayDomainName(await renewedItemOf(trx, row.id)), date: suspendAt }, tenant);
+      const told = await this.notify(
+        trx,
+        owner,
+        'overdue',
+        { invoice: row, item: displayDomainName(await renewedItemOf(trx, row.id)), date: suspendAt },
+        tenant,
+      );
       await this.deps.events?.emit(trx, row.tenant_id, 'invoice.overdue', {
         invoice: {
           id: row.id,
@@ -239,7 +251,14 @@ export class Billing {
       if (start.status !== 'paid') throw new HttpError(422, 'billing.not_payable');
       const settled = await settleInTransaction(
         trx,
-        { tenantId, invoiceId, provider: 'credit', reference: start.reference, amount: Number(invoice.gross), actorId: payerId ?? invoice.user_id },
+        {
+          tenantId,
+          invoiceId,
+          provider: 'credit',
+          reference: start.reference,
+          amount: Number(invoice.gross),
+          actorId: payerId ?? invoice.user_id,
+        },
         now,
         this.deps.secrets,
         this.deps.events,
@@ -261,7 +280,13 @@ export class Billing {
       const owner = await findUserById(trx, userId);
       const invoice = await lockInvoice(trx, changed.tenant_id, first.id);
       if (!owner || !invoice) return undefined;
-      const told = await this.notify(trx, owner, 'suspended', { invoice, item: displayDomainName(await renewedItemOf(trx, invoice.id)), date: now }, tenant);
+      const told = await this.notify(
+        trx,
+        owner,
+        'suspended',
+        { invoice, item: displayDomainName(await renewedItemOf(trx, invoice.id)), date: now },
+        tenant,
+      );
       await this.deps.events?.emit(trx, changed.tenant_id, 'service.suspended', {
         customer: { id: changed.id, email: changed.email },
         invoices: overdue.map((row) => ({ id: row.id, number: row.number })),
@@ -345,7 +370,6 @@ export class Billing {
     return told;
   }
 }
-
 
 export const BILLING_EVERY_MS = 60 * 60 * 1000;
 

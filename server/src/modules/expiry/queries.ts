@@ -25,7 +25,11 @@ export const dueForReminder = (db: Db, q: { after: Date; until: Date; daysBefore
     // An auto-renewed domain is charged `renew_days_before` days ahead (modules/billing): it is
     // reminded only from then on, when its renewal did not go through.
     .where((eb) =>
-      eb.or([eb('domains.auto_renew', '=', false), eb.not(renewableInShop), eb(sql<number>`${q.daysBefore}::integer`, '<', renewDaysOfDomain)]),
+      eb.or([
+        eb('domains.auto_renew', '=', false),
+        eb.not(renewableInShop),
+        eb(sql<number>`${q.daysBefore}::integer`, '<', renewDaysOfDomain),
+      ]),
     )
     .where((eb) =>
       eb.not(

@@ -143,7 +143,10 @@ interface Wording {
     button: string;
     footer(brand: string, domain: string): string;
   };
-  billing: Record<BillingNotice, { subject(brand: string, item: string): string; intro(item: string, invoice: string, date: string): string }> & {
+  billing: Record<
+    BillingNotice,
+    { subject(brand: string, item: string): string; intro(item: string, invoice: string, date: string): string }
+  > & {
     invoiceLabel: string;
     amountLabel: string;
     button: string;
@@ -258,7 +261,8 @@ const en: Wording = {
     invoiceLabel: 'Invoice',
     amountLabel: 'Amount',
     button: 'Pay invoice',
-    footer: (brand) => `You receive this e-mail because you have services at ${brand}. Auto-renewal can be switched off on each domain's page.`,
+    footer: (brand) =>
+      `You receive this e-mail because you have services at ${brand}. Auto-renewal can be switched off on each domain's page.`,
   },
   security: {
     password_changed: {
@@ -381,7 +385,8 @@ const de: Wording = {
   billing: {
     renewed: {
       subject: (brand, item) => `${item} bei ${brand} wurde verlängert`,
-      intro: (item, invoice) => `wir haben ${item} automatisch verlängert und aus Ihrem Guthaben bezahlt (Rechnung ${invoice}). Sie müssen nichts weiter tun.`,
+      intro: (item, invoice) =>
+        `wir haben ${item} automatisch verlängert und aus Ihrem Guthaben bezahlt (Rechnung ${invoice}). Sie müssen nichts weiter tun.`,
     },
     invoice_due: {
       subject: (brand, item) => `Bitte bezahlen Sie die Verlängerung von ${item} bei ${brand}`,
@@ -401,7 +406,8 @@ const de: Wording = {
     invoiceLabel: 'Rechnung',
     amountLabel: 'Betrag',
     button: 'Rechnung bezahlen',
-    footer: (brand) => `Sie erhalten diese E-Mail, weil Sie Dienste bei ${brand} nutzen. Die automatische Verlängerung lässt sich auf der Seite jeder Domain abschalten.`,
+    footer: (brand) =>
+      `Sie erhalten diese E-Mail, weil Sie Dienste bei ${brand} nutzen. Die automatische Verlängerung lässt sich auf der Seite jeder Domain abschalten.`,
   },
   security: {
     password_changed: {
@@ -524,7 +530,8 @@ const cs: Wording = {
   billing: {
     renewed: {
       subject: (brand, item) => `${item} u ${brand} bylo prodlouženo`,
-      intro: (item, invoice) => `${item} jsme automaticky prodloužili a zaplatili z vašeho kreditu (faktura ${invoice}). Nemusíte nic dělat.`,
+      intro: (item, invoice) =>
+        `${item} jsme automaticky prodloužili a zaplatili z vašeho kreditu (faktura ${invoice}). Nemusíte nic dělat.`,
     },
     invoice_due: {
       subject: (brand, item) => `Zaplaťte prosím prodloužení ${item} u ${brand}`,
@@ -544,7 +551,8 @@ const cs: Wording = {
     invoiceLabel: 'Faktura',
     amountLabel: 'Částka',
     button: 'Zaplatit fakturu',
-    footer: (brand) => `Tento e-mail dostáváte, protože využíváte služby u ${brand}. Automatické prodlužování lze vypnout na stránce každé domény.`,
+    footer: (brand) =>
+      `Tento e-mail dostáváte, protože využíváte služby u ${brand}. Automatické prodlužování lze vypnout na stránce každé domény.`,
   },
   security: {
     password_changed: {

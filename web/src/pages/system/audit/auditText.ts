@@ -31,7 +31,16 @@ export const AUDIT_ACTIONS = {
     'user.recovery_codes_regenerated',
     'user.session_revoked',
   ],
-  customer: ['customer.created', 'customer.updated', 'customer.locked', 'customer.unlocked', 'customer.2fa_reset', 'customer.deleted', 'customer.suspended', 'customer.unsuspended'],
+  customer: [
+    'customer.created',
+    'customer.updated',
+    'customer.locked',
+    'customer.unlocked',
+    'customer.2fa_reset',
+    'customer.deleted',
+    'customer.suspended',
+    'customer.unsuspended',
+  ],
   domain: ['domain.created', 'domain.updated', 'domain.verified', 'domain.deleted'],
   domain_user: [
     'domain_user.created',
