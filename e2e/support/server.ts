@@ -90,7 +90,15 @@ function serverEnvironment(port: number, dataDir: string, extra: Record<string, 
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of INHERITED_BERTH_VARIABLES) delete env[name];
   // The billing pass (renewals, dunning) would act on the specs' data behind their backs; a spec about it turns it on.
-  return { ...env, PORT: String(port), HOST: '127.0.0.1', BERTH_DATA_DIR: dataDir, LOG_LEVEL: 'info', BILLING_EVERY_MINUTES: '0', ...extra };
+  return {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BERTH_DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    BILLING_EVERY_MINUTES: '0',
+    ...extra,
+  };
 }
 
 async function startOnce(port: number, options: StartOptions): Promise<BerthServer> {
