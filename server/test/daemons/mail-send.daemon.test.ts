@@ -6,7 +6,8 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { startSmtpReceiver } from '../smtp-receiver.ts';
-import { mailHostSettings } from '../mail-host.ts';
+import { mailHostSettings, sendTo } from '../mail-host.ts';
+import { confirmPaid, suspendForNonPayment } from '../billing.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
 import { within } from '../within.ts';
@@ -17,6 +18,7 @@ import { within } from '../within.ts';
 // certificate is the mail host's self-signed one until the certificates issue gives names their own.
 
 let t: TestApp;
+let tenantId: number;
 let owner: { call: Caller };
 let mail: RunningMail;
 let settings: MailSettings;
@@ -30,7 +32,7 @@ const SELF_SIGNED = { rejectUnauthorized: false };
 beforeAll(async () => {
   t = await createTestApp();
   if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
-  const tenantId = await addTenant(t, 'Alpha', 'alpha.test');
+  tenantId = await addTenant(t, 'Alpha', 'alpha.test');
   owner = await addUser(t, tenantId, 'owner@alpha.test', 'host_admin');
   const domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'send.example' } })).json().data.id;
   for (const uid of ['info', 'other']) {
@@ -210,5 +212,87 @@ describe('reading mail over TLS', () => {
     } finally {
       plain.destroy();
     }
+  });
+});
+
+/** Whether `user` can log in over IMAPS. */
+async function imapsLogin(user: string, pass: string): Promise<boolean> {
+  const client = new ImapFlow({
+    host: settings.address,
+    port: settings.imapsPort,
+    secure: true,
+    tls: SELF_SIGNED,
+    auth: { user, pass },
+    logger: false,
+  });
+  try {
+    await client.connect();
+    await client.logout();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The subjects in `user`'s INBOX over IMAPS. */
+async function inbox(user: string, pass: string): Promise<string[]> {
+  const client = new ImapFlow({
+    host: settings.address,
+    port: settings.imapsPort,
+    secure: true,
+    tls: SELF_SIGNED,
+    auth: { user, pass },
+    logger: false,
+  });
+  await client.connect();
+  const subjects: string[] = [];
+  const lock = await client.getMailboxLock('INBOX');
+  try {
+    for await (const message of client.fetch('1:*', { envelope: true })) subjects.push(message.envelope?.subject ?? '');
+  } finally {
+    lock.release();
+  }
+  await client.logout();
+  return subjects;
+}
+
+describe('a customer suspended for an unpaid renewal (modules/billing)', () => {
+  it('cannot log in over IMAP, POP3 or SMTP AUTH, still receives mail, and logs in again within 5 s of paying', async () => {
+    const LATE = 'box@unpaid.example';
+    const customer = await addUser(t, tenantId, 'late@alpha.test');
+    const domain = await owner.call({
+      method: 'POST',
+      url: '/api/host/domain',
+      payload: { name: 'unpaid.example', owner_id: customer.user.id },
+    });
+    expect(domain.statusCode, domain.body).toBe(201);
+    const box = await owner.call({
+      method: 'POST',
+      url: `/api/host/domain/${domain.json().data.id}/users`,
+      payload: { uid: 'box', password: PASSWORD, password_confirmation: PASSWORD, quota_mb: 50 },
+    });
+    expect(box.statusCode, box.body).toBe(201);
+    expect(await imapsLogin(LATE, PASSWORD)).toBe(true);
+
+    const invoiceId = await suspendForNonPayment(t, owner.call, customer.user.id, 'unpaid-renewal.com');
+    expect(await imapsLogin(LATE, PASSWORD)).toBe(false);
+    expect(await submit(on587(LATE, PASSWORD), LATE, 'friend@outside.test', 'While suspended')).toBe(535);
+    const pop3s = connectTls({ host: settings.address, port: settings.pop3sPort, ...SELF_SIGNED });
+    try {
+      expect(await talk(pop3s, null, popReply)).toMatch(/^\+OK/);
+      expect(await talk(pop3s, `USER ${LATE}`, popReply)).toMatch(/^\+OK/);
+      expect(await talk(pop3s, `PASS ${PASSWORD}`, popReply)).toMatch(/^-ERR/);
+    } finally {
+      pop3s.destroy();
+    }
+    // Mail to the mailbox is still taken and kept.
+    expect(await sendTo(settings, LATE, 'Kept while suspended')).toBe('sent');
+
+    await confirmPaid(owner.call, invoiceId);
+    const paidAt = Date.now();
+    await within(5_000, async () => expect(await imapsLogin(LATE, PASSWORD)).toBe(true));
+    expect(Date.now() - paidAt).toBeLessThan(5_000);
+    await within(10_000, async () => expect(await inbox(LATE, PASSWORD)).toContain('Kept while suspended'));
+    expect(await submit(on587(LATE, PASSWORD), LATE, 'friend@outside.test', 'Paid and sending')).toBe('sent');
   });
 });

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { within } from '../within.ts';
+import { confirmPaid, suspendForNonPayment } from '../billing.ts';
 import { addTenant, addUser, callerFor, superAdmin, type Caller } from '../hosting.ts';
 import type { UserRow } from '../../src/modules/users/queries.ts';
 
@@ -315,6 +316,21 @@ describe('a domain on the panel is a website nginx serves', () => {
     await within(1_000, async () => expect((await statusOf(siteId))?.state).toBe('live'));
     // The lock ended the customer's sessions: they sign in again.
     customer = { ...customer, call: await callerFor(t, customer.user as UserRow) };
+  });
+
+  it('answers 503 while the owner is suspended for an unpaid renewal, and serves again within 5 s of the payment', async () => {
+    await addSite('unpaid-owner.example');
+    await within(1_000, async () => expect((await get('unpaid-owner.example')).status).toBe(200));
+    const invoiceId = await suspendForNonPayment(t, admin.call, customer.user.id, 'unpaid-owner-renewal.com');
+    await within(5_000, async () => {
+      const page = await get('unpaid-owner.example');
+      expect(page.status).toBe(503);
+      expect(page.body).toContain('This website is suspended');
+    });
+    await confirmPaid(admin.call, invoiceId);
+    const paidAt = Date.now();
+    await within(5_000, async () => expect((await get('unpaid-owner.example')).status).toBe(200));
+    expect(Date.now() - paidAt).toBeLessThan(5_000);
   });
 
   it('refuses what would reach nginx unchecked: every such character in the folder and alias settings gets its own field error', async () => {
@@ -694,6 +710,13 @@ describe('a domain on the panel is a website nginx serves', () => {
       const unlocked = await admin.call({ method: 'POST', url: `/api/system/customers/${customer.user.id}/unlock` });
       expect(unlocked.statusCode, unlocked.body).toBe(200);
       customer = { ...customer, call: await callerFor(t, customer.user as UserRow) };
+      (await connect('web@ftp-site.example', FTP_PASSWORD)).close();
+    });
+
+    it('refuses every login while the owner is suspended for an unpaid renewal, and takes them again once it is paid', async () => {
+      const invoiceId = await suspendForNonPayment(t, admin.call, customer.user.id, 'ftp-owner-renewal.com');
+      expect(await refusal(connect('web@ftp-site.example', FTP_PASSWORD))).toBe('530');
+      await confirmPaid(admin.call, invoiceId);
       (await connect('web@ftp-site.example', FTP_PASSWORD)).close();
     });
   });
