@@ -9,6 +9,7 @@ export const WEBHOOK_EVENTS = [
   'customer.created',
   'domain.created',
   'domain.renewed',
+  'domain.expired',
   'invoice.created',
   'invoice.paid',
   'invoice.overdue',
@@ -35,6 +36,10 @@ const suspensionEvent = z.object({
 export const webhookEventDataSchemas = {
   'customer.created': z.object({ customer: z.object({ id: z.number().int(), email: z.string(), name: z.string() }) }),
   'domain.created': z.object({ domain: z.object({ id: z.number().int(), name: z.string(), owner_id: z.number().int().nullable() }) }),
+  /** An expired domain was not renewed within the grace period and is no longer served. */
+  'domain.expired': z.object({
+    domain: z.object({ id: z.number().int(), name: z.string(), owner_id: z.number().int(), expire_at: z.string() }),
+  }),
   'domain.renewed': z.object({
     domain: z.object({ id: z.number().int(), name: z.string(), owner_id: z.number().int(), expire_at: z.string() }),
     invoice_number: z.string(),

@@ -113,6 +113,8 @@ export interface DomainsTable {
   web_revision: ColumnType<string, never, never>;
   /** Renewed by the billing run before it expires unless its owner switched it off (migration 0033). */
   auto_renew: Generated<boolean>;
+  /** Set when it expired and was not renewed within the grace period: no longer served (migration 0033). */
+  lapsed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** The hosts Berth places work on (migration 0030). */

@@ -271,6 +271,9 @@ const en = {
   'billing.suspended_notice': 'Your websites, FTP and mailbox logins are suspended until invoice {number} ({amount}) is paid.',
   'billing.unsuspended_notice': 'Thank you: your services are running again.',
   'billing.not_payable': 'This invoice cannot be paid here.',
+  'billing.domain_expired_notice': 'The domain {item} has expired. Renew it by {date}, or its website, e-mail and DNS stop.',
+  'billing.domain_lapsed_notice':
+    'The domain {item} was not renewed: its website, e-mail and DNS have stopped. Renew it to start them again.',
   'payments.iban_invalid': 'Enter a valid IBAN, e.g. DE89 3704 0044 0532 0130 00.',
   'payments.bic_invalid': 'Enter a valid BIC of 8 or 11 characters, e.g. COBADEFFXXX, or leave it empty.',
   'payments.card_unavailable': 'Card payments are not available here.',
@@ -603,6 +606,10 @@ const de: Dictionary = {
     'Ihre Websites, FTP- und Postfach-Anmeldungen sind gesperrt, bis die Rechnung {number} ({amount}) bezahlt ist.',
   'billing.unsuspended_notice': 'Vielen Dank: Ihre Dienste laufen wieder.',
   'billing.not_payable': 'Diese Rechnung kann hier nicht bezahlt werden.',
+  'billing.domain_expired_notice':
+    'Die Domain {item} ist abgelaufen. Verlängern Sie sie bis zum {date}, sonst werden Website, E-Mail und DNS abgeschaltet.',
+  'billing.domain_lapsed_notice':
+    'Die Domain {item} wurde nicht verlängert: Website, E-Mail und DNS sind abgeschaltet. Verlängern Sie sie, um sie wieder zu starten.',
   'payments.iban_invalid': 'Geben Sie eine gültige IBAN ein, z. B. DE89 3704 0044 0532 0130 00.',
   'payments.bic_invalid': 'Geben Sie eine gültige BIC mit 8 oder 11 Zeichen ein, z. B. COBADEFFXXX, oder lassen Sie das Feld leer.',
   'payments.card_unavailable': 'Kartenzahlungen sind hier nicht verfügbar.',
@@ -925,6 +932,8 @@ const cs: Dictionary = {
     'Vaše weby a přihlášení k FTP a schránkám jsou pozastaveny, dokud nebude zaplacena faktura {number} ({amount}).',
   'billing.unsuspended_notice': 'Děkujeme: vaše služby opět běží.',
   'billing.not_payable': 'Tuto fakturu zde nelze zaplatit.',
+  'billing.domain_expired_notice': 'Doména {item} vypršela. Prodlužte ji do {date}, jinak web, e-mail a DNS přestanou fungovat.',
+  'billing.domain_lapsed_notice': 'Doména {item} nebyla prodloužena: web, e-mail a DNS přestaly fungovat. Prodlužte ji a znovu se spustí.',
   'payments.iban_invalid': 'Zadejte platný IBAN, např. CZ65 0800 0000 1920 0014 5399.',
   'payments.bic_invalid': 'Zadejte platný BIC o 8 nebo 11 znacích, např. GIBACZPX, nebo pole nechte prázdné.',
   'payments.card_unavailable': 'Platby kartou zde nejsou k dispozici.',

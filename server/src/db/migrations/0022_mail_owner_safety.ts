@@ -27,7 +27,7 @@ export const MAILBOXES = `create or replace view mail.mailboxes as
 /** The addresses every mail domain must answer, and who gets their mail by default. */
 export const ROLE_ADDRESSES = ['postmaster', 'abuse', 'hostmaster'] as const;
 
-const ALIASES = `create or replace view mail.aliases as
+export const ALIASES = `create or replace view mail.aliases as
     select lower(a.local_part || '@' || d.name) as source, lower(a.destination) as destination
     from public.mail_aliases a join public.domains d on d.id = a.domain_id
     where d.verification_token is null

@@ -37,6 +37,7 @@ export type AuditAction =
   | 'domain.created'
   | 'domain.updated'
   | 'domain.deleted'
+  | 'domain.lapsed'
   | 'domain_user.created'
   | 'domain_user.updated'
   | 'domain_user.password_reset'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { addDomainWithUser, type Caller } from '../../../test/hosting.ts';
+import { addDomainWithUser, callerFor, type Caller } from '../../../test/hosting.ts';
 import { mailsTo } from '../../../test/outbox.ts';
 import { balance, giveCredit, ledgerConsistent, ok, shopTenant } from '../../../test/shop.ts';
 import { JobQueue } from '../jobs/queue.ts';
@@ -206,5 +206,69 @@ describe('dunning and suspension', () => {
     expect(answer.statusCode).toBe(404);
     const bad = await owner.call({ method: 'POST', url: `/api/account/invoices/${invoiceId}/pay`, payload: { payment: 'stripe' } });
     expect(bad.statusCode).toBe(422);
+  });
+});
+
+describe('an expired domain that is not renewed', () => {
+  const served = async (id: number, name: string) => ({
+    dns: Number(
+      (
+        await t.db
+          .selectFrom('pdns.records' as never)
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('domain_id' as never, '=', id as never)
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
+    mail: (
+      await t.db
+        .selectFrom('mail.domains' as never)
+        .selectAll()
+        .where('domain' as never, '=', name as never)
+        .execute()
+    ).length,
+  });
+
+  it('is announced once, stops being served (DNS, mail) after the grace period, and is served again once renewed', async () => {
+    const owner = shop.customers[2]!;
+    const id = await domainExpiringIn(owner.user.id, 'lapsing.com', -1);
+    expect(await served(id, 'lapsing.com')).toEqual({ dns: expect.any(Number), mail: 1 });
+    expect((await served(id, 'lapsing.com')).dns).toBeGreaterThan(3);
+
+    await Promise.all([pass(), pass()]);
+    const expiredMails = (await subjects(owner.user.email)).filter((subject) => subject.includes('has expired'));
+    expect(expiredMails).toEqual(['Your domain lapsing.com at harbor Hosting has expired']);
+    expect((await served(id, 'lapsing.com')).mail).toBe(1);
+
+    const expireAt = new Date((await domainRow(id)).expire_at as Date).getTime();
+    t.clock.set(new Date(expireAt + 14 * DAY - 1000));
+    expect((await pass()).lapsed).toBe(0);
+    t.clock.set(new Date(expireAt + 14 * DAY + 1000));
+    const [first, second] = await Promise.all([pass(), pass()]);
+    expect(first.lapsed + second.lapsed).toBe(1);
+    expect(await served(id, 'lapsing.com')).toEqual({ dns: 0, mail: 0 });
+    expect(await subjects(owner.user.email)).toContain('lapsing.com at harbor Hosting is no longer served');
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('action', '=', 'domain.lapsed')
+      .where('target_id', '=', String(id))
+      .execute();
+    expect(audit).toHaveLength(1);
+
+    // Renewed in the shop: served again in the same transaction (new sessions: the clock moved weeks on).
+    await giveCredit(await callerFor(t, shop.admin.user), owner.user.id, 5_000);
+    const bought = await ok(
+      await callerFor(t, owner.user),
+      {
+        method: 'POST',
+        url: '/api/shop/checkout',
+        payload: { payment: 'credit', idempotency_key: 'renew-lapsed', item: { kind: 'domain_renew', domain_id: id, period_months: 12 } },
+      },
+      201,
+    );
+    expect(bought.data.status).toBe('paid');
+    expect((await served(id, 'lapsing.com')).dns).toBeGreaterThan(3);
+    expect((await served(id, 'lapsing.com')).mail).toBe(1);
   });
 });

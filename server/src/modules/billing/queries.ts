@@ -146,6 +146,57 @@ export const liftUserSuspension = (db: Db, userId: number) =>
     .returning(['id', 'tenant_id', 'email', 'language'])
     .executeTakeFirst();
 
+const expiredColumns = [
+  'domains.id',
+  'domains.name',
+  'domains.tenant_id',
+  'domains.owner_id',
+  'domains.expire_at',
+  graceDaysOf('domains.tenant_id').as('grace_days'),
+] as const;
+
+/** Expired domains still in their grace period whose owner was not told of this expiry yet (a reminder row "0 days before"). */
+export const expiredUntold = (db: Db, q: { now: Date; limit: number }) =>
+  db
+    .selectFrom('domains')
+    .select([...expiredColumns])
+    .where('domains.expire_at', '<=', q.now)
+    .where('domains.lapsed_at', 'is', null)
+    .where('domains.verification_token', 'is', null)
+    .where(sql<boolean>`domains.expire_at + ${graceDaysOf('domains.tenant_id')} * interval '1 day' > ${q.now}`)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('domain_expiry_reminders as r')
+            .select('r.domain_id')
+            .whereRef('r.domain_id', '=', 'domains.id')
+            .where('r.days_before', '=', 0)
+            .whereRef('r.expire_at', '=', 'domains.expire_at'),
+        ),
+      ),
+    )
+    .orderBy('domains.id')
+    .limit(q.limit)
+    .execute();
+
+export type ExpiredDomain = Awaited<ReturnType<typeof expiredUntold>>[number];
+
+/** Expired domains past the tenant's grace period that are still served. */
+export const dueLapses = (db: Db, q: { now: Date; limit: number }) =>
+  db
+    .selectFrom('domains')
+    .select([...expiredColumns])
+    .where('domains.lapsed_at', 'is', null)
+    .where('domains.expire_at', 'is not', null)
+    .where(sql<boolean>`domains.expire_at + ${graceDaysOf('domains.tenant_id')} * interval '1 day' <= ${q.now}`)
+    .orderBy('domains.id')
+    .limit(q.limit)
+    .execute();
+
+/** Marks a domain no longer served, once: answers it when this call did. */
+export const lapseDomain = (db: Db, id: number, now: Date) =>
+  db.updateTable('domains').set({ lapsed_at: now }).where('id', '=', id).where('lapsed_at', 'is', null).returning('id').executeTakeFirst();
+
 /** The viewer's own unpaid invoices that have a due date, oldest first (dashboard, services page). */
 export const unpaidRenewalsOf = (db: Db, userId: number) =>
   db

@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection.ts';
 import { HttpError } from '../../http/errors.ts';
 import { translate, type MessageKey } from '../../i18n/messages.ts';
 import { formatDate } from '../expiry/service.ts';
+import { claimReminder } from '../expiry/queries.ts';
 import { languageOf } from '../shop/language.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -27,7 +28,11 @@ import type { EventSink } from '../webhooks/events.ts';
 import {
   claimDunningStep,
   dueRenewals,
+  dueLapses,
   dueSuspensions,
+  expiredUntold,
+  lapseDomain,
+  type ExpiredDomain,
   findDomainForRenewal,
   overdueBeyondGrace,
   renewalKey,
@@ -88,7 +93,7 @@ export class Billing {
   }
 
   /** One pass: renewals due are queued (or run, without a queue), unpaid renewals dunned, the overdue suspended. */
-  async runOnce(now: Date = this.deps.clock.now()): Promise<{ renewals: number; reminders: number; suspended: number }> {
+  async runOnce(now: Date = this.deps.clock.now()): Promise<{ renewals: number; reminders: number; suspended: number; lapsed: number }> {
     let renewals = 0;
     for (let afterId = 0; ;) {
       const due = await dueRenewals(this.deps.db, { now, afterId, limit: BATCH });
@@ -110,7 +115,11 @@ export class Billing {
     }
     let suspended = 0;
     for (const user of await dueSuspensions(this.deps.db, { now, limit: 1000 })) if (await this.suspend(user, now)) suspended++;
-    return { renewals, reminders, suspended };
+    // Expired domains: their owner is told once, and after the grace period they stop being served.
+    for (const domain of await expiredUntold(this.deps.db, { now, limit: 1000 })) await this.tellExpired(domain, now);
+    let lapsed = 0;
+    for (const domain of await dueLapses(this.deps.db, { now, limit: 1000 })) if (await this.lapse(domain, now)) lapsed++;
+    return { renewals, reminders, suspended, lapsed };
   }
 
   /**
@@ -306,6 +315,52 @@ export class Billing {
     return true;
   }
 
+  /** Tells the owner once per expiry that their domain expired and until when it is still served. */
+  private async tellExpired(domain: ExpiredDomain, now: Date): Promise<void> {
+    const owner = await findUserById(this.deps.db, domain.owner_id);
+    if (!owner) return;
+    const tenant = await this.deps.tenants.byId(owner.tenant_id);
+    const expireAt = new Date(domain.expire_at as Date);
+    const until = new Date(expireAt.getTime() + Number(domain.grace_days) * DAY);
+    const told = await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await claimReminder(trx, { domain_id: domain.id, days_before: 0, expire_at: expireAt, sent_at: now }))) return undefined;
+      return this.notify(trx, owner, 'domain_expired', { domainId: domain.id, item: displayDomainName(domain.name), date: until }, tenant);
+    });
+    if (told) this.deps.realtime.notify(owner.id, told);
+  }
+
+  /** Stops serving an expired domain past its grace period (DNS, mail, web; migration 0033), once. */
+  private async lapse(domain: ExpiredDomain, now: Date): Promise<boolean> {
+    const owner = await findUserById(this.deps.db, domain.owner_id);
+    const tenant = owner ? await this.deps.tenants.byId(owner.tenant_id) : undefined;
+    const told = await this.deps.db.transaction().execute(async (trx) => {
+      const lapsed = await lapseDomain(trx, domain.id, now);
+      if (!lapsed) return undefined;
+      await this.deps.events?.emit(trx, domain.tenant_id, 'domain.expired', {
+        domain: {
+          id: domain.id,
+          name: domain.name,
+          owner_id: domain.owner_id,
+          expire_at: new Date(domain.expire_at as Date).toISOString(),
+        },
+      });
+      return owner
+        ? this.notify(trx, owner, 'domain_lapsed', { domainId: domain.id, item: displayDomainName(domain.name), date: now }, tenant)
+        : null;
+    });
+    if (told === undefined) return false;
+    if (told && owner) this.deps.realtime.notify(owner.id, told);
+    await this.deps.audit.record({
+      action: 'domain.lapsed',
+      tenantId: domain.tenant_id,
+      userId: null,
+      ip: null,
+      target: { type: 'domain', id: domain.id },
+      data: { name: domain.name, expire_at: new Date(domain.expire_at as Date).toISOString() },
+    });
+    return true;
+  }
+
   /** What the dashboard shows its viewer: whether they are suspended, and their unpaid renewals. */
   async stateOf(viewer: UserRow): Promise<{
     suspended_at: string | null;
@@ -330,21 +385,24 @@ export class Billing {
     trx: Db,
     owner: UserRow,
     notice: BillingNotice,
-    about: { invoice: InvoiceRow; item: string; date: Date },
+    about: { invoice?: InvoiceRow; domainId?: number; item: string; date: Date },
     tenant: ResolvedTenant | undefined,
   ): Promise<NotificationEvent> {
     const language = languageOf(owner);
-    const amount = formatMoney(Number(about.invoice.gross), about.invoice.currency, language);
+    const amount = about.invoice ? formatMoney(Number(about.invoice.gross), about.invoice.currency, language) : '';
     const date = formatDate(about.date, language);
     const key: Record<BillingNotice, MessageKey> = {
       renewed: 'billing.renewed_notice',
       invoice_due: 'billing.invoice_due_notice',
       overdue: 'billing.overdue_notice',
       suspended: 'billing.suspended_notice',
+      domain_expired: 'billing.domain_expired_notice',
+      domain_lapsed: 'billing.domain_lapsed_notice',
     };
+    const number = about.invoice?.number ?? '';
     const told = {
-      type: notice === 'renewed' ? 'info' : notice === 'suspended' ? 'error' : 'warning',
-      text: translate(language, key[notice], { item: about.item, number: about.invoice.number, amount, date }),
+      type: notice === 'renewed' ? 'info' : notice === 'suspended' || notice === 'domain_lapsed' ? 'error' : 'warning',
+      text: translate(language, key[notice], { item: about.item, number, amount, date }),
     } as const;
     await insertNotification(trx, { tenant_id: owner.tenant_id, user_id: owner.id, ...told, created_at: this.deps.clock.now() });
     const base = tenant ? publicBaseUrl(tenant, this.deps.fallbackUrl) : this.deps.fallbackUrl.replace(/\/+$/, '');
@@ -359,10 +417,10 @@ export class Billing {
           name: displayNameOf(owner),
           notice,
           item: about.item,
-          invoice: about.invoice.number,
+          invoice: number,
           amount,
           date: about.date.toISOString(),
-          link: `${base}/account/invoices/${about.invoice.id}`,
+          link: about.invoice ? `${base}/account/invoices/${about.invoice.id}` : `${base}/host/domain/${about.domainId ?? 0}/renew`,
         },
       },
       { db: trx },

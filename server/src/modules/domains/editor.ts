@@ -133,6 +133,8 @@ export class DomainEditor {
     const expireAt = parseTimestamp(input.expire_at);
     if (expireAt !== undefined) {
       values.expire_at = expireAt;
+      // An admin who moves the expiry past now brings a lapsed domain back (billing: lapsed_at).
+      if (expireAt === null || expireAt > clock.now()) values.lapsed_at = null;
       changes.push('expire_at');
     }
     if (input.server_id !== undefined && input.server_id !== domain.web_server_id) {

@@ -38,7 +38,7 @@ export interface MailParams {
   billing: { name: string; notice: BillingNotice; item: string; invoice: string; amount: string; date: string; link: string };
 }
 
-export type BillingNotice = 'renewed' | 'invoice_due' | 'overdue' | 'suspended';
+export type BillingNotice = 'renewed' | 'invoice_due' | 'overdue' | 'suspended' | 'domain_expired' | 'domain_lapsed';
 
 export type MailKind = keyof MailParams;
 
@@ -258,6 +258,16 @@ const en: Wording = {
       intro: (item, invoice) =>
         `Invoice ${invoice} for ${item} is unpaid, so your websites, FTP and mailbox logins are suspended. Your mail is still received and kept, and DNS still answers. Pay the invoice and everything resumes within seconds.`,
     },
+    domain_expired: {
+      subject: (brand, item) => `Your domain ${item} at ${brand} has expired`,
+      intro: (item, _invoice, date) =>
+        `${item} has expired. Its website, e-mail and DNS keep working until ${date}; renew it before then, or they stop.`,
+    },
+    domain_lapsed: {
+      subject: (brand, item) => `${item} at ${brand} is no longer served`,
+      intro: (item) =>
+        `${item} expired and was not renewed, so its website, e-mail and DNS have stopped. Renew it and they start again at once.`,
+    },
     invoiceLabel: 'Invoice',
     amountLabel: 'Amount',
     button: 'Pay invoice',
@@ -403,6 +413,16 @@ const de: Wording = {
       intro: (item, invoice) =>
         `die Rechnung ${invoice} für ${item} ist unbezahlt, daher sind Ihre Websites, FTP- und Postfach-Anmeldungen gesperrt. Ihre E-Mails werden weiter empfangen und aufbewahrt, DNS antwortet weiter. Bezahlen Sie die Rechnung, und alles läuft binnen Sekunden wieder.`,
     },
+    domain_expired: {
+      subject: (brand, item) => `Ihre Domain ${item} bei ${brand} ist abgelaufen`,
+      intro: (item, _invoice, date) =>
+        `${item} ist abgelaufen. Website, E-Mail und DNS laufen noch bis zum ${date}; verlängern Sie sie bis dahin, sonst werden sie abgeschaltet.`,
+    },
+    domain_lapsed: {
+      subject: (brand, item) => `${item} bei ${brand} wird nicht mehr bedient`,
+      intro: (item) =>
+        `${item} ist abgelaufen und wurde nicht verlängert, daher sind Website, E-Mail und DNS abgeschaltet. Verlängern Sie die Domain, und alles läuft sofort wieder.`,
+    },
     invoiceLabel: 'Rechnung',
     amountLabel: 'Betrag',
     button: 'Rechnung bezahlen',
@@ -547,6 +567,16 @@ const cs: Wording = {
       subject: (brand) => `Vaše služby u ${brand} jsou pozastaveny`,
       intro: (item, invoice) =>
         `faktura ${invoice} za ${item} není zaplacena, proto jsou vaše weby a přihlášení k FTP a schránkám pozastaveny. Pošta se dál přijímá a uchovává a DNS dál odpovídá. Zaplaťte fakturu a vše se během několika sekund obnoví.`,
+    },
+    domain_expired: {
+      subject: (brand, item) => `Vaše doména ${item} u ${brand} vypršela`,
+      intro: (item, _invoice, date) =>
+        `doména ${item} vypršela. Web, e-mail a DNS fungují ještě do ${date}; do té doby ji prodlužte, jinak přestanou.`,
+    },
+    domain_lapsed: {
+      subject: (brand, item) => `${item} u ${brand} už není obsluhována`,
+      intro: (item) =>
+        `doména ${item} vypršela a nebyla prodloužena, proto web, e-mail a DNS přestaly fungovat. Prodlužte ji a ihned se obnoví.`,
     },
     invoiceLabel: 'Faktura',
     amountLabel: 'Částka',
@@ -709,17 +739,22 @@ const composers: { [K in MailKind]: Composer<K> } = {
     return {
       subject: notice.subject(brand, p.item),
       preheader: notice.intro(p.item, p.invoice, date),
-      blocks: [
-        { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
-        {
-          type: 'facts',
-          rows: [
-            [w.billing.invoiceLabel, p.invoice],
-            [w.billing.amountLabel, p.amount],
+      blocks: p.notice.startsWith('domain_')
+        ? [
+            { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
+            { type: 'button', label: w.domainExpiry.button, url: requireWebLink(p.link) },
+          ]
+        : [
+            { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
+            {
+              type: 'facts',
+              rows: [
+                [w.billing.invoiceLabel, p.invoice],
+                [w.billing.amountLabel, p.amount],
+              ],
+            },
+            ...(p.notice === 'renewed' ? [] : [{ type: 'button' as const, label: w.billing.button, url: requireWebLink(p.link) }]),
           ],
-        },
-        ...(p.notice === 'renewed' ? [] : [{ type: 'button' as const, label: w.billing.button, url: requireWebLink(p.link) }]),
-      ],
       footer: w.billing.footer(brand),
     };
   },

@@ -98,7 +98,8 @@ async function deliver(
       if (item.domain_id === null) return undefined;
       const domain = await lockDomainExpiry(trx, item.domain_id);
       if (!domain) return undefined;
-      await updateDomain(trx, domain.id, { expire_at: renewedExpiry(domain.expire_at, item.period_months, now), updated_at: now });
+      // A renewed domain is served again at once (billing: lapsed_at).
+      await updateDomain(trx, domain.id, { expire_at: renewedExpiry(domain.expire_at, item.period_months, now), lapsed_at: null, updated_at: now });
       return domain.id;
     }
   }

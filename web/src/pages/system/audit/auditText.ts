@@ -41,7 +41,7 @@ export const AUDIT_ACTIONS = {
     'customer.suspended',
     'customer.unsuspended',
   ],
-  domain: ['domain.created', 'domain.updated', 'domain.verified', 'domain.deleted'],
+  domain: ['domain.created', 'domain.updated', 'domain.verified', 'domain.deleted', 'domain.lapsed'],
   domain_user: [
     'domain_user.created',
     'domain_user.updated',
