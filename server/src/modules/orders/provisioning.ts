@@ -99,7 +99,11 @@ async function deliver(
       const domain = await lockDomainExpiry(trx, item.domain_id);
       if (!domain) return undefined;
       // A renewed domain is served again at once (billing: lapsed_at).
-      await updateDomain(trx, domain.id, { expire_at: renewedExpiry(domain.expire_at, item.period_months, now), lapsed_at: null, updated_at: now });
+      await updateDomain(trx, domain.id, {
+        expire_at: renewedExpiry(domain.expire_at, item.period_months, now),
+        lapsed_at: null,
+        updated_at: now,
+      });
       return domain.id;
     }
   }
