@@ -168,6 +168,10 @@ export const shopSettingsSchema = z.object({
   /** Credit top-up limits, minor units. */
   top_up_min: amountInputSchema,
   top_up_max: amountInputSchema,
+  /** Days before expiry a domain is renewed automatically (modules/billing on the server). */
+  renew_days_before: z.number().int().min(1).max(60),
+  /** Days past its due date an unpaid renewal is tolerated before the customer's services are suspended. */
+  grace_days: z.number().int().min(0).max(90),
 });
 export type ShopSettings = z.infer<typeof shopSettingsSchema>;
 export const shopSettingsPayloadSchema = shopSettingsSchema.partial();

@@ -77,6 +77,8 @@ const presentSettings = (row: ShopSettingsRow): ShopSettings => ({
   commission_rate: bpToPercent(row.commission_rate_bp),
   top_up_min: Number(row.top_up_min),
   top_up_max: Number(row.top_up_max),
+  renew_days_before: row.renew_days_before,
+  grace_days: row.grace_days,
 });
 
 /** What a tenant sells: the customers' view of the catalogue and the admins' price list. */
@@ -201,6 +203,8 @@ export class ShopCatalogue {
       ...(input.commission_rate !== undefined ? { commission_rate_bp: percentToBp(input.commission_rate) } : {}),
       top_up_min: min,
       top_up_max: max,
+      ...(input.renew_days_before !== undefined ? { renew_days_before: input.renew_days_before } : {}),
+      ...(input.grace_days !== undefined ? { grace_days: input.grace_days } : {}),
       updated_at: clock.now(),
     });
     await this.deps.audit.recordAction(

@@ -167,19 +167,44 @@ describe('catalogue administration (/api/system/shop)', () => {
     await ok(alpha.admin.call, { method: 'DELETE', url: `/api/system/shop/tlds/${created.data.id}` });
   });
 
-  it('changes VAT, commission and top-up limits; min above max is refused', async () => {
+  it('changes VAT, commission, top-up limits and the renewal days; min above max and days out of range are refused', async () => {
     const answer = await ok(alpha.admin.call, {
       method: 'PATCH',
       url: '/api/system/shop/settings',
       payload: { vat_rate: 19, commission_rate: 12.5, top_up_min: 500 },
     });
-    expect(answer.data.settings).toEqual({ currency: 'EUR', vat_rate: 19, commission_rate: 12.5, top_up_min: 500, top_up_max: 1_000_000 });
+    expect(answer.data.settings).toEqual({
+      currency: 'EUR',
+      vat_rate: 19,
+      commission_rate: 12.5,
+      top_up_min: 500,
+      top_up_max: 1_000_000,
+      renew_days_before: 14,
+      grace_days: 14,
+    });
     const plan = (await ok(alpha.customer.call, { method: 'GET', url: '/api/shop/products' })).data.plans[0];
     expect(plan.monthly.vat.amount).toBe(74);
     const bad = await alpha.admin.call({ method: 'PATCH', url: '/api/system/shop/settings', payload: { top_up_min: 2_000_000 } });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.top_up_min).toBeDefined();
-    await ok(alpha.admin.call, { method: 'PATCH', url: '/api/system/shop/settings', payload: { vat_rate: 21 } });
+    const days = await alpha.admin.call({
+      method: 'PATCH',
+      url: '/api/system/shop/settings',
+      payload: { renew_days_before: 0, grace_days: 91 },
+    });
+    expect(days.statusCode).toBe(422);
+    expect(Object.keys(days.json().errors).sort()).toEqual(['grace_days', 'renew_days_before']);
+    const renewals = await ok(alpha.admin.call, {
+      method: 'PATCH',
+      url: '/api/system/shop/settings',
+      payload: { renew_days_before: 30, grace_days: 0 },
+    });
+    expect(renewals.data.settings).toMatchObject({ renew_days_before: 30, grace_days: 0 });
+    await ok(alpha.admin.call, {
+      method: 'PATCH',
+      url: '/api/system/shop/settings',
+      payload: { vat_rate: 21, renew_days_before: 14, grace_days: 14 },
+    });
   });
 
   it('lets a super admin manage the shop of the tenant whose host they use', async () => {

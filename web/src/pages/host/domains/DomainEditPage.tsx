@@ -15,6 +15,7 @@ import { useSignedInUser } from '../../../shell/useSignedInUser.ts';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { DeleteDomainDialog } from './DeleteDomainDialog.tsx';
 import { DomainExpiry } from './DomainExpiry.tsx';
+import { AutoRenewSwitch } from './AutoRenewSwitch.tsx';
 import { DomainPageHeader } from './DomainPageHeader.tsx';
 import { DomainProofSection } from './DomainProofSection.tsx';
 import { DomainSettingsForm } from './DomainSettingsForm.tsx';
@@ -145,6 +146,14 @@ function DomainEditor({ domain, onDeleted }: { domain: Domain; onDeleted: (messa
               <DomainExpiry domain={domain} />
             </dd>
           </div>
+          {domain.expire_at !== null ? (
+            <div className={classes.fact}>
+              <dt>{t('domains.overview.autoRenew')}</dt>
+              <dd>
+                <AutoRenewSwitch domain={domain} />
+              </dd>
+            </div>
+          ) : null}
           <div className={classes.fact}>
             <dt>{t('domains.overview.created')}</dt>
             <dd>

@@ -14,6 +14,8 @@ interface Draft {
   commission_rate: Amount;
   top_up_min: Amount;
   top_up_max: Amount;
+  renew_days_before: Amount;
+  grace_days: Amount;
 }
 
 const draftOf = (settings: ShopSettings): Draft => ({
@@ -22,11 +24,13 @@ const draftOf = (settings: ShopSettings): Draft => ({
   commission_rate: settings.commission_rate,
   top_up_min: toMajor(settings.top_up_min, settings.currency),
   top_up_max: toMajor(settings.top_up_max, settings.currency),
+  renew_days_before: settings.renew_days_before,
+  grace_days: settings.grace_days,
 });
 
 const percent = (value: Amount): number => (value === '' ? NaN : Number(value));
 
-/** Currency, VAT rate, partner commission and credit top-up limits of the tenant's shop. */
+/** Currency, VAT rate, partner commission, credit top-up limits, and when renewals are charged and unpaid ones suspend. */
 export function SettingsForm({ settings }: { settings: ShopSettings }) {
   const { t } = useTranslation();
   const save = useShopSettingsUpdate();
@@ -39,6 +43,8 @@ export function SettingsForm({ settings }: { settings: ShopSettings }) {
       commission_rate: percent(draft.commission_rate),
       top_up_min: toMinor(draft.top_up_min, draft.currency),
       top_up_max: toMinor(draft.top_up_max, draft.currency),
+      renew_days_before: percent(draft.renew_days_before),
+      grace_days: percent(draft.grace_days),
     }),
     send: (payload) => save.mutateAsync(payload),
     saved: t('catalogue.settings.saved'),
@@ -107,6 +113,36 @@ export function SettingsForm({ settings }: { settings: ShopSettings }) {
             }}
             currency={draft.currency}
             error={errors.top_up_max}
+            required
+          />
+          <NumberInput
+            label={t('catalogue.settings.renewDaysBefore')}
+            description={t('catalogue.settings.renewDaysBeforeHint')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            value={draft.renew_days_before}
+            onChange={(value) => {
+              set('renew_days_before', value);
+            }}
+            min={1}
+            max={60}
+            allowDecimal={false}
+            allowNegative={false}
+            error={errors.renew_days_before}
+            required
+          />
+          <NumberInput
+            label={t('catalogue.settings.graceDays')}
+            description={t('catalogue.settings.graceDaysHint')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            value={draft.grace_days}
+            onChange={(value) => {
+              set('grace_days', value);
+            }}
+            min={0}
+            max={90}
+            allowDecimal={false}
+            allowNegative={false}
+            error={errors.grace_days}
             required
           />
         </div>
