@@ -119,11 +119,12 @@ function BillingAlert({ billing }: { billing: Dashboard['billing'] }) {
   const pay = usePayInvoiceFromCredit();
   if (!billing.suspended_at && billing.unpaid.length === 0) return null;
   return (
-    <FormAlert
-      kind={billing.suspended_at ? 'error' : 'info'}
-      title={billing.suspended_at ? t('dashboard.billing.suspendedTitle') : t('dashboard.billing.unpaidTitle')}
-    >
+    <FormAlert kind={billing.suspended_at ? 'error' : 'info'}>
       <Stack gap="xs" align="flex-start">
+        {/* Not the alert's title: Mantine's tinted title falls short of 4.5:1 on the info tint. */}
+        <Text fw={700} fz="sm">
+          {billing.suspended_at ? t('dashboard.billing.suspendedTitle') : t('dashboard.billing.unpaidTitle')}
+        </Text>
         <span>{billing.suspended_at ? t('dashboard.billing.suspendedText') : t('dashboard.billing.unpaidText')}</span>
         <ul className={dashboard.billingList}>
           {billing.unpaid.map((invoice) => (
