@@ -1,4 +1,8 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookEventDataSchemas, type WebhookEvent, type WebhookEventType } from '@berth/contracts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addDomainWithUser, callerFor, type Caller } from '../../../test/hosting.ts';
 import { mailsTo } from '../../../test/outbox.ts';
@@ -8,15 +12,42 @@ import { JobQueue } from '../jobs/queue.ts';
 const DAY = 24 * 60 * 60 * 1000;
 let t: TestApp;
 let shop: Awaited<ReturnType<typeof shopTenant>>;
+/** The reseller's webhook receiver on loopback: every billing event, as delivered. */
+const delivered: { headers: Record<string, string>; body: string }[] = [];
+let receiver: Server;
+let secret = '';
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { WEBHOOK_ALLOWED_RANGES: '127.0.0.1/32' } });
   shop = await shopTenant(t, 'harbor', { customers: 4 });
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      delivered.push({ headers: request.headers as Record<string, string>, body });
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const endpoint = await ok(
+    shop.admin.call,
+    {
+      method: 'POST',
+      url: '/api/system/webhooks',
+      payload: {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        events: ['domain.renewed', 'domain.expired', 'invoice.overdue', 'service.suspended', 'service.unsuspended'],
+      },
+    },
+    201,
+  );
+  secret = endpoint.data.secret;
   // The shop's prices (.com renews at 14.90 net, 18.03 with 21 % VAT) exist once the shop is read.
   await ok(shop.customer.call, { method: 'GET', url: '/api/shop/domain-check?name=probe.com' });
 }, 120_000);
 afterAll(async () => {
   await t?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 /** A domain of `ownerId` the host admin adds, expiring `days` from the test clock's now. */
@@ -270,5 +301,27 @@ describe('an expired domain that is not renewed', () => {
     expect(bought.data.status).toBe('paid');
     expect((await served(id, 'lapsing.com')).dns).toBeGreaterThan(3);
     expect((await served(id, 'lapsing.com')).mail).toBe(1);
+  });
+});
+
+describe('the reseller’s webhooks', () => {
+  it('got every billing event, signed, each body as its contract schema says', async () => {
+    await JobQueue.idleAll();
+    const events = delivered.map((got) => {
+      const event = new Webhook(secret).verify(got.body, {
+        'webhook-id': got.headers['webhook-id'] ?? '',
+        'webhook-timestamp': got.headers['webhook-timestamp'] ?? '',
+        'webhook-signature': got.headers['webhook-signature'] ?? '',
+      }) as WebhookEvent;
+      expect(webhookEventDataSchemas[event.type as WebhookEventType].safeParse(event.data).success, event.type).toBe(true);
+      return event;
+    });
+    const types = new Set(events.map((event) => event.type));
+    expect([...types].sort()).toEqual(['domain.expired', 'domain.renewed', 'invoice.overdue', 'service.suspended', 'service.unsuspended']);
+    const overdue = events.filter((event) => event.type === 'invoice.overdue').map((event) => (event.data as { step: number }).step);
+    expect(overdue.sort()).toEqual([1, 2, 3]);
+    const renewed = events.find((event) => event.type === 'domain.renewed')!;
+    expect(renewed.data).toMatchObject({ domain: { name: 'racing.com' } });
+    expect(events.filter((event) => event.type === 'service.suspended')).toHaveLength(1);
   });
 });
