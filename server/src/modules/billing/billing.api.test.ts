@@ -19,7 +19,7 @@ let secret = '';
 
 beforeAll(async () => {
   t = await createTestApp({ env: { WEBHOOK_ALLOWED_RANGES: '127.0.0.1/32' } });
-  shop = await shopTenant(t, 'harbor', { customers: 4 });
+  shop = await shopTenant(t, 'harbor', { customers: 5 });
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -301,6 +301,51 @@ describe('an expired domain that is not renewed', () => {
     expect(bought.data.status).toBe('paid');
     expect((await served(id, 'lapsing.com')).dns).toBeGreaterThan(3);
     expect((await served(id, 'lapsing.com')).mail).toBe(1);
+  });
+});
+
+describe('a renewal paid another way', () => {
+  it('cancels the unpaid auto-renewal when the customer renews the domain in the shop: no reminders, no suspension', async () => {
+    const owner = shop.customers[4]!;
+    const admin = await callerFor(t, shop.admin.user);
+    const customer = await callerFor(t, owner.user);
+    const expireAt = new Date(t.clock.now().getTime() + 10 * DAY);
+    const created = await ok(
+      admin,
+      {
+        method: 'POST',
+        url: '/api/host/domain',
+        payload: { name: 'elsewhere.com', owner_id: owner.user.id, expire_at: expireAt.toISOString() },
+      },
+      201,
+    );
+    await pass();
+    const auto = await t.db.selectFrom('invoices').select(['id', 'status']).where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
+    expect(auto.status).toBe('unpaid');
+
+    await giveCredit(admin, owner.user.id, 5_000);
+    await ok(
+      customer,
+      {
+        method: 'POST',
+        url: '/api/shop/checkout',
+        payload: {
+          payment: 'credit',
+          idempotency_key: 'renew-myself',
+          item: { kind: 'domain_renew', domain_id: created.data.id, period_months: 12 },
+        },
+      },
+      201,
+    );
+    const after = await t.db.selectFrom('invoices').select('status').where('id', '=', auto.id).executeTakeFirstOrThrow();
+    expect(after.status).toBe('cancelled');
+    t.clock.set(new Date(expireAt.getTime() + 15 * DAY));
+    const done = await pass();
+    expect(done.suspended).toBe(0);
+    const steps = await t.db.selectFrom('dunning_notices').select('step').where('invoice_id', '=', auto.id).execute();
+    expect(steps).toEqual([]);
+    const user = await t.db.selectFrom('users').select('suspended_at').where('id', '=', owner.user.id).executeTakeFirstOrThrow();
+    expect(user.suspended_at).toBeNull();
   });
 });
 

@@ -99,8 +99,9 @@ export async function settleInTransaction(
       order: { id: paid.order_id, invoice_number: paid.number, customer_id: paid.user_id },
     });
   }
-  // Any way of paying (credit, bank statement, card, an admin) ends a suspension it was the last reason for.
-  if (paid.due_at !== null) await liftSuspensionIfSettled(trx, paid.user_id, now, events);
+  // Any way of paying (credit, bank statement, card, an admin) ends a suspension it was the last
+  // reason for, also a renewal bought in the shop that cancelled the unpaid one (orders/provisioning.ts).
+  await liftSuspensionIfSettled(trx, paid.user_id, now, events);
   return { settled: true, alreadyPaid: false, invoice: paid };
 }
 

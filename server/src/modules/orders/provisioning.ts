@@ -12,6 +12,7 @@ import { addMonths, vatOf } from '../shop/money.ts';
 import { languageOf } from '../shop/language.ts';
 import { findUserById } from '../users/queries.ts';
 import {
+  cancelOtherPendingRenewals,
   insertSubscription,
   listOrderItems,
   lockOrder,
@@ -104,6 +105,7 @@ async function deliver(
         lapsed_at: null,
         updated_at: now,
       });
+      await cancelOtherPendingRenewals(trx, domain.id, order.id);
       return domain.id;
     }
   }

@@ -59,3 +59,20 @@ export const findPartner = (db: Db, tenantId: number) =>
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
+
+/**
+ * Other renewals of `domainId` still waiting to be paid (an auto-renewal's invoice, modules/billing)
+ * are cancelled when the domain is renewed by `orderId`: the customer paid for the year another way.
+ */
+export async function cancelOtherPendingRenewals(trx: Db, domainId: number, orderId: number): Promise<void> {
+  const pending = trx
+    .selectFrom('orders')
+    .innerJoin('order_items', 'order_items.order_id', 'orders.id')
+    .select('orders.id')
+    .where('order_items.domain_id', '=', domainId)
+    .where('order_items.kind', '=', 'domain_renew')
+    .where('orders.status', '=', 'pending')
+    .where('orders.id', '<>', orderId);
+  await trx.updateTable('invoices').set({ status: 'cancelled' }).where('status', '=', 'unpaid').where('order_id', 'in', pending).execute();
+  await trx.updateTable('orders').set({ status: 'cancelled' }).where('id', 'in', pending).execute();
+}
