@@ -215,27 +215,8 @@ describe('reading mail over TLS', () => {
   });
 });
 
-/** Whether `user` can log in over IMAPS. */
-async function imapsLogin(user: string, pass: string): Promise<boolean> {
-  const client = new ImapFlow({
-    host: settings.address,
-    port: settings.imapsPort,
-    secure: true,
-    tls: SELF_SIGNED,
-    auth: { user, pass },
-    logger: false,
-  });
-  try {
-    await client.connect();
-    await client.logout();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The subjects in `user`'s INBOX over IMAPS. */
-async function inbox(user: string, pass: string): Promise<string[]> {
+/** A signed-in IMAPS client of the mail host. */
+async function imaps(user: string, pass: string): Promise<ImapFlow> {
   const client = new ImapFlow({
     host: settings.address,
     port: settings.imapsPort,
@@ -245,6 +226,22 @@ async function inbox(user: string, pass: string): Promise<string[]> {
     logger: false,
   });
   await client.connect();
+  return client;
+}
+
+/** Whether `user` can log in over IMAPS. */
+async function imapsLogin(user: string, pass: string): Promise<boolean> {
+  try {
+    await (await imaps(user, pass)).logout();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The subjects in `user`'s INBOX over IMAPS. */
+async function inbox(user: string, pass: string): Promise<string[]> {
+  const client = await imaps(user, pass);
   const subjects: string[] = [];
   const lock = await client.getMailboxLock('INBOX');
   try {

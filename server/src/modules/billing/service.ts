@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection.ts';
 import { HttpError } from '../../http/errors.ts';
 import { translate, type MessageKey } from '../../i18n/messages.ts';
 import { formatDate } from '../expiry/service.ts';
+import { startPeriodic } from '../../lib/periodic.ts';
 import { claimReminder } from '../expiry/queries.ts';
 import { languageOf } from '../shop/language.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -24,7 +25,7 @@ import { publicBaseUrl } from '../tenants/links.ts';
 import { displayNameOf } from '../tenants/scope.ts';
 import type { ResolvedTenant, TenantResolver } from '../tenants/service.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
-import type { EventSink } from '../webhooks/events.ts';
+import { invoiceData, type EventSink } from '../webhooks/events.ts';
 import {
   claimDunningStep,
   dueRenewals,
@@ -211,13 +212,7 @@ export class Billing {
         tenant,
       );
       await this.deps.events?.emit(trx, row.tenant_id, 'invoice.overdue', {
-        invoice: {
-          id: row.id,
-          number: row.number,
-          customer_id: row.user_id,
-          total: { amount: (Number(row.gross) / 100).toFixed(2), currency: row.currency },
-          kind: row.kind,
-        },
+        ...invoiceData(row),
         due_at: new Date(row.due_at as Date).toISOString(),
         step,
       });
@@ -433,24 +428,12 @@ export const BILLING_EVERY_MS = 60 * 60 * 1000;
 
 /** Runs the billing pass soon after start and then every hour; several instances may run it at once. */
 export function startBillingJob(billing: Billing, log: FastifyBaseLogger, options: { everyMs?: number; firstAfterMs?: number } = {}) {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= billing
-      .runOnce()
-      .then((done) => log.info(done, 'billing pass'))
-      .catch((error: unknown) => log.error({ err: error }, 'billing pass failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const first = setTimeout(run, options.firstAfterMs ?? 10_000);
-  const timer = setInterval(run, options.everyMs ?? BILLING_EVERY_MS);
-  first.unref();
-  timer.unref();
-  return {
-    stop: () => {
-      clearTimeout(first);
-      clearInterval(timer);
-    },
-  };
+  return startPeriodic(
+    () =>
+      billing
+        .runOnce()
+        .then((done) => log.info(done, 'billing pass'))
+        .catch((error: unknown) => log.error({ err: error }, 'billing pass failed')),
+    { everyMs: options.everyMs ?? BILLING_EVERY_MS, firstAfterMs: options.firstAfterMs ?? 10_000 },
+  );
 }

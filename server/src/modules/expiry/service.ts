@@ -11,6 +11,7 @@ import { displayNameOf } from '../tenants/scope.ts';
 import type { ResolvedTenant, TenantResolver } from '../tenants/service.ts';
 import { insertNotification } from '../notifications/queries.ts';
 import { claimReminder, dueForReminder, type DueDomain } from './queries.ts';
+import { startPeriodic } from '../../lib/periodic.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** Reminders go out 30, 7 and 1 days before a domain expires, once each per expiry date. */
@@ -121,28 +122,15 @@ export function startExpiryJob(
   log: FastifyBaseLogger,
   options: { everyMs?: number; firstAfterMs?: number } = {},
 ): { stop(): void } {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    // A slow run (many reminders) is not overlapped by the next one.
-    running ??= reminders
-      .runOnce(clock.now())
-      .then(({ sent }) => {
-        // A line for every run, so whoever watches the log (e2e/support/shell-server.ts) knows it is over.
-        log.info({ sent }, sent ? 'expiry reminders sent' : 'expiry reminders: none due');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'expiry reminders failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const first = setTimeout(run, options.firstAfterMs ?? 5_000);
-  const timer = setInterval(run, options.everyMs ?? EXPIRY_JOB_EVERY_MS);
-  first.unref();
-  timer.unref();
-  return {
-    stop: () => {
-      clearTimeout(first);
-      clearInterval(timer);
-    },
-  };
+  return startPeriodic(
+    () =>
+      reminders
+        .runOnce(clock.now())
+        .then(({ sent }) => {
+          // A line for every run, so whoever watches the log (e2e/support/shell-server.ts) knows it is over.
+          log.info({ sent }, sent ? 'expiry reminders sent' : 'expiry reminders: none due');
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'expiry reminders failed')),
+    { everyMs: options.everyMs ?? EXPIRY_JOB_EVERY_MS, firstAfterMs: options.firstAfterMs ?? 5_000 },
+  );
 }
