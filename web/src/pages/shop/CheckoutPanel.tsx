@@ -4,6 +4,7 @@ import { IconLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { CartAddPayload, CheckoutResult, PaymentProviderName } from '@berth/contracts';
 import { useCreditSummary } from '../../api/credit.ts';
+import type { ApiError } from '../../api/client.ts';
 import { useCheckout, usePaymentOptions } from '../../api/shop.ts';
 import { FormAlert } from '../../forms/FormAlert.tsx';
 import { describeError } from '../../forms/validation.ts';
@@ -39,25 +40,25 @@ export function CheckoutPanel({ total, blocked = false, item, onDone }: Checkout
   const submit = () => {
     if (payment === null || checkout.isPending) return;
     attemptKey.current ??= crypto.randomUUID();
-    checkout.mutate(
-      { payment, idempotency_key: attemptKey.current, ...(item ? { item } : {}) },
-      {
-        onSuccess: (answer) => {
-          attemptKey.current = null;
-          const instructions = answer.data.invoice.instructions;
-          // A card gateway takes the payment on its own page.
-          if (answer.data.status === 'pending' && instructions?.kind === 'redirect') {
-            window.location.assign(instructions.url);
-            return;
-          }
-          onDone(answer.data);
-        },
-        onError: (error) => {
-          // A lost answer may have made the order: the retry must carry the same key.
-          if (!error.isNetwork) attemptKey.current = null;
-        },
-      },
-    );
+    // mutateAsync, not mutate's callbacks: the cart's own realtime event can empty the cart (and
+    // unmount this panel) before the answer arrives, and a callback of an unmounted observer never
+    // runs; the page that shows the result stays mounted.
+    checkout
+      .mutateAsync({ payment, idempotency_key: attemptKey.current, ...(item ? { item } : {}) })
+      .then((answer) => {
+        attemptKey.current = null;
+        const instructions = answer.data.invoice.instructions;
+        // A card gateway takes the payment on its own page.
+        if (answer.data.status === 'pending' && instructions?.kind === 'redirect') {
+          window.location.assign(instructions.url);
+          return;
+        }
+        onDone(answer.data);
+      })
+      .catch((error: ApiError) => {
+        // A lost answer may have made the order: the retry must carry the same key.
+        if (!error.isNetwork) attemptKey.current = null;
+      });
   };
 
   if (options.isPending) return <Skeleton height={120} radius="md" />;
