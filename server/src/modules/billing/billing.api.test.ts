@@ -36,7 +36,7 @@ beforeAll(async () => {
       url: '/api/system/webhooks',
       payload: {
         url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-        events: ['domain.renewed', 'domain.expired', 'invoice.overdue', 'service.suspended', 'service.unsuspended'],
+        events: ['domain.created', 'domain.renewed', 'domain.expired', 'invoice.overdue', 'service.suspended', 'service.unsuspended'],
       },
     },
     201,
@@ -349,6 +349,26 @@ describe('a renewal paid another way', () => {
   });
 });
 
+describe('a domain bought in the shop', () => {
+  it('is registered from the credit', async () => {
+    const buyer = await callerFor(t, shop.customers[0]!.user);
+    const bought = await ok(
+      buyer,
+      {
+        method: 'POST',
+        url: '/api/shop/checkout',
+        payload: {
+          payment: 'credit',
+          idempotency_key: 'buy-one-domain',
+          item: { kind: 'domain_register', name: 'bought-in-shop.com', period_months: 12 },
+        },
+      },
+      201,
+    );
+    expect(bought.data.status).toBe('paid');
+  });
+});
+
 describe('the reseller’s webhooks', () => {
   it('got every billing event, signed, each body as its contract schema says', async () => {
     await JobQueue.idleAll();
@@ -362,11 +382,27 @@ describe('the reseller’s webhooks', () => {
       return event;
     });
     const types = new Set(events.map((event) => event.type));
-    expect([...types].sort()).toEqual(['domain.expired', 'domain.renewed', 'invoice.overdue', 'service.suspended', 'service.unsuspended']);
+    expect([...types].sort()).toEqual([
+      'domain.created',
+      'domain.expired',
+      'domain.renewed',
+      'invoice.overdue',
+      'service.suspended',
+      'service.unsuspended',
+    ]);
+    // A domain bought in the shop is announced like one an admin adds.
+    const created = events
+      .filter((event) => event.type === 'domain.created')
+      .map((event) => (event.data as { domain: { name: string } }).domain.name);
+    expect(created).toContain('bought-in-shop.com');
+    expect(created).toContain('racing.com');
     const overdue = events.filter((event) => event.type === 'invoice.overdue').map((event) => (event.data as { step: number }).step);
     expect(overdue.sort()).toEqual([1, 2, 3]);
-    const renewed = events.find((event) => event.type === 'domain.renewed')!;
-    expect(renewed.data).toMatchObject({ domain: { name: 'racing.com' } });
+    // Renewed automatically (racing, unpaid once paid) or in the shop (lapsing, elsewhere): each announced once.
+    const renewed = events
+      .filter((event) => event.type === 'domain.renewed')
+      .map((event) => (event.data as { domain: { name: string } }).domain.name);
+    expect(renewed.sort()).toEqual(['elsewhere.com', 'lapsing.com', 'racing.com', 'unpaid.com']);
     expect(events.filter((event) => event.type === 'service.suspended')).toHaveLength(1);
   });
 });

@@ -175,13 +175,7 @@ export class Billing {
     }
     if (!result.created) return result.result.status === 'paid' ? 'paid' : 'unpaid';
     const paid = result.result.status === 'paid';
-    if (paid) {
-      const renewed = await findDomainForRenewal(db, domain.id);
-      await this.deps.events?.emit(db, domain.tenant_id, 'domain.renewed', {
-        domain: { id: domain.id, name: domain.name, owner_id: owner.id, expire_at: new Date(renewed?.expire_at ?? dueAt).toISOString() },
-        invoice_number: result.result.invoice.number,
-      });
-    }
+    // domain.renewed goes to the tenant's webhooks from the delivery itself (orders/provisioning.ts).
     if (told) this.deps.realtime.notify(owner.id, told);
     return paid ? 'paid' : 'unpaid';
   }

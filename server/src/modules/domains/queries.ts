@@ -225,6 +225,9 @@ export const deleteLapsedClaim = (db: Db, id: number, cutoff: Date) =>
     .returning(['id', 'name', 'owner_id', 'tenant_id'])
     .executeTakeFirst();
 
+export const findDomainById = (db: Db, id: number) =>
+  db.selectFrom('domains').select(['id', 'name', 'owner_id', 'expire_at']).where('id', '=', id).executeTakeFirst();
+
 export const findDomainByName = (db: Db, storedName: string) =>
   db
     .selectFrom('domains')

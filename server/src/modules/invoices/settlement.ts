@@ -90,7 +90,7 @@ export async function settleInTransaction(
       now,
     });
   } else if (paid.order_id !== null) {
-    await provisionOrder(trx, paid.order_id, now, secrets);
+    await provisionOrder(trx, paid.order_id, now, secrets, paid.number, events);
     await creditCommission(trx, paid, now);
   }
   await events?.emit(trx, paid.tenant_id, 'invoice.paid', invoiceData(paid));

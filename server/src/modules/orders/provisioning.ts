@@ -7,7 +7,8 @@ import type { SecretBox } from '../../lib/secret-box.ts';
 import { tenantZoneDefaults } from '../dns/queries.ts';
 import type { ZoneDefaults } from '../dns/default-zone.ts';
 import { releaseLapsedClaim } from '../domains/claims.ts';
-import { findDomainByName, insertDomain, updateDomain, lockDomainExpiry } from '../domains/queries.ts';
+import { findDomainById, findDomainByName, insertDomain, updateDomain, lockDomainExpiry } from '../domains/queries.ts';
+import type { EventSink } from '../webhooks/events.ts';
 import { addMonths, vatOf } from '../shop/money.ts';
 import { languageOf } from '../shop/language.ts';
 import { findUserById } from '../users/queries.ts';
@@ -28,7 +29,14 @@ import {
  * longer be delivered (the name was taken meanwhile, the renewed domain deleted) is refunded to the
  * buyer's credit. Runs once: items already delivered are skipped.
  */
-export async function provisionOrder(trx: Db, orderId: number, now: Date, secrets: SecretBox): Promise<void> {
+export async function provisionOrder(
+  trx: Db,
+  orderId: number,
+  now: Date,
+  secrets: SecretBox,
+  invoiceNumber: string,
+  events?: EventSink,
+): Promise<void> {
   const order = await lockOrder(trx, orderId);
   if (!order || order.status !== 'pending') return;
   const items = await listOrderItems(trx, order.id);
@@ -37,9 +45,27 @@ export async function provisionOrder(trx: Db, orderId: number, now: Date, secret
     if (item.provisioned_at) continue;
     const delivered = await deliver(trx, order, item, zoneDefaults, now, secrets);
     if (delivered === undefined) await refund(trx, order, item, now);
-    else await markItemProvisioned(trx, item.id, now, delivered);
+    else {
+      await markItemProvisioned(trx, item.id, now, delivered);
+      if (delivered !== null) await announce(trx, order, item, delivered, invoiceNumber, events);
+    }
   }
   await markOrderPaid(trx, order.id, now);
+}
+
+/** A domain bought or renewed, to the tenant's webhooks, in the transaction that delivered it. */
+async function announce(trx: Db, order: OrderRow, item: OrderItemRow, domainId: number, invoiceNumber: string, events?: EventSink) {
+  if (!events) return;
+  const domain = await findDomainById(trx, domainId);
+  if (!domain) return;
+  if (item.kind === 'domain_renew' && domain.expire_at !== null) {
+    await events.emit(trx, order.tenant_id, 'domain.renewed', {
+      domain: { id: domain.id, name: domain.name, owner_id: domain.owner_id, expire_at: new Date(domain.expire_at).toISOString() },
+      invoice_number: invoiceNumber,
+    });
+  } else if (item.kind !== 'domain_renew') {
+    await events.emit(trx, order.tenant_id, 'domain.created', { domain: { id: domain.id, name: domain.name, owner_id: domain.owner_id } });
+  }
 }
 
 /**
