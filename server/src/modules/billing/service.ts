@@ -394,7 +394,7 @@ export class Billing {
       text: translate(language, key[notice], { item: about.item, number, amount, date }),
     } as const;
     await insertNotification(trx, { tenant_id: owner.tenant_id, user_id: owner.id, ...told, created_at: this.deps.clock.now() });
-    const base = tenant ? publicBaseUrl(tenant, this.deps.fallbackUrl) : this.deps.fallbackUrl.replace(/\/+$/, '');
+    const base = publicBaseUrl(tenant, this.deps.fallbackUrl);
     await this.deps.mailer.send(
       {
         to: owner.email,

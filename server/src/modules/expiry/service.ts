@@ -67,7 +67,7 @@ export class ExpiryReminders {
     const language = isLanguage(domain.owner_language) ? domain.owner_language : 'en';
     const name = displayDomainName(domain.name);
     const text = translate(language, 'expiry.notification', { domain: name, date: formatDate(expireAt, language) });
-    const base = tenant ? publicBaseUrl(tenant, this.deps.fallbackUrl) : this.deps.fallbackUrl.replace(/\/+$/, '');
+    const base = publicBaseUrl(tenant, this.deps.fallbackUrl);
     // The claim, the notification and the mail job commit together: a reminder is sent exactly once.
     const claimed = await this.deps.db.transaction().execute(async (trx) => {
       if (!(await claimReminder(trx, { domain_id: domain.id, days_before: daysBefore, expire_at: expireAt, sent_at: now }))) return false;

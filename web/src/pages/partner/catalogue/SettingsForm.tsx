@@ -125,6 +125,7 @@ export function SettingsForm({ settings }: { settings: ShopSettings }) {
             }}
             min={1}
             max={60}
+            hideControls
             allowDecimal={false}
             allowNegative={false}
             error={errors.renew_days_before}
@@ -140,6 +141,7 @@ export function SettingsForm({ settings }: { settings: ShopSettings }) {
             }}
             min={0}
             max={90}
+            hideControls
             allowDecimal={false}
             allowNegative={false}
             error={errors.grace_days}
