@@ -15,6 +15,7 @@ import { idSchema, pageOf, pageQuerySchema, timestampInputSchema } from './hosti
  *   POST   /shop/checkout                      checkoutPayloadSchema -> checkoutAnswerSchema (201; 200 on a repeated key);
  *                                               with `item`, that one product instead of the cart
  *   GET    /shop/subscriptions                 subscriptionsAnswerSchema
+ *   PATCH  /shop/subscriptions/{id}            subscriptionPatchSchema -> subscriptionAnswerSchema
  *   GET    /cart                               shopCartAnswerSchema
  *   POST   /cart/items                         cartAddPayloadSchema -> shopCartAnswerSchema
  *   PATCH  /cart/items/{id}                    cartPeriodPayloadSchema -> shopCartAnswerSchema
@@ -291,7 +292,13 @@ export const shopCartAnswerSchema = z.object({ data: shopCartSchema, message: z.
 
 /** POST /api/cart/items */
 export const cartAddPayloadSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('hosting'), plan_id: idSchema, period_months: periodSchema.default(12) }),
+  z.object({
+    kind: z.literal('hosting'),
+    plan_id: idSchema,
+    period_months: periodSchema.default(12),
+    /** One of the user's plans to extend (a renewal), instead of buying another. */
+    subscription_id: idSchema.optional(),
+  }),
   z.object({ kind: z.literal('domain_register'), name: z.string().trim().min(1).max(253), period_months: periodSchema.default(12) }),
   z.object({ kind: z.literal('domain_transfer'), name: z.string().trim().min(1).max(253), period_months: periodSchema.default(12) }),
   z.object({ kind: z.literal('domain_renew'), domain_id: idSchema, period_months: periodSchema.default(12) }),
@@ -428,6 +435,8 @@ export const subscriptionSchema = z.object({
   expires_at: z.string(),
   /** Paid up to now: its expiry is still ahead. */
   active: z.boolean().optional(),
+  /** Renewed by the billing pass before it ends (from credit, else an invoice due on its end date). */
+  auto_renew: z.boolean().optional(),
   /** The plan as the shop sells it now (prices), null when the plan has been deleted. */
   plan: hostingPlanSchema.nullable().optional(),
 });
@@ -459,6 +468,9 @@ export const subscriptionChangePayloadSchema = z.object({
   idempotency_key: idempotencyKeySchema,
 });
 export type SubscriptionChangePayload = z.input<typeof subscriptionChangePayloadSchema>;
+/** PATCH /api/shop/subscriptions/{id}: the owner switches its automatic renewal. */
+export const subscriptionPatchSchema = z.object({ auto_renew: z.boolean() });
+export const subscriptionAnswerSchema = z.object({ data: subscriptionSchema, message: z.string() });
 export const subscriptionsAnswerSchema = z.object({ data: z.array(subscriptionSchema), usage: planUsageSchema.optional() });
 
 /* ---- credit (/api/credit, /api/system/credit) ---- */

@@ -220,6 +220,13 @@ export interface DomainExpiryRemindersTable {
   sent_at: Timestamp;
 }
 
+export interface SubscriptionExpiryRemindersTable {
+  subscription_id: number;
+  days_before: number;
+  expires_at: Timestamp;
+  sent_at: Timestamp;
+}
+
 export interface DunningNoticesTable {
   invoice_id: number;
   step: number;
@@ -466,6 +473,8 @@ export interface CartItemsTable {
   plan_id: number | null;
   domain_id: number | null;
   tld: string | null;
+  /** The hosting plan this row renews (0034_plan_renewal); null buys a new one. */
+  subscription_id: Generated<number | null>;
 }
 
 /* ---- the shop (0005_shop): money in bigint minor units, rates in basis points ---- */
@@ -574,6 +583,8 @@ export interface OrderItemsTable {
   net: Money;
   discount: Money;
   provisioned_at: Timestamp | null;
+  /** The hosting plan this line renews (0034_plan_renewal); null delivers a new one. */
+  subscription_id: Generated<number | null>;
 }
 
 export interface PromoRedemptionsTable {
@@ -743,6 +754,7 @@ export interface Database {
   notifications: NotificationsTable;
   domain_expiry_reminders: DomainExpiryRemindersTable;
   dunning_notices: DunningNoticesTable;
+  subscription_expiry_reminders: SubscriptionExpiryRemindersTable;
   session_impersonations: SessionImpersonationsTable;
   cart_items: CartItemsTable;
   user_avatars: UserAvatarsTable;

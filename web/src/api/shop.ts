@@ -5,6 +5,7 @@ import {
   domainCheckAnswerSchema,
   paymentOptionsAnswerSchema,
   shopCartAnswerSchema,
+  subscriptionAnswerSchema,
   subscriptionCancelAnswerSchema,
   subscriptionsAnswerSchema,
   type CartAddPayload,
@@ -53,6 +54,16 @@ export function useSubscriptionCancel() {
         queryClient.invalidateQueries({ queryKey: ['shop', 'subscriptions'] }),
         queryClient.invalidateQueries({ queryKey: creditKeys.all }),
       ]),
+  });
+}
+
+/** PATCH /api/shop/subscriptions/{id}: switches the plan's automatic renewal. */
+export function useSubscriptionAutoRenew() {
+  const queryClient = useQueryClient();
+  return useMutation<z.output<typeof subscriptionAnswerSchema>, ApiError, { id: number; auto_renew: boolean }>({
+    mutationFn: ({ id, auto_renew }) =>
+      apiRequest(`/shop/subscriptions/${id}`, { method: 'PATCH', body: { auto_renew }, schema: subscriptionAnswerSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['shop', 'subscriptions'] }),
   });
 }
 

@@ -53,6 +53,8 @@ export type AuditAction =
   | 'dns.zone_imported'
   | 'domain.verified'
   | 'subscription.cancelled'
+  | 'subscription.auto_renew_on'
+  | 'subscription.auto_renew_off'
   | 'dns.dnssec_signed'
   | 'dns.dnssec_unsigned'
   | 'dns.dkim_published'

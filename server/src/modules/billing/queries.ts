@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 
 /** Days are the tenant's settings (shop_settings; the defaults of migration 0033 where none is stored). */
-const renewDays = sql<number>`coalesce((select s.renew_days_before from shop_settings s where s.tenant_id = domains.tenant_id), 14)`;
+export const renewDaysOf = (tenant: string) =>
+  sql<number>`coalesce((select s.renew_days_before from shop_settings s where s.tenant_id = ${sql.ref(tenant)}), 14)`;
+const renewDays = renewDaysOf('domains.tenant_id');
 const graceDaysOf = (tenant: string) =>
   sql<number>`coalesce((select s.grace_days from shop_settings s where s.tenant_id = ${sql.ref(tenant)}), 14)`;
 
@@ -49,6 +51,97 @@ export const dueRenewals = (db: Db, q: { now: Date; afterId: number; limit: numb
     .orderBy('domains.id')
     .limit(q.limit)
     .execute();
+
+export const planRenewalKey = (subscriptionId: number, expiresAt: Date | string): string =>
+  `auto-renew:hosting:${subscriptionId}:${expiryDay(expiresAt)}`;
+
+/** The months a plan renews for: those of the payment that runs now (its order line), else a year. */
+const planPeriod = sql<number>`coalesce((select i.period_months from order_items i where i.id = s.order_item_id), 12)`;
+
+/**
+ * Hosting plans to renew now: auto-renewal on, a plan that still exists, ending within the tenant's
+ * `renew_days_before` and not yet ended, and no renewal order for this end date yet (planRenewalKey).
+ */
+export const dueSubscriptionRenewals = (db: Db, q: { now: Date; afterId: number; limit: number }) =>
+  db
+    .selectFrom('hosting_subscriptions as s')
+    .select(['s.id', 's.expires_at'])
+    .where('s.auto_renew', '=', true)
+    .where('s.plan_id', 'is not', null)
+    .where('s.expires_at', '>', q.now)
+    .where(sql<boolean>`s.expires_at <= ${q.now}::timestamptz + ${renewDaysOf('s.tenant_id')} * interval '1 day'`)
+    .where('s.id', '>', q.afterId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('orders as o')
+            .select('o.id')
+            .whereRef('o.user_id', '=', 's.user_id')
+            .where(
+              'o.idempotency_key',
+              '=',
+              sql<string>`'auto-renew:hosting:' || s.id || ':' || to_char(s.expires_at at time zone 'UTC', 'YYYY-MM-DD')`,
+            ),
+        ),
+      ),
+    )
+    .orderBy('s.id')
+    .limit(q.limit)
+    .execute();
+
+/**
+ * Hosting plans ending in (after, until] that have not had this reminder for this end date: those
+ * not renewed automatically, and auto-renewed ones only once their renewal date has passed
+ * (their renewal did not go through).
+ */
+export const plansDueForReminder = (db: Db, q: { after: Date; until: Date; daysBefore: number; limit: number }) =>
+  db
+    .selectFrom('hosting_subscriptions as s')
+    .select(['s.id', 's.user_id', 's.title', 's.expires_at'])
+    .where('s.expires_at', '>', q.after)
+    .where('s.expires_at', '<=', q.until)
+    .where((eb) =>
+      eb.or([
+        eb('s.auto_renew', '=', false),
+        eb('s.plan_id', 'is', null),
+        eb(sql<number>`${q.daysBefore}::integer`, '<', renewDaysOf('s.tenant_id')),
+      ]),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('subscription_expiry_reminders as r')
+            .select('r.subscription_id')
+            .whereRef('r.subscription_id', '=', 's.id')
+            .where('r.days_before', '=', q.daysBefore)
+            .whereRef('r.expires_at', '=', 's.expires_at'),
+        ),
+      ),
+    )
+    .orderBy('s.id')
+    .limit(q.limit)
+    .execute();
+
+/** True for the one caller that records this reminder of a plan. */
+export const claimPlanReminder = async (
+  db: Db,
+  values: { subscription_id: number; days_before: number; expires_at: Date; sent_at: Date },
+): Promise<boolean> =>
+  (
+    await db
+      .insertInto('subscription_expiry_reminders')
+      .values(values)
+      .onConflict((oc) => oc.doNothing())
+      .returning('subscription_id')
+      .execute()
+  ).length === 1;
+
+export const findSubscriptionForRenewal = (db: Db, id: number) =>
+  db
+    .selectFrom('hosting_subscriptions as s')
+    .select(['s.id', 's.user_id', 's.plan_id', 's.title', 's.expires_at', 's.auto_renew', planPeriod.as('period_months')])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
 
 export const findDomainForRenewal = (db: Db, id: number) =>
   db

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { NotificationEvent } from '@berth/contracts';
+import type { CartAddPayload, NotificationEvent } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 import { HttpError } from '../../http/errors.ts';
 import { translate, type MessageKey } from '../../i18n/messages.ts';
-import { formatDate } from '../expiry/service.ts';
+import { formatDate, REMINDER_DAYS } from '../expiry/service.ts';
 import { startPeriodic } from '../../lib/periodic.ts';
 import { claimReminder } from '../expiry/queries.ts';
 import { languageOf } from '../shop/language.ts';
@@ -29,12 +29,17 @@ import { invoiceData, type EventSink } from '../webhooks/events.ts';
 import {
   claimDunningStep,
   dueRenewals,
+  dueSubscriptionRenewals,
+  claimPlanReminder,
+  plansDueForReminder,
   dueLapses,
   dueSuspensions,
   expiredUntold,
   lapseDomain,
   type ExpiredDomain,
   findDomainForRenewal,
+  findSubscriptionForRenewal,
+  planRenewalKey,
   overdueBeyondGrace,
   renewalKey,
   renewedItemOf,
@@ -50,6 +55,7 @@ export const DUNNING_DAYS = [1, 3, 7] as const;
 /** A domain renews for a year. */
 export const RENEWAL_MONTHS = 12;
 export const RENEWAL_JOB = 'auto_renewal';
+export const PLAN_RENEWAL_JOB = 'auto_renewal_hosting';
 const BATCH = 200;
 
 export interface BillingDeps {
@@ -75,7 +81,24 @@ export interface RenewalJob {
   expireAt: string;
 }
 
+export interface PlanRenewalJob {
+  subscriptionId: number;
+  /** The end this renewal is for (ISO): a plan renewed or cancelled meanwhile is left alone. */
+  expiresAt: string;
+}
+
 type Outcome = 'paid' | 'unpaid' | 'skipped';
+
+/** What one renewal orders: a "buy now" item under a key that makes it happen once per end date. */
+interface Renewal {
+  ownerId: number;
+  idempotencyKey: string;
+  item: CartAddPayload;
+  /** The end date: the invoice is due then. */
+  dueAt: Date;
+  /** How the mails and notices name it. */
+  label: string;
+}
 
 /**
  * The business that runs itself (issue: auto-renewal, dunning, suspension): `runOnce` is safe on
@@ -85,11 +108,15 @@ type Outcome = 'paid' | 'unpaid' | 'skipped';
 export class Billing {
   private readonly deps: BillingDeps;
   private readonly renewalJob: JobDefinition<RenewalJob> | undefined;
+  private readonly planRenewalJob: JobDefinition<PlanRenewalJob> | undefined;
 
   constructor(deps: BillingDeps) {
     this.deps = deps;
     this.renewalJob = deps.jobs?.define<RenewalJob>(RENEWAL_JOB, async (data) => void (await this.renewDomain(data)), {
       describe: (data) => `domain #${data.domainId}`,
+    });
+    this.planRenewalJob = deps.jobs?.define<PlanRenewalJob>(PLAN_RENEWAL_JOB, async (data) => void (await this.renewPlan(data)), {
+      describe: (data) => `hosting plan #${data.subscriptionId}`,
     });
   }
 
@@ -102,6 +129,17 @@ export class Billing {
         const job = { domainId: domain.id, expireAt: new Date(domain.expire_at as Date).toISOString() };
         if (this.renewalJob) await this.renewalJob.send(job);
         else await this.renewDomain(job);
+        renewals++;
+      }
+      if (due.length < BATCH) break;
+      afterId = due[due.length - 1]!.id;
+    }
+    for (let afterId = 0; ;) {
+      const due = await dueSubscriptionRenewals(this.deps.db, { now, afterId, limit: BATCH });
+      for (const plan of due) {
+        const job = { subscriptionId: plan.id, expiresAt: new Date(plan.expires_at).toISOString() };
+        if (this.planRenewalJob) await this.planRenewalJob.send(job);
+        else await this.renewPlan(job);
         renewals++;
       }
       if (due.length < BATCH) break;
@@ -120,42 +158,90 @@ export class Billing {
     for (const domain of await expiredUntold(this.deps.db, { now, limit: 1000 })) await this.tellExpired(domain, now);
     let lapsed = 0;
     for (const domain of await dueLapses(this.deps.db, { now, limit: 1000 })) if (await this.lapse(domain, now)) lapsed++;
+    reminders += await this.remindPlans(now);
     return { renewals, reminders, suspended, lapsed };
   }
 
   /**
-   * The renewal of one domain for one expiry: an order and invoice paid from the owner's credit,
-   * or, when the credit does not cover it, an invoice due on the expiry date (by bank transfer if
-   * the tenant takes it). Exactly once however often it runs: the order's idempotency key is the
-   * domain and its expiry date, and the key is unique per owner.
+   * Hosting plans that will not renew by themselves (switched off, or their renewal did not go
+   * through): their owner is told 30, 7 and 1 days before the end, once each per end date — as
+   * domains are by modules/expiry.
    */
+  private async remindPlans(now: Date): Promise<number> {
+    let sent = 0;
+    for (const [i, days] of REMINDER_DAYS.entries()) {
+      const nextDays = REMINDER_DAYS[i + 1] ?? 0;
+      const window = { after: new Date(now.getTime() + nextDays * DAY), until: new Date(now.getTime() + days * DAY), daysBefore: days };
+      for (const plan of await plansDueForReminder(this.deps.db, { ...window, limit: 1000 })) {
+        const owner = await findUserById(this.deps.db, plan.user_id);
+        if (!owner) continue;
+        const tenant = await this.deps.tenants.byId(owner.tenant_id);
+        const expiresAt = new Date(plan.expires_at);
+        const told = await this.deps.db.transaction().execute(async (trx) => {
+          const claim = { subscription_id: plan.id, days_before: days, expires_at: expiresAt, sent_at: now };
+          if (!(await claimPlanReminder(trx, claim))) return undefined;
+          return this.notify(trx, owner, 'plan_ending', { item: plan.title, date: expiresAt }, tenant);
+        });
+        if (!told) continue;
+        this.deps.realtime.notify(owner.id, told);
+        sent++;
+      }
+    }
+    return sent;
+  }
+
+  /** The renewal of one domain for one expiry (see `renew`); a domain renewed meanwhile is skipped. */
   async renewDomain(job: RenewalJob): Promise<Outcome> {
-    const { db } = this.deps;
-    const domain = await findDomainForRenewal(db, job.domainId);
+    const domain = await findDomainForRenewal(this.deps.db, job.domainId);
     if (!domain?.auto_renew || domain.expire_at === null || new Date(domain.expire_at).getTime() !== new Date(job.expireAt).getTime()) {
       return 'skipped';
     }
-    const owner = await findUserById(db, domain.owner_id);
+    return this.renew({
+      ownerId: domain.owner_id,
+      idempotencyKey: renewalKey(domain.id, domain.expire_at),
+      item: { kind: 'domain_renew', domain_id: domain.id, period_months: RENEWAL_MONTHS },
+      dueAt: new Date(domain.expire_at),
+      label: displayDomainName(domain.name),
+    });
+  }
+
+  /** The renewal of one hosting plan for one end date, for the months last paid; a plan renewed or ended meanwhile is skipped. */
+  async renewPlan(job: PlanRenewalJob): Promise<Outcome> {
+    const plan = await findSubscriptionForRenewal(this.deps.db, job.subscriptionId);
+    if (!plan?.auto_renew || plan.plan_id === null || new Date(plan.expires_at).getTime() !== new Date(job.expiresAt).getTime()) {
+      return 'skipped';
+    }
+    return this.renew({
+      ownerId: plan.user_id,
+      idempotencyKey: planRenewalKey(plan.id, plan.expires_at),
+      item: { kind: 'hosting', plan_id: plan.plan_id, period_months: Number(plan.period_months), subscription_id: plan.id },
+      dueAt: new Date(plan.expires_at),
+      label: plan.title,
+    });
+  }
+
+  /**
+   * One renewal: an order and invoice paid from the owner's credit, or, when the credit does not
+   * cover it, an invoice due on the end date (by bank transfer if the tenant takes it). Exactly once
+   * however often it runs: the order's idempotency key names what is renewed and its end date, and
+   * the key is unique per owner.
+   */
+  private async renew(renewal: Renewal): Promise<Outcome> {
+    const owner = await findUserById(this.deps.db, renewal.ownerId);
     if (!owner) return 'skipped';
     const actor: Actor = { user: owner, ip: 'system', impersonatorId: null };
     // Read before any transaction: the embedded database has one connection, which the transaction holds.
     const tenant = await this.deps.tenants.byId(owner.tenant_id);
     const language = languageOf(owner);
-    const item = displayDomainName(domain.name);
-    const dueAt = new Date(domain.expire_at);
-    const base = {
-      paymentMethodId: null,
-      idempotencyKey: renewalKey(domain.id, domain.expire_at),
-      item: { kind: 'domain_renew' as const, domain_id: domain.id, period_months: RENEWAL_MONTHS },
-      dueAt,
-    };
+    const { dueAt, label } = renewal;
+    const base = { paymentMethodId: null, idempotencyKey: renewal.idempotencyKey, item: renewal.item, dueAt };
     let told: NotificationEvent | undefined;
     const tell = async (trx: Db, outcome: { invoice: InvoiceRow; paid: boolean }) => {
       told = await this.notify(
         trx,
         owner,
         outcome.paid ? 'renewed' : 'invoice_due',
-        { invoice: outcome.invoice, item, date: dueAt },
+        { invoice: outcome.invoice, item: label, date: dueAt },
         tenant,
       );
     };
@@ -164,7 +250,7 @@ export class Billing {
       result = await this.deps.checkout.checkout(actor, { ...base, payment: 'credit', inTransaction: tell }, language);
     } catch (error) {
       if (!(error instanceof HttpError) || error.key !== 'credit.insufficient') throw error;
-      // The credit does not cover it: an invoice to pay by the expiry, by bank transfer where the tenant takes it.
+      // The credit does not cover it: an invoice to pay by the end date, by bank transfer where the tenant takes it.
       const bank = this.deps.providers.get('bank_transfer');
       const byBank = bank !== undefined && (await bank.enabled(owner.tenant_id));
       result = await this.deps.checkout.checkout(
@@ -174,10 +260,9 @@ export class Billing {
       );
     }
     if (!result.created) return result.result.status === 'paid' ? 'paid' : 'unpaid';
-    const paid = result.result.status === 'paid';
     // domain.renewed goes to the tenant's webhooks from the delivery itself (orders/provisioning.ts).
     if (told) this.deps.realtime.notify(owner.id, told);
-    return paid ? 'paid' : 'unpaid';
+    return result.result.status === 'paid' ? 'paid' : 'unpaid';
   }
 
   /**
@@ -387,6 +472,7 @@ export class Billing {
       suspended: 'billing.suspended_notice',
       domain_expired: 'billing.domain_expired_notice',
       domain_lapsed: 'billing.domain_lapsed_notice',
+      plan_ending: 'billing.plan_ending_notice',
     };
     const number = about.invoice?.number ?? '';
     const told = {
@@ -409,7 +495,11 @@ export class Billing {
           invoice: number,
           amount,
           date: about.date.toISOString(),
-          link: about.invoice ? `${base}/account/invoices/${about.invoice.id}` : `${base}/host/domain/${about.domainId ?? 0}/renew`,
+          link: about.invoice
+            ? `${base}/account/invoices/${about.invoice.id}`
+            : notice === 'plan_ending'
+              ? `${base}/account/services`
+              : `${base}/host/domain/${about.domainId ?? 0}/renew`,
         },
       },
       { db: trx },

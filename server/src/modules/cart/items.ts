@@ -6,7 +6,7 @@ import { fieldError, HttpError } from '../../http/errors.ts';
 import { findVisibleDomain } from '../domains/queries.ts';
 import { nameHeld } from '../domains/claims.ts';
 import { toStoredDomainName } from '../domains/names.ts';
-import { ensureShop, findPlan, listTlds } from '../shop/queries.ts';
+import { ensureShop, findPlan, findSubscription, listTlds } from '../shop/queries.ts';
 import type { UserRow } from '../users/queries.ts';
 import { lineTitle, netFor, periodsFor, tldOf } from './pricing.ts';
 
@@ -28,8 +28,13 @@ export async function resolveItem(db: Db, user: UserRow, input: CartAddPayload, 
   };
 
   if (input.kind === 'hosting') {
+    // A renewal extends one of the user's plans at its plan's current price, also when the plan is
+    // no longer offered to new customers (as WHMCS renews a hidden product); a deleted plan cannot renew.
+    const renewed = input.subscription_id === undefined ? undefined : await findSubscription(db, input.subscription_id, user.id);
+    if (input.subscription_id !== undefined && !renewed) throw new HttpError(404, 'http.not_found');
+    if (renewed && renewed.plan_id !== input.plan_id) throw fieldError('plan_id', 'services.renew_other_plan');
     const plan = await findPlan(db, user.tenant_id, input.plan_id);
-    if (!plan || !plan.active) throw fieldError('plan_id', 'shop.plan_unknown');
+    if (!plan || !(plan.active || renewed)) throw fieldError('plan_id', 'shop.plan_unknown');
     const net = netFor('hosting', input.period_months, plan, undefined);
     return {
       ...base,
@@ -37,7 +42,8 @@ export async function resolveItem(db: Db, user: UserRow, input: CartAddPayload, 
       domain_id: null,
       domain_name: null,
       tld: null,
-      title: lineTitle('hosting', user.language, { plan: plan.title }),
+      subscription_id: renewed?.id ?? null,
+      title: lineTitle('hosting', user.language, { plan: plan.title, renewal: renewed !== undefined }),
       price_minor: net ?? 0,
     };
   }

@@ -64,9 +64,14 @@ export interface PricedCart {
 
 const isKind = (value: string): value is ProductKind => (PRODUCT_KINDS as readonly string[]).includes(value);
 
-export function lineTitle(kind: ProductKind, language: string, names: { plan?: string | undefined; domain?: string | null }): string {
+export function lineTitle(
+  kind: ProductKind,
+  language: string,
+  names: { plan?: string | undefined; domain?: string | null; renewal?: boolean },
+): string {
   const lang = languageOf({ language });
-  if (kind === 'hosting') return translate(lang, 'shop.line.hosting', { title: names.plan ?? '' });
+  if (kind === 'hosting')
+    return translate(lang, names.renewal ? 'shop.line.hosting_renew' : 'shop.line.hosting', { title: names.plan ?? '' });
   return translate(lang, `shop.line.${kind}`, { name: displayDomainName(names.domain ?? '') });
 }
 
@@ -94,7 +99,9 @@ export async function priceRows(db: Db, user: UserRow, now: Date, rows: CartItem
   );
   const lines = rows.map((row): PricedLine => {
     const kind = isKind(row.product_type) ? row.product_type : 'hosting';
-    const plan = row.plan_id === null ? undefined : plans.find((p) => p.id === row.plan_id && p.active);
+    // A renewal keeps its plan also when the plan is no longer sold to new customers (cart/items.ts).
+    const renews = row.subscription_id !== null;
+    const plan = row.plan_id === null ? undefined : plans.find((p) => p.id === row.plan_id && (p.active || renews));
     const tld = row.tld === null ? undefined : tlds.find((t) => t.tld === row.tld && t.active);
     const net = isKind(row.product_type) ? netFor(kind, row.period_months, plan, tld) : undefined;
     const stillFree = !(kind === 'domain_register' || kind === 'domain_transfer') || !taken.has(row.domain_name ?? '');
@@ -102,7 +109,8 @@ export async function priceRows(db: Db, user: UserRow, now: Date, rows: CartItem
     return {
       row,
       kind,
-      title: net === undefined ? row.title : lineTitle(kind, user.language, { plan: plan?.title, domain: row.domain_name }),
+      title:
+        net === undefined ? row.title : lineTitle(kind, user.language, { plan: plan?.title, domain: row.domain_name, renewal: renews }),
       planId: row.plan_id,
       tld: row.tld,
       net: net ?? Number(row.price_minor),

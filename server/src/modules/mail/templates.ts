@@ -38,7 +38,7 @@ export interface MailParams {
   billing: { name: string; notice: BillingNotice; item: string; invoice: string; amount: string; date: string; link: string };
 }
 
-export type BillingNotice = 'renewed' | 'invoice_due' | 'overdue' | 'suspended' | 'domain_expired' | 'domain_lapsed';
+export type BillingNotice = 'renewed' | 'invoice_due' | 'overdue' | 'suspended' | 'domain_expired' | 'domain_lapsed' | 'plan_ending';
 
 export type MailKind = keyof MailParams;
 
@@ -150,6 +150,7 @@ interface Wording {
     invoiceLabel: string;
     amountLabel: string;
     button: string;
+    planButton: string;
     footer(brand: string): string;
   };
   security: Record<SecurityKind, { subject(brand: string): string; intro(brand: string): string }> & {
@@ -268,9 +269,15 @@ const en: Wording = {
       intro: (item) =>
         `${item} expired and was not renewed, so its website, e-mail and DNS have stopped. Renew it and they start again at once.`,
     },
+    plan_ending: {
+      subject: (brand, item) => `Your hosting plan ${item} at ${brand} ends soon`,
+      intro: (item, _invoice, date) =>
+        `${item} ends on ${date} and does not renew automatically. Renew it before then (or switch on automatic renewal), or no new domains and mailboxes can be added.`,
+    },
     invoiceLabel: 'Invoice',
     amountLabel: 'Amount',
     button: 'Pay invoice',
+    planButton: 'Renew plan',
     footer: (brand) =>
       `You receive this e-mail because you have services at ${brand}. Auto-renewal can be switched off on each domain's page.`,
   },
@@ -423,9 +430,15 @@ const de: Wording = {
       intro: (item) =>
         `${item} ist abgelaufen und wurde nicht verlängert, daher sind Website, E-Mail und DNS abgeschaltet. Verlängern Sie die Domain, und alles läuft sofort wieder.`,
     },
+    plan_ending: {
+      subject: (brand, item) => `Ihr Hosting-Paket ${item} bei ${brand} endet bald`,
+      intro: (item, _invoice, date) =>
+        `${item} endet am ${date} und verlängert sich nicht automatisch. Verlängern Sie es vorher (oder schalten Sie die automatische Verlängerung ein), sonst können keine neuen Domains und Postfächer angelegt werden.`,
+    },
     invoiceLabel: 'Rechnung',
     amountLabel: 'Betrag',
     button: 'Rechnung bezahlen',
+    planButton: 'Paket verlängern',
     footer: (brand) =>
       `Sie erhalten diese E-Mail, weil Sie Dienste bei ${brand} nutzen. Die automatische Verlängerung lässt sich auf der Seite jeder Domain abschalten.`,
   },
@@ -578,9 +591,15 @@ const cs: Wording = {
       intro: (item) =>
         `doména ${item} vypršela a nebyla prodloužena, proto web, e-mail a DNS přestaly fungovat. Prodlužte ji a ihned se obnoví.`,
     },
+    plan_ending: {
+      subject: (brand, item) => `Váš hostingový tarif ${item} u ${brand} brzy končí`,
+      intro: (item, _invoice, date) =>
+        `${item} končí ${date} a automaticky se neprodlouží. Prodlužte jej do té doby (nebo zapněte automatické prodloužení), jinak nepůjde přidávat nové domény a schránky.`,
+    },
     invoiceLabel: 'Faktura',
     amountLabel: 'Částka',
     button: 'Zaplatit fakturu',
+    planButton: 'Prodloužit tarif',
     footer: (brand) =>
       `Tento e-mail dostáváte, protože využíváte služby u ${brand}. Automatické prodlužování lze vypnout na stránce každé domény.`,
   },
@@ -739,22 +758,27 @@ const composers: { [K in MailKind]: Composer<K> } = {
     return {
       subject: notice.subject(brand, p.item),
       preheader: notice.intro(p.item, p.invoice, date),
-      blocks: p.notice.startsWith('domain_')
-        ? [
-            { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
-            { type: 'button', label: w.domainExpiry.button, url: requireWebLink(p.link) },
-          ]
-        : [
-            { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
-            {
-              type: 'facts',
-              rows: [
-                [w.billing.invoiceLabel, p.invoice],
-                [w.billing.amountLabel, p.amount],
-              ],
-            },
-            ...(p.notice === 'renewed' ? [] : [{ type: 'button' as const, label: w.billing.button, url: requireWebLink(p.link) }]),
-          ],
+      blocks:
+        p.notice.startsWith('domain_') || p.notice === 'plan_ending'
+          ? [
+              { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
+              {
+                type: 'button',
+                label: p.notice === 'plan_ending' ? w.billing.planButton : w.domainExpiry.button,
+                url: requireWebLink(p.link),
+              },
+            ]
+          : [
+              { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
+              {
+                type: 'facts',
+                rows: [
+                  [w.billing.invoiceLabel, p.invoice],
+                  [w.billing.amountLabel, p.amount],
+                ],
+              },
+              ...(p.notice === 'renewed' ? [] : [{ type: 'button' as const, label: w.billing.button, url: requireWebLink(p.link) }]),
+            ],
       footer: w.billing.footer(brand),
     };
   },

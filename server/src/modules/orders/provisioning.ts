@@ -14,7 +14,9 @@ import { languageOf } from '../shop/language.ts';
 import { findUserById } from '../users/queries.ts';
 import {
   cancelOtherPendingRenewals,
+  extendSubscription,
   insertSubscription,
+  lockSubscriptionForRenewal,
   listOrderItems,
   lockOrder,
   markItemProvisioned,
@@ -91,6 +93,18 @@ async function deliver(
 ): Promise<number | null | undefined> {
   switch (item.kind) {
     case 'hosting': {
+      if (item.subscription_id !== null) {
+        // A renewal: the plan runs on from its end, as a domain does (renewedExpiry); what is refunded
+        // on a later cancellation is reckoned from this payment (shop/subscriptions.ts).
+        const renewed = await lockSubscriptionForRenewal(trx, item.subscription_id, order.user_id);
+        if (!renewed) return undefined;
+        await extendSubscription(trx, renewed.id, {
+          expires_at: renewedExpiry(renewed.expires_at, item.period_months, now),
+          order_item_id: item.id,
+        });
+        await cancelOtherPendingRenewals(trx, { subscriptionId: renewed.id }, order.id);
+        return null;
+      }
       await insertSubscription(trx, {
         tenant_id: order.tenant_id,
         user_id: order.user_id,
@@ -131,7 +145,7 @@ async function deliver(
         lapsed_at: null,
         updated_at: now,
       });
-      await cancelOtherPendingRenewals(trx, domain.id, order.id);
+      await cancelOtherPendingRenewals(trx, { domainId: domain.id }, order.id);
       return domain.id;
     }
   }

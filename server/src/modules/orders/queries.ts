@@ -36,6 +36,13 @@ export const markItemProvisioned = (trx: Db, id: number, now: Date, domainId: nu
 export const markOrderPaid = (trx: Db, id: number, now: Date) =>
   trx.updateTable('orders').set({ status: 'paid', paid_at: now }).where('id', '=', id).where('status', '=', 'pending').execute();
 
+/** A subscription locked for its renewal (the order's user's own). */
+export const lockSubscriptionForRenewal = (trx: Db, id: number, userId: number) =>
+  trx.selectFrom('hosting_subscriptions').selectAll().where('id', '=', id).where('user_id', '=', userId).forUpdate().executeTakeFirst();
+
+export const extendSubscription = (trx: Db, id: number, values: { expires_at: Date; order_item_id: number }) =>
+  trx.updateTable('hosting_subscriptions').set(values).where('id', '=', id).execute();
+
 export const insertSubscription = (
   trx: Db,
   values: {
@@ -61,16 +68,23 @@ export const findPartner = (db: Db, tenantId: number) =>
     .executeTakeFirst();
 
 /**
- * Other renewals of `domainId` still waiting to be paid (an auto-renewal's invoice, modules/billing)
- * are cancelled when the domain is renewed by `orderId`: the customer paid for the year another way.
+ * Other renewals of the domain or hosting plan still waiting to be paid (an auto-renewal's invoice,
+ * modules/billing) are cancelled when it is renewed by `orderId`: the customer paid for the period another way.
  */
-export async function cancelOtherPendingRenewals(trx: Db, domainId: number, orderId: number): Promise<void> {
+export async function cancelOtherPendingRenewals(
+  trx: Db,
+  renewed: { domainId: number } | { subscriptionId: number },
+  orderId: number,
+): Promise<void> {
   const pending = trx
     .selectFrom('orders')
     .innerJoin('order_items', 'order_items.order_id', 'orders.id')
     .select('orders.id')
-    .where('order_items.domain_id', '=', domainId)
-    .where('order_items.kind', '=', 'domain_renew')
+    .where((eb) =>
+      'domainId' in renewed
+        ? eb.and([eb('order_items.domain_id', '=', renewed.domainId), eb('order_items.kind', '=', 'domain_renew')])
+        : eb('order_items.subscription_id', '=', renewed.subscriptionId),
+    )
     .where('orders.status', '=', 'pending')
     .where('orders.id', '<>', orderId);
   await trx.updateTable('invoices').set({ status: 'cancelled' }).where('status', '=', 'unpaid').where('order_id', 'in', pending).execute();

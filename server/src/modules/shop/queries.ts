@@ -132,6 +132,19 @@ export async function planUsage(db: Db, userId: number): Promise<{ domains: numb
   return { domains: Number(domains.count), mailboxes: Number(mailboxes.count), disk_mb: Number(mailboxes.quota) + siteMb };
 }
 
+export const findSubscription = (db: Db, id: number, userId: number) =>
+  db.selectFrom('hosting_subscriptions').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+
+/** The owner's switch for a plan's automatic renewal. */
+export const setSubscriptionAutoRenew = (db: Db, id: number, userId: number, autoRenew: boolean) =>
+  db
+    .updateTable('hosting_subscriptions')
+    .set({ auto_renew: autoRenew })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returningAll()
+    .executeTakeFirst();
+
 /** The user's subscription, locked until the transaction ends (a cancellation runs once). */
 export const lockSubscription = (db: Db, id: number, userId: number) =>
   db.selectFrom('hosting_subscriptions').selectAll().where('id', '=', id).where('user_id', '=', userId).forUpdate().executeTakeFirst();
@@ -141,7 +154,7 @@ export const paidForOrderItem = (db: Db, orderItemId: number) =>
   db
     .selectFrom('order_items as i')
     .innerJoin('orders as o', 'o.id', 'i.order_id')
-    .select(['i.net', 'i.discount', 'o.vat_rate_bp', 'o.currency', 'o.status'])
+    .select(['i.net', 'i.discount', 'i.period_months', 'o.vat_rate_bp', 'o.currency', 'o.status'])
     .where('i.id', '=', orderItemId)
     .executeTakeFirst();
 

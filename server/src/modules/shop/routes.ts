@@ -19,6 +19,8 @@ import {
   shopSettingsPayloadSchema,
   subscriptionCancelAnswerSchema,
   subscriptionsAnswerSchema,
+  subscriptionAnswerSchema,
+  subscriptionPatchSchema,
   tldPriceAnswerSchema,
   tldPricePatchSchema,
   tldPricePayloadSchema,
@@ -98,6 +100,22 @@ export function shopRoutes(shop: ShopCatalogue, checkout: CheckoutService, actor
         const [data, usage] = await Promise.all([shop.subscriptions(user, request.lang), shop.planUsage(user)]);
         return { data, usage };
       },
+    );
+
+    api.patch(
+      '/shop/subscriptions/:id',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags: ['shop'],
+          summary: "Switch the automatic renewal of one of the user's hosting plans",
+          params: idParamsSchema,
+          body: subscriptionPatchSchema,
+          response: { 200: subscriptionAnswerSchema, ...errors },
+        },
+      },
+      async (request) => shop.setAutoRenew(await actors.actor(request), request.params.id, request.body.auto_renew, request.lang),
     );
 
     api.post(

@@ -26,6 +26,9 @@ import { bpToPercent, formatMoney, percentToBp, price } from './money.ts';
 
 import { planAllowance } from './plan-limits.ts';
 import { endWithRefund } from './subscriptions.ts';
+import { languageOf } from './language.ts';
+import { translate } from '../../i18n/messages.ts';
+import { formatDate } from '../expiry/service.ts';
 import { changedFields } from '../audit/changes.ts';
 import {
   findPlan,
@@ -39,6 +42,7 @@ import {
   listPlans,
   listSubscriptions,
   planUsage,
+  setSubscriptionAutoRenew,
   listTlds,
   updatePlan,
   updateShopSettings,
@@ -169,9 +173,28 @@ export class ShopCatalogue {
         starts_at: iso(row.starts_at),
         expires_at: iso(row.expires_at),
         active: new Date(row.expires_at).getTime() > now,
+        auto_renew: row.auto_renew,
         plan: plan ? presentPlan(plan, settings, language) : null,
       };
     });
+  }
+
+  /** The owner switches a plan's automatic renewal (modules/billing renews it before it ends). */
+  async setAutoRenew(actor: Actor, id: number, autoRenew: boolean, language: string) {
+    const user = actor.user;
+    const row = await setSubscriptionAutoRenew(this.deps.db, id, user.id, autoRenew);
+    if (!row) throw new HttpError(404, 'http.not_found');
+    await this.deps.audit.recordAction(
+      actor,
+      autoRenew ? 'subscription.auto_renew_on' : 'subscription.auto_renew_off',
+      user.tenant_id,
+      { type: 'user', id: user.id },
+      { title: row.title },
+    );
+    const data = (await this.subscriptions(user, language)).find((candidate) => candidate.id === row.id)!;
+    const lang = languageOf({ language });
+    const date = formatDate(new Date(row.expires_at), lang);
+    return { data, message: translate(lang, autoRenew ? 'services.auto_renew_on' : 'services.auto_renew_off', { title: row.title, date }) };
   }
 
   /* ---- administration: `tenantId` is the admin's shop tenant (shopTenantOf) ---- */

@@ -4,7 +4,7 @@ import { translate } from '../../i18n/messages.ts';
 import { post } from '../credit/ledger.ts';
 import type { UserRow } from '../users/queries.ts';
 import { languageOf } from './language.ts';
-import { vatOf } from './money.ts';
+import { addMonths, vatOf } from './money.ts';
 import { endSubscription, ensureShop, lockSubscription, paidForOrderItem } from './queries.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,7 +34,9 @@ export async function endWithRefund(
     const net = Number(paid.net) - Number(paid.discount);
     const gross = net + vatOf(net, paid.vat_rate_bp);
     const days = (ms: number) => Math.floor(ms / DAY_MS);
-    const total = Math.max(1, days(expires - starts));
+    // The term this payment covers: after a renewal, the months renewed up to the end, not the whole run.
+    const termStarts = Math.max(starts, addMonths(new Date(expires), -paid.period_months).getTime());
+    const total = Math.max(1, days(expires - termStarts));
     const unused = Math.max(0, days(expires - now.getTime()));
     refunded = Math.floor((gross * Math.min(unused, total)) / total);
   }

@@ -53,6 +53,7 @@ describe('first start', () => {
       '0031_web_plans',
       '0032_webhooks',
       '0033_billing',
+      '0034_plan_renewal',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
-import { Badge, Button, Group, Progress, Stack, Text } from '@mantine/core';
-import { IconArrowsExchange, IconCircleX, IconServer, IconShoppingCart } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import { Badge, Button, Group, Progress, Stack, Switch, Text } from '@mantine/core';
+import { IconArrowsExchange, IconCircleX, IconRefresh, IconServer, IconShoppingCart } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { PlanLimits } from '../shop/PlanLimits.tsx';
 import type { PlanUsage, Subscription } from '@berth/contracts';
-import { useSubscriptionCancel, useSubscriptions } from '../../api/shop.ts';
+import { useCartAdd, useSubscriptionAutoRenew, useSubscriptionCancel, useSubscriptions } from '../../api/shop.ts';
+import { describeError } from '../../forms/validation.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { NOTICE_TIMEOUT_MS, pushMessage } from '../../components/messageStore.ts';
 import { formatDate } from '../../components/formatDate.ts';
@@ -132,6 +133,7 @@ function ServiceRow({
             ? t('services.renews', { date: formatDate(service.expires_at) })
             : t('services.ended', { date: formatDate(service.expires_at) })}
         </Text>
+        {active && service.plan_id !== null ? <AutoRenew service={service} /> : null}
       </td>
       <td data-label={t('services.columns.price')}>
         {service.plan ? (
@@ -150,6 +152,7 @@ function ServiceRow({
       <td data-label={t('services.columns.actions')}>
         {active ? (
           <Group gap="xs" wrap="wrap">
+            {service.plan ? <RenewButton service={service} /> : null}
             <Button
               variant="light"
               size="xs"
@@ -176,6 +179,68 @@ function ServiceRow({
         ) : null}
       </td>
     </tr>
+  );
+}
+
+/** The owner's switch for the plan's automatic renewal (modules/billing renews it before it ends). */
+function AutoRenew({ service }: { service: Subscription }) {
+  const { t } = useTranslation();
+  const update = useSubscriptionAutoRenew();
+  const on = service.auto_renew ?? true;
+  return (
+    <Stack gap={2} mt={6}>
+      <Switch
+        size="sm"
+        checked={on}
+        disabled={update.isPending}
+        label={t('services.autoRenew.label')}
+        aria-label={t('services.autoRenew.aria', { title: service.title })}
+        onChange={(event) => {
+          update.mutate(
+            { id: service.id, auto_renew: event.currentTarget.checked },
+            { onSuccess: (answer) => pushMessage({ type: 'notice', data: answer.message, timeout: NOTICE_TIMEOUT_MS }) },
+          );
+        }}
+      />
+      {on ? (
+        <Text fz="xs" c="dimmed">
+          {t('services.autoRenew.hint')}
+        </Text>
+      ) : null}
+      {update.isError ? (
+        <Text fz="xs" c="red.8">
+          {describeError(update.error, t)}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** Renews the plan for a year by hand: the renewal goes into the cart, and the cart opens. */
+function RenewButton({ service }: { service: Subscription }) {
+  const { t } = useTranslation();
+  const add = useCartAdd();
+  const navigate = useNavigate();
+  return (
+    <Button
+      variant="light"
+      size="xs"
+      leftSection={<IconRefresh size={14} aria-hidden />}
+      aria-label={t('services.renew.button', { title: service.title })}
+      loading={add.isPending}
+      onClick={() => {
+        if (service.plan_id === null) return;
+        add.mutate(
+          { kind: 'hosting', plan_id: service.plan_id, period_months: 12, subscription_id: service.id },
+          {
+            onSuccess: () => void navigate('/shop/cart'),
+            onError: (error) => pushMessage({ type: 'error', data: describeError(error, t), timeout: NOTICE_TIMEOUT_MS }),
+          },
+        );
+      }}
+    >
+      {t('services.renew.short')}
+    </Button>
   );
 }
 

@@ -86,7 +86,7 @@ export const AUDIT_ACTIONS = {
   ],
   cart: ['cart.item_added', 'cart.item_changed', 'cart.item_removed', 'cart.promo_applied', 'cart.promo_removed'],
   order: ['order.created'],
-  subscription: ['subscription.cancelled'],
+  subscription: ['subscription.cancelled', 'subscription.auto_renew_on', 'subscription.auto_renew_off'],
   invoice: ['invoice.paid', 'invoice.marked_paid', 'invoice.paid_by_statement', 'invoice.paid_by_stripe'],
   payments: ['payments.bank_statement_imported'],
   payment_method: ['payment_method.added', 'payment_method.default_set', 'payment_method.removed'],
