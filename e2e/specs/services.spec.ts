@@ -49,6 +49,30 @@ test('a customer buys a hosting plan and finds it under My hosting', async ({ pa
   await expect(row).toContainText(/€[\d.,]+ a month/);
   await reviewScreen(page, testInfo, 'services-active', SHELL_PAGE);
 
+  // Automatic renewal: on from the purchase, switched off and on again by the owner.
+  const autoRenew = row.getByRole('switch', { name: 'Renew Hosting Starter automatically' });
+  await expect(autoRenew).toBeChecked();
+  await expect(row).toContainText('Paid from your credit before it ends');
+  await autoRenew.click({ force: true });
+  await expect(page.getByRole('status').filter({ hasText: /Hosting Starter ends on .* unless you renew it\./ })).toBeVisible();
+  await expect(autoRenew).not.toBeChecked();
+  await expect(row).not.toContainText('Paid from your credit before it ends');
+  await autoRenew.click({ force: true });
+  await expect(page.getByRole('status').filter({ hasText: /Hosting Starter renews automatically before / })).toBeVisible();
+  await expect(autoRenew).toBeChecked();
+
+  // Renewed by hand: the same plan, a year longer, through the cart.
+  await row.getByRole('button', { name: 'Renew Hosting Starter for a year' }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/shop/cart');
+  await expect(page.getByText('Hosting Starter: renewal')).toBeVisible();
+  await page.getByRole('radio', { name: /Credit balance/ }).click();
+  await page.getByRole('button', { name: /Place order/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your order is complete' })).toBeVisible();
+  await page.goto('/account/services');
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(new RegExp(`Paid until .*${year + 1}`));
+  await reviewScreen(page, testInfo, 'services-renewed', SHELL_PAGE);
+
   // Upgraded in one step: Starter ends now, its unused days go to the credit, which pays Business.
   await row.getByRole('button', { name: 'Change plan of Hosting Starter' }).click();
   const change = page.getByRole('dialog', { name: 'Change Hosting Starter' });

@@ -127,13 +127,16 @@ function ServiceRow({
         </Badge>
       </td>
       <td data-label={t('services.columns.period')}>
-        <Text fz="sm">{t('services.since', { date: formatDate(service.starts_at) })}</Text>
-        <Text fz="sm" c={active ? undefined : 'dimmed'}>
-          {active
-            ? t('services.renews', { date: formatDate(service.expires_at) })
-            : t('services.ended', { date: formatDate(service.expires_at) })}
-        </Text>
-        {active && service.plan_id !== null ? <AutoRenew service={service} /> : null}
+        {/* One block, so that the phone's label-and-value row keeps it together. */}
+        <div>
+          <Text fz="sm">{t('services.since', { date: formatDate(service.starts_at) })}</Text>
+          <Text fz="sm" c={active ? undefined : 'dimmed'}>
+            {active
+              ? t('services.renews', { date: formatDate(service.expires_at) })
+              : t('services.ended', { date: formatDate(service.expires_at) })}
+          </Text>
+          {active && service.plan_id !== null ? <AutoRenew service={service} /> : null}
+        </div>
       </td>
       <td data-label={t('services.columns.price')}>
         {service.plan ? (
