@@ -19,3 +19,4 @@ export * from './policy.ts';
 export * from './web.ts';
 export * from './jobs.ts';
 export * from './webhooks.ts';
+export * from './certificates.ts';

@@ -6,6 +6,7 @@ import { z } from 'zod';
  * with `version: 1`; `data` is the event's own schema below.
  */
 export const WEBHOOK_EVENTS = [
+  'certificate.failed',
   'customer.created',
   'domain.created',
   'domain.renewed',
@@ -34,6 +35,16 @@ const suspensionEvent = z.object({
   invoices: z.array(z.object({ id: z.number().int(), number: z.string() })),
 });
 export const webhookEventDataSchemas = {
+  /** An order for a domain's certificate failed; it is tried again at `next_try_at` (a valid certificate, if any, stays in use). */
+  'certificate.failed': z.object({
+    domain: z.object({ id: z.number().int(), name: z.string(), owner_id: z.number().int().nullable() }),
+    names: z.array(z.string()),
+    problem: z.string(),
+    attempts: z.number().int(),
+    next_try_at: z.string(),
+    /** The end of the certificate still in use, or null when there is none. */
+    valid_until: z.string().nullable(),
+  }),
   'customer.created': z.object({ customer: z.object({ id: z.number().int(), email: z.string(), name: z.string() }) }),
   'domain.created': z.object({ domain: z.object({ id: z.number().int(), name: z.string(), owner_id: z.number().int().nullable() }) }),
   /** An expired domain was not renewed within the grace period and is no longer served. */

@@ -103,6 +103,9 @@ import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { InvoiceReader } from './modules/invoices/service.ts';
 import { CheckoutService } from './modules/orders/checkout.ts';
 import { Billing } from './modules/billing/service.ts';
+import { CertificateService } from './modules/certificates/service.ts';
+import { certificateRoutes } from './modules/certificates/routes.ts';
+import { acmeSettingsOf } from './modules/certificates/settings.ts';
 import { PaymentProviders } from './modules/payments/registry.ts';
 import { promoRoutes } from './modules/promo/routes.ts';
 import { PromoAdmin } from './modules/promo/service.ts';
@@ -139,6 +142,9 @@ export interface Services {
   impersonation: ImpersonationService;
   expiry: ExpiryReminders;
   billing: Billing;
+  certificates: CertificateService;
+  /** Seals what must be read back (TOTP seeds, certificate and account keys). */
+  secrets: SecretBox;
   /** The shop's money seam: how invoices get paid and settled. */
   paymentProviders: PaymentProviders;
   settlement: InvoiceSettlementService;
@@ -364,6 +370,21 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     fallbackUrl,
   });
 
+  // Every served domain's certificate by ACME (main.ts runs its pass every CERTIFICATES_EVERY_SECONDS).
+  const certificates = new CertificateService({
+    db,
+    clock,
+    secrets,
+    acme: acmeSettingsOf(config),
+    jobs,
+    events: webhooks,
+    mailer,
+    realtime,
+    tenants,
+    log: app.log,
+    fallbackUrl,
+  });
+
   await app.register(swagger, {
     openapi: {
       info: { title: 'Berth API', version: '0.1.0', description: 'Hosting and domain administration panel' },
@@ -417,6 +438,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
       await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL)));
       await api.register(dnsRoutes(hosting.dns, impersonation));
+      await api.register(certificateRoutes(certificates));
       await api.register(apiTokenRoutes(apiTokens, impersonation));
       await api.register(passkeyRoutes(new PasskeyService({ db, clock, audit, reauth, notifier }), sessions, audit));
       await api.register(securityRoutes(new SecuritySettingsService({ db, audit, realtime }), impersonation));
@@ -467,6 +489,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       impersonation,
       expiry,
       billing,
+      certificates,
+      secrets,
       paymentProviders,
       settlement: invoiceSettlement,
     },

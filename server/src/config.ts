@@ -48,6 +48,20 @@ export const configSchema = z.object({
    * intranet's 10.20.0.0/16): the operator's decision, off by default.
    */
   WEBHOOK_ALLOWED_RANGES: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /**
+   * The ACME directory certificates are ordered from (modules/certificates). Unset: Let's Encrypt's
+   * in production on PostgreSQL (where Berth's name servers answer DNS-01), none otherwise.
+   */
+  ACME_DIRECTORY_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  /** The contact the CA writes to about the platform's account (expiry warnings, policy changes). */
+  ACME_EMAIL: z.preprocess(emptyAsUndefined, emailAddressSchema.optional()),
+  /** External Account Binding for CAs that require it (ZeroSSL and others): the key id and its base64url HMAC key. */
+  ACME_EAB_KID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  ACME_EAB_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** A PEM file of roots the ACME server's own HTTPS is checked against besides the system's (a test CA's). */
+  ACME_CA_FILE: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** How often this instance looks for certificates to order, renew or retry; 0: never (another instance does). */
+  CERTIFICATES_EVERY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Off only for load benchmarks of one route by one caller (bench/); the presets are still declared. */
   RATE_LIMITS: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   ALTCHA_HMAC_KEY: z.preprocess(emptyAsUndefined, z.string().min(16).optional()),

@@ -9,6 +9,7 @@ import { ensureOperator, firstAdminBanner } from './modules/tenants/bootstrap.ts
 import { startSweeper } from './modules/sessions/sweeper.ts';
 import { startExpiryJob } from './modules/expiry/service.ts';
 import { startBillingJob } from './modules/billing/service.ts';
+import { startCertificateJob } from './modules/certificates/service.ts';
 
 async function start(config: Config): Promise<void> {
   // The embedded database is this process's alone (data-dir-lock.ts); a second one stops here.
@@ -36,6 +37,10 @@ async function start(config: Config): Promise<void> {
   if (config.BILLING_EVERY_MINUTES > 0) {
     const billingJob = startBillingJob(services.billing, app.log, { everyMs: config.BILLING_EVERY_MINUTES * 60_000 });
     app.addHook('onClose', async () => billingJob.stop());
+  }
+  if (services.certificates.enabled && config.CERTIFICATES_EVERY_SECONDS > 0) {
+    const certificateJob = startCertificateJob(services.certificates, app.log, { everyMs: config.CERTIFICATES_EVERY_SECONDS * 1000 });
+    app.addHook('onClose', async () => certificateJob.stop());
   }
 
   const resealed = await services.twoFactor.sealStoredSeeds();

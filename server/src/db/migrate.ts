@@ -34,6 +34,7 @@ import * as m0031 from './migrations/0031_web_plans.ts';
 import * as m0032 from './migrations/0032_webhooks.ts';
 import * as m0033 from './migrations/0033_billing.ts';
 import * as m0034 from './migrations/0034_plan_renewal.ts';
+import * as m0035 from './migrations/0035_certificates.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0032_webhooks': m0032,
   '0033_billing': m0033,
   '0034_plan_renewal': m0034,
+  '0035_certificates': m0035,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

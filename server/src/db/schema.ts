@@ -227,6 +227,55 @@ export interface SubscriptionExpiryRemindersTable {
   sent_at: Timestamp;
 }
 
+/** 0035_certificates: the platform's ACME account per CA directory, its key sealed. */
+export interface AcmeAccountsTable {
+  directory_url: string;
+  key_sealed: string;
+  account_url: string;
+  created_at: Timestamp;
+}
+
+/** 0035_certificates: a domain's certificate (the domain and its wildcard), its key sealed. */
+export interface CertificatesTable {
+  domain_id: number;
+  tenant_id: number;
+  names: Generated<string[]>;
+  method: 'dns-01' | 'http-01' | 'custom' | null;
+  state: Generated<'pending' | 'valid' | 'failed'>;
+  issuer: string | null;
+  serial: string | null;
+  not_before: Timestamp | null;
+  not_after: Timestamp | null;
+  cert_pem: string | null;
+  key_sealed: string | null;
+  /** The CA's last problem, in its words; null once an order succeeds. */
+  problem: string | null;
+  /** Failed orders since the last success (the backoff's step). */
+  attempts: Generated<number>;
+  /** Not before then: a failed order's backoff, or an order under way. */
+  next_try_at: Timestamp | null;
+  renew_at: Timestamp | null;
+  /** The end date its owner was warned of (14 days left and renewal failing). */
+  warned_for: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export interface AcmeOrdersTable {
+  id: Generated<number>;
+  domain_id: number | null;
+  names: string[];
+  started_at: Timestamp;
+  outcome: 'valid' | 'failed' | null;
+}
+
+export interface AcmeDnsChallengesTable {
+  id: Generated<number>;
+  domain_id: number;
+  name: string;
+  token: string;
+  created_at: Timestamp;
+}
+
 export interface DunningNoticesTable {
   invoice_id: number;
   step: number;
@@ -755,6 +804,10 @@ export interface Database {
   domain_expiry_reminders: DomainExpiryRemindersTable;
   dunning_notices: DunningNoticesTable;
   subscription_expiry_reminders: SubscriptionExpiryRemindersTable;
+  acme_accounts: AcmeAccountsTable;
+  certificates: CertificatesTable;
+  acme_orders: AcmeOrdersTable;
+  acme_dns_challenges: AcmeDnsChallengesTable;
   session_impersonations: SessionImpersonationsTable;
   cart_items: CartItemsTable;
   user_avatars: UserAvatarsTable;

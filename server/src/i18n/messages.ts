@@ -277,6 +277,10 @@ const en = {
   'billing.not_payable': 'This invoice cannot be paid here.',
   'billing.domain_expired_notice': 'The domain {item} has expired. Renew it by {date}, or its website, e-mail and DNS stop.',
   'billing.plan_ending_notice': 'Your hosting plan {item} ends on {date} and does not renew automatically.',
+  'certificates.not_served': 'Berth does not serve this domain\'s DNS yet, so it cannot get a certificate here.',
+  'certificates.busy': 'A certificate is being ordered or waits for its next try at {time} UTC.',
+  'certificates.ordered': 'A new certificate is being ordered; it is in use within a minute.',
+  'certificates.failing_notice': 'The certificate of {domain} could not be renewed and ends on {date}. The CA says: {problem}',
   'billing.domain_lapsed_notice':
     'The domain {item} was not renewed: its website, e-mail and DNS have stopped. Renew it to start them again.',
   'payments.iban_invalid': 'Enter a valid IBAN, e.g. DE89 3704 0044 0532 0130 00.',
@@ -618,6 +622,10 @@ const de: Dictionary = {
   'billing.domain_expired_notice':
     'Die Domain {item} ist abgelaufen. Verlängern Sie sie bis zum {date}, sonst werden Website, E-Mail und DNS abgeschaltet.',
   'billing.plan_ending_notice': 'Ihr Hosting-Paket {item} endet am {date} und verlängert sich nicht automatisch.',
+  'certificates.not_served': 'Berth bedient das DNS dieser Domain noch nicht, daher kann sie hier kein Zertifikat erhalten.',
+  'certificates.busy': 'Ein Zertifikat wird gerade bestellt oder wartet auf den nächsten Versuch um {time} UTC.',
+  'certificates.ordered': 'Ein neues Zertifikat wird bestellt; es ist binnen einer Minute in Gebrauch.',
+  'certificates.failing_notice': 'Das Zertifikat von {domain} konnte nicht erneuert werden und endet am {date}. Die CA meldet: {problem}',
   'billing.domain_lapsed_notice':
     'Die Domain {item} wurde nicht verlängert: Website, E-Mail und DNS sind abgeschaltet. Verlängern Sie sie, um sie wieder zu starten.',
   'payments.iban_invalid': 'Geben Sie eine gültige IBAN ein, z. B. DE89 3704 0044 0532 0130 00.',
@@ -948,6 +956,10 @@ const cs: Dictionary = {
   'billing.not_payable': 'Tuto fakturu zde nelze zaplatit.',
   'billing.domain_expired_notice': 'Doména {item} vypršela. Prodlužte ji do {date}, jinak web, e-mail a DNS přestanou fungovat.',
   'billing.plan_ending_notice': 'Váš hostingový tarif {item} končí {date} a automaticky se neprodlouží.',
+  'certificates.not_served': 'Berth zatím neobsluhuje DNS této domény, proto zde nemůže získat certifikát.',
+  'certificates.busy': 'Certifikát se právě objednává nebo čeká na další pokus v {time} UTC.',
+  'certificates.ordered': 'Objednává se nový certifikát; do minuty bude používán.',
+  'certificates.failing_notice': 'Certifikát domény {domain} se nepodařilo obnovit a končí {date}. CA uvádí: {problem}',
   'billing.domain_lapsed_notice': 'Doména {item} nebyla prodloužena: web, e-mail a DNS přestaly fungovat. Prodlužte ji a znovu se spustí.',
   'payments.iban_invalid': 'Zadejte platný IBAN, např. CZ65 0800 0000 1920 0014 5399.',
   'payments.bic_invalid': 'Zadejte platný BIC o 8 nebo 11 znacích, např. GIBACZPX, nebo pole nechte prázdné.',

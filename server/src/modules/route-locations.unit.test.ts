@@ -14,6 +14,7 @@ const AREAS: Record<string, string[]> = {
   '/account/payment-methods': ['payments'],
   '/host/domain': ['domains'],
   '/host/domain/:id/dns': ['dns'],
+  '/host/domain/:id/certificate': ['certificates'],
   '/host/domain/:id/users': ['domain-users'],
   '/host/domain/:id/aliases': ['mail-aliases'],
   '/host/domain-user': ['domain-users'],

@@ -14,6 +14,20 @@ const BELOW_DELEGATION = (row: string, strictly: boolean) => `exists (
     where n.domain_id = ${row}.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
       and (${strictly ? '' : `${row}.name = n.name or `}right(${row}.name, length(n.name) + 1) = '.' || n.name))`;
 
+export const RECORDS_VIEW_0029 = `create or replace view pdns.records as
+    select -z.domain_id::bigint as id, z.domain_id, z.name, 'SOA'::text as type, z.soa_content as content,
+      3600 as ttl, 0 as prio, false as disabled, ''::text as ordername, true as auth
+    from public.dns_zones z
+    where z.served
+    union all
+    select r.id::bigint, r.domain_id, r.fqdn, r.type, r.served_content, r.ttl, coalesce(r.priority, 0), r.disabled, r.ordername, r.auth
+    from public.dns_records r
+    where r.served
+    union all
+    select -(10000000000 + e.id), e.domain_id, e.fqdn, null::text, null::text, null::int, null::int, false, e.ordername, e.auth
+    from public.dns_empty_nonterminals e
+    where e.served`;
+
 const statements = [
   'alter table public.dns_records add column auth boolean not null default true',
   'alter table public.dns_empty_nonterminals add column auth boolean not null default true',
@@ -58,19 +72,7 @@ const statements = [
     for each row execute function public.dns_records_delegation_changed()`,
   'select public.dns_refresh_auth(z.domain_id) from public.dns_zones z',
   // The same columns as 0028's view (create or replace keeps the daemons' grants).
-  `create or replace view pdns.records as
-    select -z.domain_id::bigint as id, z.domain_id, z.name, 'SOA'::text as type, z.soa_content as content,
-      3600 as ttl, 0 as prio, false as disabled, ''::text as ordername, true as auth
-    from public.dns_zones z
-    where z.served
-    union all
-    select r.id::bigint, r.domain_id, r.fqdn, r.type, r.served_content, r.ttl, coalesce(r.priority, 0), r.disabled, r.ordername, r.auth
-    from public.dns_records r
-    where r.served
-    union all
-    select -(10000000000 + e.id), e.domain_id, e.fqdn, null::text, null::text, null::int, null::int, false, e.ordername, e.auth
-    from public.dns_empty_nonterminals e
-    where e.served`,
+  RECORDS_VIEW_0029,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

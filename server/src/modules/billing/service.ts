@@ -473,6 +473,7 @@ export class Billing {
       domain_expired: 'billing.domain_expired_notice',
       domain_lapsed: 'billing.domain_lapsed_notice',
       plan_ending: 'billing.plan_ending_notice',
+      certificate_failing: 'certificates.failing_notice',
     };
     const number = about.invoice?.number ?? '';
     const told = {

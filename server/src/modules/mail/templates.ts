@@ -38,7 +38,7 @@ export interface MailParams {
   billing: { name: string; notice: BillingNotice; item: string; invoice: string; amount: string; date: string; link: string };
 }
 
-export type BillingNotice = 'renewed' | 'invoice_due' | 'overdue' | 'suspended' | 'domain_expired' | 'domain_lapsed' | 'plan_ending';
+export type BillingNotice = 'renewed' | 'invoice_due' | 'overdue' | 'suspended' | 'domain_expired' | 'domain_lapsed' | 'plan_ending' | 'certificate_failing';
 
 export type MailKind = keyof MailParams;
 
@@ -151,6 +151,7 @@ interface Wording {
     amountLabel: string;
     button: string;
     planButton: string;
+    domainButton: string;
     footer(brand: string): string;
   };
   security: Record<SecurityKind, { subject(brand: string): string; intro(brand: string): string }> & {
@@ -274,10 +275,16 @@ const en: Wording = {
       intro: (item, _invoice, date) =>
         `${item} ends on ${date} and does not renew automatically. Renew it before then (or switch on automatic renewal), or no new domains and mailboxes can be added.`,
     },
+    certificate_failing: {
+      subject: (brand, item) => `The certificate of ${item} at ${brand} could not be renewed`,
+      intro: (item, _invoice, date) =>
+        `The certificate of ${item} ends on ${date} and renewing it keeps failing. Until it is renewed, browsers will warn visitors after that day. The domain page says what the certificate authority answered.`,
+    },
     invoiceLabel: 'Invoice',
     amountLabel: 'Amount',
     button: 'Pay invoice',
     planButton: 'Renew plan',
+    domainButton: 'Open the domain',
     footer: (brand) =>
       `You receive this e-mail because you have services at ${brand}. Auto-renewal can be switched off on each domain's page.`,
   },
@@ -435,10 +442,16 @@ const de: Wording = {
       intro: (item, _invoice, date) =>
         `${item} endet am ${date} und verlängert sich nicht automatisch. Verlängern Sie es vorher (oder schalten Sie die automatische Verlängerung ein), sonst können keine neuen Domains und Postfächer angelegt werden.`,
     },
+    certificate_failing: {
+      subject: (brand, item) => `Das Zertifikat von ${item} bei ${brand} konnte nicht erneuert werden`,
+      intro: (item, _invoice, date) =>
+        `Das Zertifikat von ${item} endet am ${date}, und seine Erneuerung schlägt weiter fehl. Wird es nicht erneuert, warnen Browser Besucher ab diesem Tag. Die Seite der Domain nennt die Antwort der Zertifizierungsstelle.`,
+    },
     invoiceLabel: 'Rechnung',
     amountLabel: 'Betrag',
     button: 'Rechnung bezahlen',
     planButton: 'Paket verlängern',
+    domainButton: 'Domain öffnen',
     footer: (brand) =>
       `Sie erhalten diese E-Mail, weil Sie Dienste bei ${brand} nutzen. Die automatische Verlängerung lässt sich auf der Seite jeder Domain abschalten.`,
   },
@@ -596,10 +609,16 @@ const cs: Wording = {
       intro: (item, _invoice, date) =>
         `${item} končí ${date} a automaticky se neprodlouží. Prodlužte jej do té doby (nebo zapněte automatické prodloužení), jinak nepůjde přidávat nové domény a schránky.`,
     },
+    certificate_failing: {
+      subject: (brand, item) => `Certifikát domény ${item} u ${brand} se nepodařilo obnovit`,
+      intro: (item, _invoice, date) =>
+        `Certifikát domény ${item} končí ${date} a jeho obnovení stále selhává. Pokud se neobnoví, prohlížeče budou od toho dne návštěvníky varovat. Stránka domény uvádí odpověď certifikační autority.`,
+    },
     invoiceLabel: 'Faktura',
     amountLabel: 'Částka',
     button: 'Zaplatit fakturu',
     planButton: 'Prodloužit tarif',
+    domainButton: 'Otevřít doménu',
     footer: (brand) =>
       `Tento e-mail dostáváte, protože využíváte služby u ${brand}. Automatické prodlužování lze vypnout na stránce každé domény.`,
   },
@@ -759,12 +778,17 @@ const composers: { [K in MailKind]: Composer<K> } = {
       subject: notice.subject(brand, p.item),
       preheader: notice.intro(p.item, p.invoice, date),
       blocks:
-        p.notice.startsWith('domain_') || p.notice === 'plan_ending'
+        !p.invoice
           ? [
               { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
               {
                 type: 'button',
-                label: p.notice === 'plan_ending' ? w.billing.planButton : w.domainExpiry.button,
+                label:
+                  p.notice === 'plan_ending'
+                    ? w.billing.planButton
+                    : p.notice === 'certificate_failing'
+                      ? w.billing.domainButton
+                      : w.domainExpiry.button,
                 url: requireWebLink(p.link),
               },
             ]

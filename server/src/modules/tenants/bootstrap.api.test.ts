@@ -54,6 +54,7 @@ describe('first start', () => {
       '0032_webhooks',
       '0033_billing',
       '0034_plan_renewal',
+      '0035_certificates',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

@@ -1,0 +1,82 @@
+import { sql, type Kysely } from 'kysely';
+import { RECORDS_VIEW_0029 } from './0029_dns_auth_flag.ts';
+
+/**
+ * Certificates by ACME (modules/certificates, docs/decisions/0017-certificates.md):
+ *
+ * - `acme_accounts`: the platform's one account per CA directory; its key sealed like TOTP seeds.
+ * - `certificates`: one per domain, covering the domain and its wildcard. The key is sealed; the
+ *   state, the CA's last problem, when to try next and when to renew are what the certificate pass
+ *   (and the domain page) reads.
+ * - `acme_orders`: every order started, to keep under the CA's rate limits (certificates/limits.ts).
+ * - `acme_dns_challenges`: DNS-01 answers, served by PowerDNS through pdns.records for as long as
+ *   the CA needs them, never shown on the DNS page. Tokens are base64url (checked before they are written).
+ */
+const ORDERNAME = (name: string) =>
+  `(select string_agg(label, ' ' order by n desc) from unnest(string_to_array(${name}, '.')) with ordinality as l(label, n))`;
+const RECORDS_VIEW_0035 = `${RECORDS_VIEW_0029}
+    union all
+    select -(20000000000 + c.id), c.domain_id, c.name || '.' || z.name, 'TXT'::text, '"' || c.token || '"', 60, 0, false,
+      ${ORDERNAME('c.name')},
+      not exists (select 1 from public.dns_records n
+        where n.domain_id = c.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
+          and (c.name = n.name or right(c.name, length(n.name) + 1) = '.' || n.name))
+    from public.acme_dns_challenges c join public.dns_zones z on z.domain_id = c.domain_id
+    where z.served`;
+
+const statements = [
+  `create table public.acme_accounts (
+    directory_url text primary key,
+    key_sealed text not null,
+    account_url text not null,
+    created_at timestamptz not null
+  )`,
+  `create table public.certificates (
+    domain_id integer primary key references public.domains(id) on delete cascade,
+    tenant_id integer not null references public.tenants(id) on delete cascade,
+    names text[] not null default '{}',
+    method text check (method in ('dns-01', 'http-01', 'custom')),
+    state text not null default 'pending' check (state in ('pending', 'valid', 'failed')),
+    issuer text,
+    serial text,
+    not_before timestamptz,
+    not_after timestamptz,
+    cert_pem text,
+    key_sealed text,
+    problem text,
+    attempts integer not null default 0,
+    next_try_at timestamptz,
+    renew_at timestamptz,
+    warned_for timestamptz,
+    updated_at timestamptz not null
+  )`,
+  'create index certificates_next_try on public.certificates (next_try_at)',
+  'create index certificates_renew on public.certificates (renew_at)',
+  `create table public.acme_orders (
+    id serial primary key,
+    domain_id integer references public.domains(id) on delete set null,
+    names text[] not null,
+    started_at timestamptz not null,
+    outcome text check (outcome in ('valid', 'failed'))
+  )`,
+  'create index acme_orders_started on public.acme_orders (started_at)',
+  `create table public.acme_dns_challenges (
+    id serial primary key,
+    domain_id integer not null references public.domains(id) on delete cascade,
+    name text not null check (name ~ '^_acme-challenge(\\.[a-z0-9*_-]+)*$'),
+    token text not null check (token ~ '^[A-Za-z0-9_-]{20,100}$'),
+    created_at timestamptz not null
+  )`,
+  'create index acme_dns_challenges_domain on public.acme_dns_challenges (domain_id)',
+  RECORDS_VIEW_0035,
+];
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(RECORDS_VIEW_0029).execute(db);
+  for (const table of ['acme_dns_challenges', 'acme_orders', 'certificates', 'acme_accounts'])
+    await sql.raw(`drop table public.${table}`).execute(db);
+}

@@ -1,0 +1,130 @@
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Agent } from 'node:https';
+import { rootCertificates } from 'node:tls';
+import acme from 'acme-client';
+
+/** Where certificates come from: a CA's ACME directory and the platform's contact there. */
+export interface AcmeSettings {
+  directoryUrl: string;
+  email: string | undefined;
+  /** External Account Binding, for CAs that require it (ZeroSSL and others). */
+  eab: { kid: string; hmacKey: string } | undefined;
+  /** Roots the directory's own HTTPS is checked against besides the system's (a test CA's, e.g. Pebble's). */
+  caFile: string | undefined;
+}
+
+/** A DNS-01 answer to publish: the TXT record's name relative to the zone and its value. */
+export interface DnsAnswer {
+  name: string;
+  token: string;
+}
+
+export interface IssuedCertificate {
+  /** The leaf and its chain, PEM. */
+  certPem: string;
+  keyPem: string;
+  issuer: string;
+  serial: string;
+  notBefore: Date;
+  notAfter: Date;
+}
+
+/** Thrown with the CA's own words (its problem document's detail) when an order fails. */
+export class AcmeProblem extends Error {}
+
+let trusted: string | undefined;
+
+/**
+ * The few ACME steps Berth takes, through acme-client: register the platform's account once, and
+ * order a certificate whose names are proven by DNS-01 answers that `publish` puts into Berth's own
+ * zone (and `unpublish` takes out again, whatever happens).
+ */
+export class AcmeCa {
+  private readonly settings: AcmeSettings;
+
+  constructor(settings: AcmeSettings) {
+    this.settings = settings;
+    if (settings.caFile && trusted !== settings.caFile) {
+      // acme-client's one HTTP client: the extra roots apply to its requests only, never to the process.
+      acme.axios.defaults.httpsAgent = new Agent({ ca: [...rootCertificates, readFileSync(settings.caFile, 'utf8')] });
+      trusted = settings.caFile;
+    }
+  }
+
+  /** A new account key and its registration at the CA (terms agreed on the operator's behalf by configuring the CA). */
+  async register(): Promise<{ keyPem: string; accountUrl: string }> {
+    const key = await acme.crypto.createPrivateEcdsaKey('P-256');
+    const client = this.client(key.toString(), undefined);
+    await client.createAccount({
+      termsOfServiceAgreed: true,
+      ...(this.settings.email ? { contact: [`mailto:${this.settings.email}`] } : {}),
+    });
+    return { keyPem: key.toString(), accountUrl: client.getAccountUrl() };
+  }
+
+  /**
+   * Orders a certificate for `names` (all in `zone`, wildcards allowed), proven by DNS-01. The
+   * CA's problem, if any, is thrown as an AcmeProblem.
+   */
+  async orderByDns(
+    account: { keyPem: string; accountUrl: string },
+    zone: string,
+    names: string[],
+    publish: (answer: DnsAnswer) => Promise<number>,
+    unpublish: (id: number) => Promise<void>,
+  ): Promise<IssuedCertificate> {
+    const client = this.client(account.keyPem, account.accountUrl);
+    const [key, csr] = await acme.crypto.createCsr({ commonName: names[0]!, altNames: names }, await acme.crypto.createPrivateEcdsaKey('P-256'));
+    const published = new Map<string, number>();
+    let certPem: string;
+    try {
+      certPem = await client.auto({
+        csr,
+        challengePriority: ['dns-01'],
+        // The answer is in Berth's own zone, served the moment it is written: nothing to wait for,
+        // and the CA asks Berth's name servers, not this machine's resolver.
+        skipChallengeVerification: true,
+        termsOfServiceAgreed: true,
+        challengeCreateFn: async (authz, challenge, token) => {
+          if (challenge.type !== 'dns-01') throw new AcmeProblem(`The CA offered no DNS challenge for ${authz.identifier.value}.`);
+          const host = authz.identifier.value;
+          const below = host === zone ? '' : host.slice(0, -(zone.length + 1));
+          if (host !== zone && !host.endsWith(`.${zone}`)) throw new AcmeProblem(`${host} is not in ${zone}.`);
+          const id = await publish({ name: below ? `_acme-challenge.${below}` : '_acme-challenge', token });
+          published.set(`${authz.url} ${token}`, id);
+        },
+        challengeRemoveFn: async (authz, _challenge, token) => {
+          const id = published.get(`${authz.url} ${token}`);
+          if (id !== undefined) await unpublish(id);
+        },
+      });
+    } catch (error) {
+      if (error instanceof AcmeProblem) throw error;
+      throw new AcmeProblem(error instanceof Error ? error.message : String(error));
+    }
+    const leaf = new X509Certificate(certPem);
+    const info = acme.crypto.readCertificateInfo(certPem);
+    return {
+      certPem,
+      keyPem: key.toString(),
+      issuer: info.issuer.commonName || leaf.issuer,
+      serial: leaf.serialNumber,
+      notBefore: info.notBefore,
+      notAfter: info.notAfter,
+    };
+  }
+
+  private client(keyPem: string, accountUrl: string | undefined) {
+    return new acme.Client({
+      directoryUrl: this.settings.directoryUrl,
+      accountKey: keyPem,
+      ...(accountUrl ? { accountUrl } : {}),
+      ...(this.settings.eab ? { externalAccountBinding: this.settings.eab } : {}),
+      // Polls for a validation's result: from 1 s up to 10 s apart, about a minute in all.
+      backoffAttempts: 10,
+      backoffMin: 1000,
+      backoffMax: 10_000,
+    });
+  }
+}

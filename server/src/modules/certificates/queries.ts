@@ -1,0 +1,124 @@
+import { sql, type Updateable } from 'kysely';
+import type { Db } from '../../db/connection.ts';
+import type { CertificatesTable } from '../../db/schema.ts';
+
+export const findAccount = (db: Db, directoryUrl: string) =>
+  db.selectFrom('acme_accounts').selectAll().where('directory_url', '=', directoryUrl).executeTakeFirst();
+
+/** The first account stored for a directory wins; a second instance registering at once keeps the first. */
+export const insertAccount = (db: Db, values: { directory_url: string; key_sealed: string; account_url: string; created_at: Date }) =>
+  db.insertInto('acme_accounts').values(values).onConflict((oc) => oc.column('directory_url').doNothing()).execute();
+
+export const findCertificate = (db: Db, domainId: number) =>
+  db.selectFrom('certificates').selectAll().where('domain_id', '=', domainId).executeTakeFirst();
+
+export type CertificateRow = NonNullable<Awaited<ReturnType<typeof findCertificate>>>;
+
+/** A domain as a certificate needs it: its name, owner, and whether Berth serves its zone. */
+export const domainForCertificate = (db: Db, id: number) =>
+  db
+    .selectFrom('domains as d')
+    .leftJoin('dns_zones as z', 'z.domain_id', 'd.id')
+    .select(['d.id', 'd.name', 'd.tenant_id', 'd.owner_id', sql<boolean>`coalesce(z.served, false)`.as('served')])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+
+/** Whether a certificate row is due: none yet, a failed or pending order whose wait is over, or a valid one at its renewal time. */
+const due = (now: Date) =>
+  sql<boolean>`(c.domain_id is null or ((c.next_try_at is null or c.next_try_at <= ${now})
+    and (c.state <> 'valid' or c.renew_at <= ${now})))`;
+
+/** Domains whose zone Berth serves and whose certificate is due, by id. */
+export const dueDomains = (db: Db, q: { now: Date; limit: number }) =>
+  db
+    .selectFrom('domains as d')
+    .innerJoin('dns_zones as z', 'z.domain_id', 'd.id')
+    .leftJoin('certificates as c', 'c.domain_id', 'd.id')
+    .select(['d.id', 'd.tenant_id'])
+    .where('z.served', '=', true)
+    .where(due(q.now))
+    .orderBy('d.id')
+    .limit(q.limit)
+    .execute();
+
+/**
+ * Claims a due certificate for one order: its `next_try_at` moves to `leaseUntil`, so no other
+ * pass or instance orders it meanwhile. True for the one caller that claimed it.
+ */
+export const claimCertificate = async (
+  db: Db,
+  domain: { id: number; tenant_id: number },
+  now: Date,
+  leaseUntil: Date,
+  force = false,
+): Promise<boolean> => {
+  const rows = await db
+    .insertInto('certificates')
+    .values({ domain_id: domain.id, tenant_id: domain.tenant_id, next_try_at: leaseUntil, updated_at: now })
+    .onConflict((oc) =>
+      oc
+        .column('domain_id')
+        .doUpdateSet({ next_try_at: leaseUntil, updated_at: now })
+        .where((eb) =>
+          // By hand ("renew now") too, an order under way or a failed one's wait is respected: the CA is never hammered.
+          force
+            ? eb.or([eb('certificates.next_try_at', 'is', null), eb('certificates.next_try_at', '<=', now)])
+            : eb.and([
+                eb.or([eb('certificates.next_try_at', 'is', null), eb('certificates.next_try_at', '<=', now)]),
+                eb.or([eb('certificates.state', '<>', 'valid'), eb('certificates.renew_at', '<=', now)]),
+              ]),
+        ),
+    )
+    .returning('domain_id')
+    .execute();
+  return rows.length === 1;
+};
+
+export const updateCertificate = (db: Db, domainId: number, values: Updateable<CertificatesTable>) =>
+  db.updateTable('certificates').set(values).where('domain_id', '=', domainId).execute();
+
+/** Sets the warning mark once per end date: true for the one caller that set it. */
+export const claimExpiryWarning = async (db: Db, domainId: number, notAfter: Date): Promise<boolean> =>
+  (
+    await db
+      .updateTable('certificates')
+      .set({ warned_for: notAfter })
+      .where('domain_id', '=', domainId)
+      .where((eb) => eb.or([eb('warned_for', 'is', null), eb('warned_for', '<>', notAfter)]))
+      .returning('domain_id')
+      .execute()
+  ).length === 1;
+
+export const insertOrder = async (db: Db, values: { domain_id: number; names: string[]; started_at: Date }): Promise<number> =>
+  (await db.insertInto('acme_orders').values(values).returning('id').executeTakeFirstOrThrow()).id;
+
+export const finishOrder = (db: Db, id: number, outcome: 'valid' | 'failed') =>
+  db.updateTable('acme_orders').set({ outcome }).where('id', '=', id).execute();
+
+/** Orders started since `since`, platform-wide (the CA's limit on new orders per account). */
+export const ordersSince = async (db: Db, since: Date): Promise<number> =>
+  Number(
+    (
+      await db
+        .selectFrom('acme_orders')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('started_at', '>', since)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/** Certificates issued for a domain since `since`, oldest first (the CA's limit on duplicate certificates). */
+export const issuedSince = (db: Db, domainId: number, since: Date) =>
+  db
+    .selectFrom('acme_orders')
+    .select('started_at')
+    .where('domain_id', '=', domainId)
+    .where('outcome', '=', 'valid')
+    .where('started_at', '>', since)
+    .orderBy('started_at')
+    .execute();
+
+export const insertDnsChallenge = async (db: Db, values: { domain_id: number; name: string; token: string; created_at: Date }) =>
+  (await db.insertInto('acme_dns_challenges').values(values).returning('id').executeTakeFirstOrThrow()).id;
+
+export const deleteDnsChallenge = (db: Db, id: number) => db.deleteFrom('acme_dns_challenges').where('id', '=', id).execute();

@@ -1,0 +1,343 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Certificate, NotificationEvent } from '@berth/contracts';
+import type { Db } from '../../db/connection.ts';
+import { HttpError } from '../../http/errors.ts';
+import { translate } from '../../i18n/messages.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { startPeriodic } from '../../lib/periodic.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import { displayDomainName } from '../domains/names.ts';
+import { findVisibleDomain } from '../domains/queries.ts';
+import { formatDate } from '../expiry/service.ts';
+import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { insertNotification } from '../notifications/queries.ts';
+import { languageOf } from '../shop/language.ts';
+import { publicBaseUrl } from '../tenants/links.ts';
+import { displayNameOf } from '../tenants/scope.ts';
+import type { TenantResolver } from '../tenants/service.ts';
+import { findUserById, type UserRow } from '../users/queries.ts';
+import type { EventSink } from '../webhooks/events.ts';
+import { AcmeCa, AcmeProblem, type AcmeSettings } from './acme.ts';
+import {
+  claimCertificate,
+  claimExpiryWarning,
+  deleteDnsChallenge,
+  domainForCertificate,
+  dueDomains,
+  findAccount,
+  findCertificate,
+  finishOrder,
+  insertAccount,
+  insertDnsChallenge,
+  insertOrder,
+  issuedSince,
+  ordersSince,
+  updateCertificate,
+  type CertificateRow,
+} from './queries.ts';
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * Let's Encrypt's rate limits (letsencrypt.org/docs/rate-limits), kept under on every CA: new
+ * orders per account in 3 hours, and the same set of names at most 5 times a week. Failed
+ * validations (5 per name an hour) are kept under by the backoff: never sooner than 15 minutes.
+ */
+export const LETS_ENCRYPT_LIMITS = {
+  newOrdersPer3Hours: 300,
+  duplicateCertificatesPerWeek: 5,
+  failedValidationsPerHostnamePerHour: 5,
+} as const;
+/** After the n-th failed order in a row: 15 minutes, 1 hour, 4 hours, 12 hours, then once a day. */
+export const RETRY_AFTER_MINUTES = [15, 60, 240, 720, 1440] as const;
+/** How long a claimed order may run before another pass may take it over (a crashed worker's). */
+const ORDER_LEASE_MS = 10 * MINUTE;
+/** The owner is told when renewal still fails this close to the end. */
+export const WARN_DAYS_BEFORE_END = 14;
+export const CERTIFICATE_JOB = 'certificate_order';
+
+export interface CertificateDeps {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  /** Null: certificates are off on this platform (no CA configured). */
+  acme: AcmeSettings | null;
+  jobs?: JobQueue | undefined;
+  events?: EventSink | undefined;
+  mailer: Pick<Mailer, 'send'>;
+  realtime: { notify(userId: number, event: NotificationEvent): void };
+  tenants: Pick<TenantResolver, 'byId'>;
+  log: FastifyBaseLogger;
+  fallbackUrl: string;
+}
+
+/**
+ * Every domain whose zone Berth serves gets a certificate for its name and wildcard by DNS-01: the
+ * CA's question is answered by a TXT record in Berth's own zone (served by PowerDNS the moment it
+ * is written). A pass finds what is due — new, failed and waiting no longer, or at two thirds of its
+ * lifetime — and claims each in the database, so any number of instances can run it; the order
+ * itself is a durable job.
+ */
+export class CertificateService {
+  private readonly deps: CertificateDeps;
+  private readonly ca: AcmeCa | null;
+  private readonly job: JobDefinition<{ domainId: number }> | undefined;
+
+  constructor(deps: CertificateDeps) {
+    this.deps = deps;
+    this.ca = deps.acme ? new AcmeCa(deps.acme) : null;
+    this.job = this.ca
+      ? deps.jobs?.define<{ domainId: number }>(CERTIFICATE_JOB, (data) => this.order(data.domainId), {
+          describe: (data) => `domain #${data.domainId}`,
+          // The order records its own failure and backoff: the queue does not retry it.
+          retryLimit: 0,
+        })
+      : undefined;
+  }
+
+  get enabled(): boolean {
+    return this.ca !== null;
+  }
+
+  /** One pass: what is due is claimed and ordered, within the CA's limit on new orders. */
+  async runOnce(now: Date = this.deps.clock.now()): Promise<{ ordered: number }> {
+    if (!this.ca) return { ordered: 0 };
+    const room = LETS_ENCRYPT_LIMITS.newOrdersPer3Hours - (await ordersSince(this.deps.db, new Date(now.getTime() - 3 * HOUR)));
+    if (room <= 0) return { ordered: 0 };
+    let ordered = 0;
+    for (const domain of await dueDomains(this.deps.db, { now, limit: Math.min(room, 100) })) {
+      if (!(await claimCertificate(this.deps.db, domain, now, new Date(now.getTime() + ORDER_LEASE_MS)))) continue;
+      await this.start(domain.id);
+      ordered++;
+    }
+    return { ordered };
+  }
+
+  /** "Renew now" on the domain page: ordered at once unless an order runs or a failed one's wait is not over. */
+  async renewNow(viewer: UserRow, domainId: number): Promise<Certificate> {
+    const domain = await findVisibleDomain(this.deps.db, viewer, domainId);
+    if (!domain) throw new HttpError(404, 'http.not_found');
+    const served = await domainForCertificate(this.deps.db, domainId);
+    if (!this.ca || !served?.served) throw new HttpError(409, 'certificates.not_served');
+    const now = this.deps.clock.now();
+    if (!(await claimCertificate(this.deps.db, served, now, new Date(now.getTime() + ORDER_LEASE_MS), true))) {
+      const row = await findCertificate(this.deps.db, domainId);
+      const at = row?.next_try_at ? new Date(row.next_try_at) : now;
+      throw new HttpError(409, 'certificates.busy', { params: { time: at.toISOString().slice(11, 16) } });
+    }
+    await this.start(domainId);
+    return this.present(await findCertificate(this.deps.db, domainId), true, now);
+  }
+
+  /** What the domain page shows of its certificate. */
+  async describe(viewer: UserRow, domainId: number): Promise<Certificate> {
+    const domain = await findVisibleDomain(this.deps.db, viewer, domainId);
+    if (!domain) throw new HttpError(404, 'http.not_found');
+    const served = await domainForCertificate(this.deps.db, domainId);
+    return this.present(await findCertificate(this.deps.db, domainId), Boolean(this.ca && served?.served), this.deps.clock.now());
+  }
+
+  private async start(domainId: number): Promise<void> {
+    if (this.job) await this.job.send({ domainId });
+    else await this.order(domainId);
+  }
+
+  /**
+   * One order for a claimed domain: the domain and its wildcard by DNS-01. Success stores the
+   * certificate (key sealed) and its renewal time; a failure keeps what was valid, records the
+   * CA's reason and when to try again, and tells the tenant's webhooks and, near the end, the owner.
+   */
+  async order(domainId: number): Promise<void> {
+    if (!this.ca) return;
+    const { db, clock } = this.deps;
+    const domain = await domainForCertificate(db, domainId);
+    const row = await findCertificate(db, domainId);
+    if (!domain || !row) return;
+    const names = [domain.name, `*.${domain.name}`];
+    if (!domain.served) {
+      await updateCertificate(db, domainId, { next_try_at: null, updated_at: clock.now() });
+      return;
+    }
+    const started = clock.now();
+    // The CA allows the same names only so often a week: wait until the oldest of them is a week old.
+    const week = await issuedSince(db, domainId, new Date(started.getTime() - 7 * DAY));
+    if (week.length >= LETS_ENCRYPT_LIMITS.duplicateCertificatesPerWeek) {
+      const at = new Date(new Date(week[0]!.started_at).getTime() + 7 * DAY);
+      await updateCertificate(db, domainId, { next_try_at: at, updated_at: started });
+      return;
+    }
+    const orderId = await insertOrder(db, { domain_id: domainId, names, started_at: started });
+    try {
+      const account = await this.account();
+      const issued = await this.ca.orderByDns(
+        account,
+        domain.name,
+        names,
+        (answer) => insertDnsChallenge(db, { domain_id: domainId, name: answer.name, token: answer.token, created_at: clock.now() }),
+        async (id) => void (await deleteDnsChallenge(db, id)),
+      );
+
+      await updateCertificate(db, domainId, {
+        names,
+        method: 'dns-01',
+        state: 'valid',
+        issuer: issued.issuer,
+        serial: issued.serial,
+        not_before: issued.notBefore,
+        not_after: issued.notAfter,
+        cert_pem: issued.certPem,
+        key_sealed: this.deps.secrets.seal(issued.keyPem),
+        problem: null,
+        attempts: 0,
+        next_try_at: null,
+        renew_at: renewalTime(issued.notBefore, issued.notAfter, clock.now()),
+        updated_at: clock.now(),
+      });
+      await finishOrder(db, orderId, 'valid');
+      this.deps.log.info({ domain: domain.name, notAfter: issued.notAfter }, 'certificate issued');
+    } catch (error) {
+      await finishOrder(db, orderId, 'failed');
+      await this.failed(domain, row, names, error instanceof AcmeProblem ? error.message : String(error));
+    }
+  }
+
+  private async failed(
+    domain: { id: number; name: string; tenant_id: number; owner_id: number | null },
+    row: CertificateRow,
+    names: string[],
+    problem: string,
+  ): Promise<void> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const attempts = row.attempts + 1;
+    const wait = RETRY_AFTER_MINUTES[Math.min(attempts, RETRY_AFTER_MINUTES.length) - 1]! * MINUTE;
+    const nextTry = new Date(now.getTime() + wait);
+    const validUntil = row.state === 'valid' && row.not_after ? new Date(row.not_after) : null;
+    await db.transaction().execute(async (trx) => {
+      await updateCertificate(trx, domain.id, {
+        names,
+        method: row.method ?? 'dns-01',
+        state: validUntil ? 'valid' : 'failed',
+        problem: problem.slice(0, 2000),
+        attempts,
+        next_try_at: nextTry,
+        updated_at: now,
+      });
+      await this.deps.events?.emit(trx, domain.tenant_id, 'certificate.failed', {
+        domain: { id: domain.id, name: domain.name, owner_id: domain.owner_id },
+        names,
+        problem,
+        attempts,
+        next_try_at: nextTry.toISOString(),
+        valid_until: validUntil?.toISOString() ?? null,
+      });
+    });
+    this.deps.log.warn({ domain: domain.name, problem, attempts, nextTry }, 'certificate order failed');
+    if (validUntil && validUntil.getTime() - now.getTime() <= WARN_DAYS_BEFORE_END * DAY && domain.owner_id !== null)
+      await this.warnOwner(domain, domain.owner_id, validUntil, problem);
+  }
+
+  /** A stored notification and a mail, once per end date, when renewal still fails 14 days before it. */
+  private async warnOwner(domain: { id: number; name: string; tenant_id: number }, ownerId: number, validUntil: Date, problem: string) {
+    const owner = await findUserById(this.deps.db, ownerId);
+    if (!owner) return;
+    const tenant = await this.deps.tenants.byId(owner.tenant_id);
+    const language = languageOf(owner);
+    const name = displayDomainName(domain.name);
+    const told = {
+      type: 'warning',
+      text: translate(language, 'certificates.failing_notice', { domain: name, date: formatDate(validUntil, language), problem }),
+    } as const;
+    const sent = await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await claimExpiryWarning(trx, domain.id, validUntil))) return false;
+      await insertNotification(trx, { tenant_id: owner.tenant_id, user_id: owner.id, ...told, created_at: this.deps.clock.now() });
+      await this.deps.mailer.send(
+        {
+          to: owner.email,
+          language,
+          tenantId: owner.tenant_id,
+          tenantTitle: tenant?.title ?? 'Berth',
+          kind: 'billing',
+          params: {
+            name: displayNameOf(owner),
+            notice: 'certificate_failing',
+            item: name,
+            invoice: '',
+            amount: '',
+            date: validUntil.toISOString(),
+            link: `${publicBaseUrl(tenant, this.deps.fallbackUrl)}/host/domain/${domain.id}`,
+          },
+        },
+        { db: trx },
+      );
+      return true;
+    });
+    if (sent) this.deps.realtime.notify(owner.id, told);
+  }
+
+  /** The platform's account at the CA: registered once, its key sealed in the database. */
+  private async account(): Promise<{ keyPem: string; accountUrl: string }> {
+    const directoryUrl = this.deps.acme!.directoryUrl;
+    let stored = await findAccount(this.deps.db, directoryUrl);
+    if (!stored) {
+      const made = await this.ca!.register();
+      await insertAccount(this.deps.db, {
+        directory_url: directoryUrl,
+        key_sealed: this.deps.secrets.seal(made.keyPem),
+        account_url: made.accountUrl,
+        created_at: this.deps.clock.now(),
+      });
+      stored = await findAccount(this.deps.db, directoryUrl);
+    }
+    return { keyPem: this.deps.secrets.open(stored!.key_sealed), accountUrl: stored!.account_url };
+  }
+
+  private present(row: CertificateRow | undefined, served: boolean, now: Date): Certificate {
+    const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
+    if (!row) {
+      return { state: served ? 'pending' : 'none', names: [], method: null, issuer: null, not_before: null, not_after: null, renew_at: null, problem: null, next_try_at: null };
+    }
+    const valid = row.state === 'valid';
+    const renewing = valid && (row.problem !== null || (row.renew_at !== null && new Date(row.renew_at) <= now));
+    return {
+      state: valid ? (renewing ? 'renewing' : 'valid') : row.state === 'failed' ? 'failed' : served ? 'pending' : 'none',
+      names: row.names,
+      method: row.method,
+      issuer: row.issuer,
+      not_before: iso(row.not_before),
+      not_after: iso(row.not_after),
+      renew_at: iso(row.renew_at),
+      problem: row.problem,
+      next_try_at: row.problem ? iso(row.next_try_at) : null,
+    };
+  }
+}
+
+/**
+ * When a certificate is renewed: at two thirds of its lifetime. Should that be past already by this
+ * platform's clock (a CA's clock ahead of it), at two thirds of what is left, so that a new
+ * certificate is never due at once — no order loop; one already ended by this clock waits an hour.
+ */
+export function renewalTime(notBefore: Date, notAfter: Date, now: Date): Date {
+  const ideal = notBefore.getTime() + Math.round(((notAfter.getTime() - notBefore.getTime()) * 2) / 3);
+  if (ideal > now.getTime()) return new Date(ideal);
+  const left = notAfter.getTime() - now.getTime();
+  return new Date(now.getTime() + (left > 0 ? Math.round((left * 2) / 3) : HOUR));
+}
+
+/** Runs the certificate pass soon after start and then every `everyMs`; several instances may run it at once. */
+export function startCertificateJob(certificates: CertificateService, log: FastifyBaseLogger, options: { everyMs: number; firstAfterMs?: number }) {
+  return startPeriodic(
+    () =>
+      certificates
+        .runOnce()
+        .then((done) => {
+          if (done.ordered) log.info(done, 'certificate pass');
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'certificate pass failed')),
+    { everyMs: options.everyMs, firstAfterMs: options.firstAfterMs ?? 5_000 },
+  );
+}

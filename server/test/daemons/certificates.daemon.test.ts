@@ -1,0 +1,245 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preparePowerDns, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
+import { JobQueue } from '../../src/modules/jobs/queue.ts';
+import { RETRY_AFTER_MINUTES } from '../../src/modules/certificates/service.ts';
+import { freePort } from '../faults/processes.ts';
+import { createTestApp, type TestApp } from '../harness.ts';
+import { addTenant, addUser, callerFor, type Caller } from '../hosting.ts';
+import { mailsTo } from '../outbox.ts';
+import { startPebble, type Pebble } from '../pebble.ts';
+
+// Certificates from Debian's Pebble with validation on: it asks Berth's PowerDNS (reading this
+// test's PostgreSQL database) for the DNS-01 answers the panel writes into its own zones.
+
+let t: TestApp;
+let dir: string;
+let pdns: ChildProcess;
+let pebble: Pebble;
+type Someone = Awaited<ReturnType<typeof addUser>>;
+let admin: Someone;
+let customer: Someone;
+let stranger: Someone;
+/** New sessions for everyone: the clock's jumps (a certificate's lifetime) outlast the ones logged in at the start. */
+async function logInAgain() {
+  for (const someone of [admin, customer, stranger]) someone.call = await callerFor(t, someone.user);
+}
+const delivered: { type: string; data: Record<string, unknown> }[] = [];
+let receiver: Server;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'berth-acme-'));
+  const dnsPort = await freePort();
+  pebble = await startPebble(dir, { dnsServer: `127.0.0.1:${dnsPort}` });
+  t = await createTestApp({
+    env: { ACME_DIRECTORY_URL: pebble.directoryUrl, ACME_CA_FILE: pebble.caFile, ACME_EMAIL: 'hostmaster@berth.test', WEBHOOK_ALLOWED_RANGES: '127.0.0.1/32' },
+  });
+  if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
+  const settings: PowerDnsSettings = { databaseUrl: t.databaseUrl, address: '127.0.0.1', port: dnsPort, runDir: path.join(dir, 'pdns') };
+  await preparePowerDns(t.db, settings);
+  pdns = await startPowerDns(settings);
+  const tenant = await addTenant(t, 'Alpha', 'alpha.test', ['ns1.alpha.test', 'ns2.alpha.test']);
+  admin = await addUser(t, tenant, 'admin@alpha.test', 'host_admin');
+  customer = await addUser(t, tenant, 'customer@alpha.test');
+  stranger = await addUser(t, tenant, 'stranger@alpha.test');
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      delivered.push(JSON.parse(body) as { type: string; data: Record<string, unknown> });
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const endpoint = await admin.call({
+    method: 'POST',
+    url: '/api/system/webhooks',
+    payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['certificate.failed'] },
+  });
+  expect(endpoint.statusCode, endpoint.body).toBe(201);
+}, 120_000);
+afterAll(async () => {
+  pebble?.stop();
+  pdns?.kill('SIGKILL');
+  await t?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function addDomain(name: string): Promise<number> {
+  const answer = await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name, owner_id: customer.user.id } });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().data.id;
+}
+/** A pass as main.ts runs it, and the orders it queued run to their end. */
+async function pass() {
+  const done = await t.services.certificates.runOnce();
+  await JobQueue.idleAll();
+  return done;
+}
+const certificateOf = async (id: number, caller = customer) => {
+  const answer = await caller.call({ method: 'GET', url: `/api/host/domain/${id}/certificate` });
+  expect(answer.statusCode, answer.body).toBe(200);
+  return answer.json().data;
+};
+const rowOf = (id: number) => t.db.selectFrom('certificates').selectAll().where('domain_id', '=', id).executeTakeFirstOrThrow();
+const ordersOf = (id: number) => t.db.selectFrom('acme_orders').selectAll().where('domain_id', '=', id).orderBy('id').execute();
+
+/** The leaf and its chain check out against Pebble's root of this run, for these names. */
+async function expectChain(pem: string, names: string[]) {
+  const [leaf, ...chain] = pem
+    .split(/(?<=-----END CERTIFICATE-----)\s*/)
+    .filter((part) => part.includes('BEGIN CERTIFICATE'))
+    .map((part) => new X509Certificate(part));
+  const root = new X509Certificate(await pebble.root());
+  expect(chain.length).toBeGreaterThanOrEqual(1);
+  let signed = leaf!;
+  for (const issuer of [...chain, root]) {
+    expect(signed.verify(issuer.publicKey), `${signed.subject} signed by ${issuer.subject}`).toBe(true);
+    signed = issuer;
+  }
+  for (const name of names) expect(leaf!.subjectAltName).toContain(`DNS:${name}`);
+  return leaf!;
+}
+
+describe('a domain whose zone Berth serves', () => {
+  let id: number;
+
+  it('gets a certificate for its name and wildcard by DNS-01, validated by Pebble through PowerDNS', async () => {
+    id = await addDomain('secure.example');
+    expect(await certificateOf(id)).toMatchObject({ state: 'pending', names: [] });
+    expect(await pass()).toEqual({ ordered: 1 });
+
+    const shown = await certificateOf(id);
+    expect(shown).toMatchObject({ state: 'valid', names: ['secure.example', '*.secure.example'], method: 'dns-01', problem: null });
+    expect(shown.issuer).toMatch(/Pebble/);
+    const lifetime = new Date(shown.not_after).getTime() - new Date(shown.not_before).getTime();
+    expect(new Date(shown.renew_at).getTime()).toBe(new Date(shown.not_before).getTime() + Math.round((lifetime * 2) / 3));
+
+    const row = await rowOf(id);
+    const leaf = await expectChain(row.cert_pem!, ['secure.example', '*.secure.example']);
+    // The key is sealed in the database, and it is the certificate's.
+    expect(row.key_sealed).not.toContain('PRIVATE KEY');
+    expect(leaf.checkPrivateKey(createPrivateKey(t.services.secrets.open(row.key_sealed!)))).toBe(true);
+    // The answers are gone from the zone; one platform account, its key sealed.
+    expect(await t.db.selectFrom('acme_dns_challenges').selectAll().execute()).toEqual([]);
+    const accounts = await t.db.selectFrom('acme_accounts').selectAll().execute();
+    expect(accounts).toHaveLength(1);
+    expect(accounts[0]!.key_sealed).not.toContain('PRIVATE KEY');
+    // Nothing more is due: the next pass orders nothing.
+    expect(await pass()).toEqual({ ordered: 0 });
+  });
+
+  it('is renewed at two thirds of its lifetime, by the controllable clock', async () => {
+    const before = await rowOf(id);
+    t.clock.set(new Date(new Date(before.renew_at!).getTime() - 60_000));
+    expect(await pass()).toEqual({ ordered: 0 });
+    t.clock.set(new Date(new Date(before.renew_at!).getTime() + 60_000));
+    expect(await pass()).toEqual({ ordered: 1 });
+    const after = await rowOf(id);
+    expect(after.serial).not.toBe(before.serial);
+    expect(after.state).toBe('valid');
+    await expectChain(after.cert_pem!, ['secure.example', '*.secure.example']);
+    expect(new Date(after.renew_at!).getTime()).toBeGreaterThan(new Date(before.renew_at!).getTime());
+  });
+
+  it('is renewed by hand once however often "renew now" is pressed at the same instant; others see nothing of it', async () => {
+    await logInAgain();
+    const before = await rowOf(id);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => customer.call({ method: 'POST', url: `/api/host/domain/${id}/certificate/renew` })),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([202, ...Array(29).fill(409)]);
+    expect(answers.find((answer) => answer.statusCode === 409)!.json().message).toMatch(/being ordered or waits/);
+    await JobQueue.idleAll();
+    expect((await rowOf(id)).serial).not.toBe(before.serial);
+    expect((await stranger.call({ method: 'GET', url: `/api/host/domain/${id}/certificate` })).statusCode).toBe(404);
+    expect((await stranger.call({ method: 'POST', url: `/api/host/domain/${id}/certificate/renew` })).statusCode).toBe(404);
+  });
+});
+
+describe('a renewal that keeps failing near the end', () => {
+  it('keeps the valid certificate in use and warns its owner once, 14 days before the end', async () => {
+    await logInAgain();
+    const id = (await t.db.selectFrom('domains').select('id').where('name', '=', 'secure.example').executeTakeFirstOrThrow()).id;
+    const ns = await admin.call({
+      method: 'POST',
+      url: `/api/host/domain/${id}/dns`,
+      payload: { name: '_acme-challenge', type: 'NS', content: 'ns.elsewhere.example' },
+    });
+    expect(ns.statusCode, ns.body).toBe(201);
+    const before = await rowOf(id);
+    const end = new Date(before.not_after!).getTime();
+    for (const daysLeft of [20, 10, 9]) {
+      t.clock.set(new Date(end - daysLeft * 24 * 60 * 60 * 1000));
+      await pass();
+    }
+    const row = await rowOf(id);
+    expect(row).toMatchObject({ state: 'valid', serial: before.serial, attempts: 3 });
+    await logInAgain();
+    expect(await certificateOf(id)).toMatchObject({ state: 'renewing', problem: 'No TXT records found for DNS challenge' });
+    const mails = (await mailsTo(t.db, 'customer@alpha.test')).map((mail) => mail.subject);
+    expect(mails).toEqual(['The certificate of secure.example at Alpha could not be renewed']);
+    const notes = await t.db.selectFrom('notifications').select('text').where('user_id', '=', customer.user.id).execute();
+    expect(notes.map((note) => note.text)).toEqual([
+      expect.stringMatching(/^The certificate of secure\.example could not be renewed and ends on .*\. The CA says: No TXT records found for DNS challenge$/),
+    ]);
+    await within5s(() => delivered.some((event) => event.type === 'certificate.failed' && event.data.valid_until !== null));
+    await admin.call({ method: 'DELETE', url: `/api/host/domain/${id}/dns/${ns.json().data.id}` });
+  });
+});
+
+describe('a validation that fails', () => {
+  it("shows the CA's reason, tells the tenant's webhooks, is retried later and not at once, and succeeds once fixed", async () => {
+    await logInAgain();
+    const id = await addDomain('delegated.example');
+    // The customer delegated _acme-challenge elsewhere (as for another CA client): Berth's answer is not where the CA looks.
+    const ns = await admin.call({
+      method: 'POST',
+      url: `/api/host/domain/${id}/dns`,
+      payload: { name: '_acme-challenge', type: 'NS', content: 'ns.elsewhere.example' },
+    });
+    expect(ns.statusCode, ns.body).toBe(201);
+    const started = t.clock.now();
+    await pass();
+    const failed = await certificateOf(id);
+    expect(failed.state).toBe('failed');
+    expect(failed.problem).toBe('No TXT records found for DNS challenge');
+    expect(new Date(failed.next_try_at).getTime()).toBe(started.getTime() + RETRY_AFTER_MINUTES[0] * 60_000);
+    // Not again before then, however many passes run.
+    await Promise.all([pass(), pass()]);
+    t.clock.set(new Date(started.getTime() + RETRY_AFTER_MINUTES[0] * 60_000 - 1000));
+    await pass();
+    expect(await ordersOf(id)).toHaveLength(1);
+    // "Renew now" respects the wait too.
+    const early = await customer.call({ method: 'POST', url: `/api/host/domain/${id}/certificate/renew` });
+    expect(early.statusCode).toBe(409);
+
+    const ours = (event: { type: string; data: Record<string, unknown> }) =>
+      event.type === 'certificate.failed' && (event.data.domain as { id: number }).id === id;
+    await within5s(() => delivered.some(ours));
+    const event = delivered.find(ours)!;
+    expect(event.data).toMatchObject({ domain: { id, name: 'delegated.example' }, attempts: 1, valid_until: null });
+
+    await logInAgain();
+    await admin.call({ method: 'DELETE', url: `/api/host/domain/${id}/dns/${ns.json().data.id}` });
+    t.clock.set(new Date(started.getTime() + RETRY_AFTER_MINUTES[0] * 60_000 + 1000));
+    await pass();
+    expect(await certificateOf(id)).toMatchObject({ state: 'valid', problem: null, next_try_at: null });
+    expect((await ordersOf(id)).map((order) => order.outcome)).toEqual(['failed', 'valid']);
+  });
+});
+
+async function within5s(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('not within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
