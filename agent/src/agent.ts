@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { webSiteSchema, type WebSite } from '@berth/contracts';
 import {
+  certificatesDir,
   checkedEntries,
   claimHosts,
   documentRoot,
@@ -23,6 +24,7 @@ import {
 import { placeholderPage, suspendedPage } from './pages.ts';
 import { reportDisk, reportLogs, reportServer, reportSite, serverIdOf, sitesOf } from './queries.ts';
 import { SiteLogs } from './logs.ts';
+import { SiteCertificates } from './certificates.ts';
 import { folderKey, measureSiteFolders, sweepSiteFolders } from './upkeep.ts';
 import { CustomerUsers, type CustomerUser } from './users.ts';
 import {
@@ -55,6 +57,8 @@ export interface AgentSettings extends WebLayout {
   logsEveryMs?: number;
   /** nginx's shared access and error logs are rotated past this size (bytes; one old file kept). */
   logMaxBytes?: number;
+  /** The keys certificate keys are sealed under (base64, comma-separated; npm run services writes them). */
+  certificateKeys?: string | undefined;
   log?: (line: string) => void;
 }
 
@@ -108,6 +112,9 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     writeIfChanged(phpMainConf(settings, version), renderPhpMain(settings, version, runsAsRoot));
   }
   const owners = new CustomerUsers(settings.userPrefix ?? 'berth', runsAsRoot);
+  const certificates = new SiteCertificates(certificatesDir(settings), settings.certificateKeys, settings.workerUser);
+  // nginx reads the default certificate by a variable too, in its workers: a copy they may read.
+  await certificates.placeDefault(path.join(settings.runDir, 'tls', 'default'));
 
   let serverId: number | undefined;
   const server = async (): Promise<number> => {
@@ -301,6 +308,15 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       if (said.length > 0) notes.set(site.site_id, said.join(' '));
     }
     mark('folders');
+    // Each site's certificate in use, written where nginx reads it; a site without one (or whose
+    // files could not be written) is served with the default certificate meanwhile.
+    const tls = await certificates.sync(
+      pool,
+      id,
+      new Map(sites.flatMap((site) => (site.certificate && !withdrawn.has(site.site_id) ? [[site.site_id, site.certificate] as const] : []))),
+    );
+    for (const [siteId, problem] of tls.failed) notes.set(siteId, [notes.get(siteId), problem].filter(Boolean).join(' '));
+    mark('certificates');
     const poolErrors = await applyPools(pools);
     mark('pools');
     const wanted = new Map<number, SiteEntries>();
@@ -313,7 +329,15 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
         continue;
       }
       try {
-        wanted.set(site.site_id, siteEntries(settings, site, php ? poolSocket(settings, php, site.owner_id) : null));
+        wanted.set(
+          site.site_id,
+          siteEntries(
+            settings,
+            site,
+            php ? poolSocket(settings, php, site.owner_id) : null,
+            tls.ready.has(site.site_id) ? certificates.base(site.site_id) : null,
+          ),
+        );
       } catch (error) {
         failed.push({ siteId: site.site_id, error: (error as Error).message });
       }

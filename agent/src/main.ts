@@ -30,6 +30,7 @@ const agent = await startAgent({
   httpsPort: port('BERTH_HTTPS_PORT', 8443),
   workerUser: process.getuid?.() === 0 ? 'www-data' : null,
   userPrefix: process.env.BERTH_WEB_USER_PREFIX ?? 'berth',
+  certificateKeys: process.env.BERTH_CERTIFICATE_KEYS,
   // Tests check every file, measure and read logs more often than the minute, minute and 5 s of production.
   ...(process.env.BERTH_AGENT_DISK_MS ? { diskEveryMs: Number(process.env.BERTH_AGENT_DISK_MS) } : {}),
   ...(process.env.BERTH_AGENT_SWEEP_MS ? { sweepEveryMs: Number(process.env.BERTH_AGENT_SWEEP_MS) } : {}),

@@ -15,6 +15,8 @@ export interface WebLayout {
 }
 
 export const logsDir = (layout: WebLayout) => path.join(layout.runDir, 'logs');
+/** The sites' certificate files and the default one, readable by nginx's workers (agent/src/certificates.ts). */
+export const certificatesDir = (layout: WebLayout) => path.join(layout.runDir, 'certificates');
 export const pagesDir = (layout: WebLayout) => path.join(layout.runDir, 'pages');
 /** Every site of this server as nginx maps (renderSites); the agent's last good entries beside it. */
 export const sitesFile = (layout: WebLayout) => path.join(layout.runDir, 'sites.conf');
@@ -24,6 +26,19 @@ export const extraDir = (layout: WebLayout) => path.join(layout.runDir, 'conf.d'
 /** The site's own folder: what FTP will chroot into; the document root is a folder below it. */
 export const siteHome = (layout: WebLayout, site: WebSite) => path.join(layout.webRoot, String(site.owner_id), site.name);
 export const documentRoot = (layout: WebLayout, site: WebSite) => path.join(siteHome(layout, site), site.document_root);
+
+/** Mozilla's "intermediate" TLS 1.2 ciphers (ssl-config.mozilla.org, version 5.7); TLS 1.3's are OpenSSL's defaults. */
+const INTERMEDIATE_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+  'DHE-RSA-AES128-GCM-SHA256',
+  'DHE-RSA-AES256-GCM-SHA384',
+  'DHE-RSA-CHACHA20-POLY1305',
+].join(':');
 
 /** Characters nginx would read as syntax: none may reach a directive, even from a validated row. */
 const NGINX_SAFE = /^[A-Za-z0-9._\-/]+$/;
@@ -50,10 +65,15 @@ export interface SiteEntries {
   kind: 'static' | 'php' | 'suspended';
   /** The pool's socket path when `kind` is php. */
   php: string | null;
+  /** Its certificate's files without the extension (`.crt`, `.key`; agent/src/certificates.ts), or null: the default one. */
+  tls: string | null;
+  /** HTTP answered with a redirect to HTTPS, and HTTPS with HSTS (the site's settings; only with its own certificate). */
+  toHttps: boolean;
+  hsts: boolean;
 }
 
 /** Every value checked again here (a host name, a path inside the site's own folder): nothing in a row can start a directive. */
-export function siteEntries(layout: WebLayout, site: WebSite, phpSocket: string | null): SiteEntries {
+export function siteEntries(layout: WebLayout, site: WebSite, phpSocket: string | null, tls: string | null = null): SiteEntries {
   if (!WEB_HOST_NAME.test(site.name)) throw new Error('the site name is not a host name');
   const root = safe(documentRoot(layout, site), 'the document root');
   if (!root.startsWith(`${siteHome(layout, site)}/`)) throw new Error('the document root is outside the site');
@@ -68,6 +88,9 @@ export function siteEntries(layout: WebLayout, site: WebSite, phpSocket: string 
     root: site.suspended ? path.join(pagesDir(layout), String(site.site_id)) : root,
     kind: site.suspended ? 'suspended' : phpSocket ? 'php' : 'static',
     php: site.suspended ? null : phpSocket,
+    tls,
+    toHttps: tls !== null && site.ssl_redirect,
+    hsts: tls !== null && site.hsts,
   });
 }
 
@@ -82,7 +105,10 @@ export function checkedEntries(entries: SiteEntries): SiteEntries {
   safe(entries.root, 'the document root');
   if (!['static', 'php', 'suspended'].includes(entries.kind)) throw new Error('a site kind is unknown');
   if (entries.kind === 'php') safe(entries.php ?? '', 'the PHP socket');
-  return entries;
+  // Entries kept by an agent from before certificates have none of the three.
+  const tls = entries.tls ?? null;
+  if (tls !== null) safe(tls, 'the certificate path');
+  return { ...entries, tls, toHttps: tls !== null && entries.toHttps === true, hsts: tls !== null && entries.hsts === true };
 }
 
 /**
@@ -148,10 +174,33 @@ export function renderSites(sites: SiteEntries[]): string {
       '""',
       sorted.flatMap((site) => (site.kind === 'php' ? [`${site.siteId} unix:${site.php};`] : [])),
     ),
+    // Each site's certificate by the name the client asked for (SNI): `.name` is the name and every
+    // name below it, as its certificate covers the name and its wildcard.
+    ...map(
+      '$ssl_server_name',
+      '$berth_tls',
+      '$berth_default_tls',
+      ['hostnames;', ...sorted.flatMap((site) => (site.tls && site.hosts[0] ? [`.${site.hosts[0]} ${site.tls};`] : []))],
+    ),
+    ...map(
+      '"$berth_site:$scheme"',
+      '$berth_to_https',
+      '""',
+      sorted.flatMap((site) => (site.toHttps ? [`"${site.siteId}:http" 1;`] : [])),
+    ),
+    ...map(
+      '"$berth_site:$scheme"',
+      '$berth_hsts',
+      '""',
+      sorted.flatMap((site) => (site.hsts ? [`"${site.siteId}:https" "max-age=${HSTS_MAX_AGE}";`] : [])),
+    ),
     `# ${sorted.length} sites`,
     '',
   ].join('\n');
 }
+
+/** A year, as browsers' preload lists ask; the site's owner switches HSTS on knowingly (its settings). */
+export const HSTS_MAX_AGE = 31_536_000;
 
 /**
  * The main configuration: the http block, the sites' maps (`sitesConf`), and one server block that
@@ -189,13 +238,23 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     `  access_log ${run}/logs/access.log berth buffer=64k flush=1s;`,
     // A PHP site's folder index is index.php first, as on every shared host.
     '  map $berth_kind $berth_index { default index.html; php index.php; }',
-    `  ssl_certificate ${run}/tls/default.crt;`,
-    `  ssl_certificate_key ${run}/tls/default.key;`,
+    // Mozilla's "intermediate" profile: TLS 1.2 and 1.3, forward-secret AEAD ciphers only.
     '  ssl_protocols TLSv1.2 TLSv1.3;',
+    `  ssl_ciphers ${INTERMEDIATE_CIPHERS};`,
+    '  ssl_prefer_server_ciphers off;',
+    '  ssl_session_cache shared:berth_tls:10m;',
+    '  ssl_session_timeout 1d;',
+    '  ssl_session_tickets off;',
+    `  map $host $berth_default_tls { default ${safe(certificatesDir(layout), 'the certificates directory')}/default; }`,
     '  server {',
     `    listen ${listen} default_server;`,
     `    listen ${listenTls} ssl default_server;`,
     '    server_name _;',
+    // Each site's own certificate (read at the handshake: a renewed one is used at once, no reload).
+    '    ssl_certificate $berth_tls.crt;',
+    '    ssl_certificate_key $berth_tls.key;',
+    `    if ($berth_to_https) { return 301 https://$host${layout.httpsPort === 443 ? '' : `:${layout.httpsPort}`}$request_uri; }`,
+    '    add_header Strict-Transport-Security $berth_hsts always;',
     // www to the bare domain or back, as the site's settings say.
     '    if ($berth_redirect) { return 301 $scheme://$berth_redirect$request_uri; }',
     '    root $berth_root;',

@@ -11,6 +11,20 @@ export async function sitesOf(pool: pg.Pool, serverId: number): Promise<Record<s
   return (await pool.query<Record<string, unknown>>('select * from web.sites where server_id = $1', [serverId])).rows;
 }
 
+/** The certificates in use of these sites of this server: chain and key (sealed), by serial. */
+export async function certificatesOf(
+  pool: pg.Pool,
+  serverId: number,
+  siteIds: number[],
+): Promise<{ site_id: number; serial: string; cert_pem: string; key_sealed: string }[]> {
+  return (
+    await pool.query<{ site_id: number; serial: string; cert_pem: string; key_sealed: string }>(
+      'select site_id, serial, cert_pem, key_sealed from web.certificates where server_id = $1 and site_id = any($2::int[])',
+      [serverId, siteIds],
+    )
+  ).rows;
+}
+
 export async function reportSite(
   pool: pg.Pool,
   status: { siteId: number; serverId: number; revision: string; error: string | undefined; note: string },

@@ -31,5 +31,11 @@ export const webSiteSchema = z.object({
   php_workers: z.coerce.number().int().min(1).max(100).nullable(),
   php_memory_mb: z.coerce.number().int().min(32).max(2048).nullable(),
   disk_quota_mb: z.coerce.number().int().min(0).nullable(),
+  /** The serial of the certificate in use for the name and its wildcard (modules/certificates); null: none yet. */
+  certificate: z
+    .string()
+    .regex(/^[0-9A-Fa-f]{1,64}$/)
+    .nullable()
+    .default(null),
 });
 export type WebSite = z.infer<typeof webSiteSchema>;

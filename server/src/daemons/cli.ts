@@ -1,6 +1,8 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
+import { SecretBox } from '../lib/secret-box.ts';
+import { CERTIFICATE_KEYS_PURPOSE } from '../modules/certificates/keys.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { mailPrograms, prepareMail, type MailSettings } from './mail.ts';
@@ -77,6 +79,10 @@ const webSettings: WebSettings = {
   runDir: path.join(runDir, 'web'),
   webRoot: path.resolve(process.env.BERTH_WEB_ROOT ?? path.join(config.BERTH_DATA_DIR, 'www')),
   userPrefix: process.env.BERTH_WEB_USER_PREFIX ?? 'berth',
+  // The agent opens certificate keys with the key derived for them, and nothing else of the server's secrets.
+  certificateKeys: SecretBox.load({ key: config.BERTH_SECRET_KEY, oldKeys: config.BERTH_SECRET_KEYS_OLD, dataDir: config.BERTH_DATA_DIR })
+    .derive(CERTIFICATE_KEYS_PURPOSE)
+    .exportKeys(),
 };
 const programs = [powerDnsProgram(dnsSettings), ...mailPrograms(mailSettings), ...webPrograms(webSettings)];
 const services = supervisor(runDir, programs);

@@ -26,6 +26,8 @@ export interface WebSettings {
   /** Explicit FTPS (Pure-FTPd) for the domain users of this server's sites. */
   ftpPort: number;
   passivePorts: [number, number];
+  /** The keys certificate keys are sealed under (SecretBox.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys()): the agent writes the files nginx reads. */
+  certificateKeys?: string;
 }
 
 const ftpSettingsOf = (settings: WebSettings): FtpSettings => ({
@@ -84,6 +86,7 @@ export async function prepareWeb(db: Db, settings: WebSettings): Promise<{ agent
       BERTH_HTTP_PORT: settings.httpPort,
       BERTH_HTTPS_PORT: settings.httpsPort,
       BERTH_WEB_USER_PREFIX: settings.userPrefix ?? 'berth',
+      ...(settings.certificateKeys ? { BERTH_CERTIFICATE_KEYS: settings.certificateKeys } : {}),
     }),
     { mode: 0o600 },
   );

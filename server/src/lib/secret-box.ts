@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isSealed, keyIdOf, openWith, purposeKey, SealedError, sealWith } from '@berth/contracts/sealed';
 
 /*
  * Secrets the server must read back (TOTP seeds) are stored encrypted with AES-256-GCM under a
@@ -10,12 +11,9 @@ import path from 'node:path';
  * re-encrypted under the new key as they are read (docs/secrets.md).
  */
 
-const PREFIX = 'v1';
 const KEY_FILE = 'secret.key';
 
-export class SecretBoxError extends Error {}
-
-const keyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
+export class SecretBoxError extends SealedError {}
 
 function parseKey(text: string): Buffer {
   const trimmed = text.trim();
@@ -28,9 +26,28 @@ export class SecretBox {
   private readonly current: { id: string; key: Buffer };
   private readonly byId: Map<string, Buffer>;
 
+  private readonly old: Buffer[];
+
   constructor(current: Buffer, old: Buffer[] = []) {
-    this.current = { id: keyId(current), key: current };
-    this.byId = new Map([current, ...old].map((key) => [keyId(key), key]));
+    this.current = { id: keyIdOf(current), key: current };
+    this.old = old;
+    this.byId = new Map([current, ...old].map((key) => [keyIdOf(key), key]));
+  }
+
+  /**
+   * A box for one purpose (HKDF of each key): what it seals only it opens, so a daemon given it
+   * (the web agent, certificate keys) can open nothing else the server keeps.
+   */
+  derive(purpose: string): SecretBox {
+    return new SecretBox(
+      purposeKey(this.current.key, purpose),
+      this.old.map((key) => purposeKey(key, purpose)),
+    );
+  }
+
+  /** The keys as a daemon's settings carry them (base64, the current one first). */
+  exportKeys(): string {
+    return [this.current.key, ...this.old].map((key) => key.toString('base64')).join(',');
   }
 
   /** The key from configuration, else the one in the data directory (made on first use). */
@@ -55,29 +72,16 @@ export class SecretBox {
   }
 
   seal(plain: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
-    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [PREFIX, this.current.id, iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(':');
+    return sealWith(this.current.key, plain);
   }
 
   /** The plain text of a sealed value; a value stored before encryption is answered as it is. */
   open(stored: string): string {
-    if (!this.isSealed(stored)) return stored;
-    const [, id, iv, tag, body] = stored.split(':');
-    const key = this.byId.get(id ?? '');
-    if (!key) throw new SecretBoxError(`No key ${id} to open a stored secret: is BERTH_SECRET_KEY (or BERTH_SECRET_KEYS_OLD) right?`);
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv ?? '', 'base64'));
-      decipher.setAuthTag(Buffer.from(tag ?? '', 'base64'));
-      return Buffer.concat([decipher.update(Buffer.from(body ?? '', 'base64')), decipher.final()]).toString('utf8');
-    } catch {
-      throw new SecretBoxError('A stored secret does not open with its key: it was changed or the key is wrong.');
-    }
+    return this.isSealed(stored) ? openWith(this.byId, stored) : stored;
   }
 
   isSealed(stored: string): boolean {
-    return stored.startsWith(`${PREFIX}:`);
+    return isSealed(stored);
   }
 
   /** Whether `stored` should be written again: not encrypted yet, or under an old key. */

@@ -1,14 +1,18 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparePowerDns, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
+import { prepareWeb, type WebSettings } from '../../src/daemons/web.ts';
+import { within } from '../within.ts';
 import { JobQueue } from '../../src/modules/jobs/queue.ts';
 import { RETRY_AFTER_MINUTES } from '../../src/modules/certificates/service.ts';
+import { CERTIFICATE_KEYS_PURPOSE } from '../../src/modules/certificates/keys.ts';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, callerFor, type Caller } from '../hosting.ts';
@@ -22,6 +26,10 @@ let t: TestApp;
 let dir: string;
 let pdns: ChildProcess;
 let pebble: Pebble;
+let web: WebSettings;
+let agent: ChildProcess;
+let nginx: ChildProcess;
+let agentLog = '';
 type Someone = Awaited<ReturnType<typeof addUser>>;
 let admin: Someone;
 let customer: Someone;
@@ -57,6 +65,31 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  // The web server: Berth's agent writes each site's certificate where nginx reads it at the handshake.
+  chmodSync(dir, 0o755);
+  web = {
+    databaseUrl: t.databaseUrl,
+    serverName: 'web1',
+    address: '127.0.0.1',
+    httpPort: await freePort(),
+    httpsPort: await freePort(),
+    runDir: path.join(dir, 'web'),
+    webRoot: path.join(dir, 'www'),
+    userPrefix: `bt${Math.random().toString(36).slice(2, 8).replace(/[0-9]/g, 'x')}`,
+    ftpPort: await freePort(),
+    passivePorts: [0, 0],
+    certificateKeys: t.services.secrets.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys(),
+  };
+  const { settingsFile } = await prepareWeb(t.db, web);
+  agent = spawn(process.execPath, [path.join(import.meta.dirname, '../../../agent/src/main.ts'), settingsFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BERTH_AGENT_SWEEP_MS: '500' },
+  });
+  for (const stream of [agent.stdout, agent.stderr]) stream?.on('data', (chunk: Buffer) => (agentLog += chunk.toString()));
+  const conf = path.join(web.runDir, 'nginx.conf');
+  await within(15_000, async () => expect(existsSync(conf), agentLog).toBe(true));
+  nginx = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
+  await within(15_000, async () => expect((await plainGet('unknown.test')).status).toBe(404));
   const endpoint = await admin.call({
     method: 'POST',
     url: '/api/system/webhooks',
@@ -65,6 +98,14 @@ beforeAll(async () => {
   expect(endpoint.statusCode, endpoint.body).toBe(201);
 }, 120_000);
 afterAll(async () => {
+  if (process.env.BERTH_TEST_SHOW_AGENT) process.stdout.write(agentLog);
+  nginx?.kill('SIGQUIT');
+  agent?.kill('SIGTERM');
+  if (process.getuid?.() === 0 && web?.userPrefix) {
+    const users = readFileSync('/etc/passwd', 'utf8').split('\n').map((line) => line.split(':')[0] ?? '');
+    for (const name of users.filter((user) => user.startsWith(web.userPrefix!)))
+      await new Promise((resolve) => spawn('userdel', [name]).on('exit', resolve));
+  }
   pebble?.stop();
   pdns?.kill('SIGKILL');
   await t?.close();
@@ -108,6 +149,35 @@ async function expectChain(pem: string, names: string[]) {
   return leaf!;
 }
 
+/** GET http://<name>/ on the web server's HTTP port: status and the redirect's address. */
+function plainGet(name: string): Promise<{ status: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port: web.httpPort, path: '/', headers: { host: name } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, location: response.headers.location }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** A TLS handshake with nginx asking for `name` (SNI), trusting Pebble's root only: whether it verifies, and the certificate's serial. */
+async function handshake(name: string): Promise<{ authorized: boolean; serial: string; error: string | null; hsts: string | undefined }> {
+  const ca = await pebble.root();
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: web.httpsPort, servername: name, ca, rejectUnauthorized: false }, () => {
+      const serial = socket.getPeerCertificate().serialNumber;
+      const authorized = socket.authorized;
+      const error = socket.authorizationError ? String(socket.authorizationError) : null;
+      socket.write(`GET / HTTP/1.1\r\nHost: ${name}\r\nConnection: close\r\n\r\n`);
+      let head = '';
+      socket.on('data', (chunk: Buffer) => (head += chunk.toString('latin1')));
+      socket.on('end', () => resolve({ authorized, serial, error, hsts: /strict-transport-security: ([^\r\n]+)/i.exec(head)?.[1] }));
+    });
+    socket.on('error', reject);
+  });
+}
+
 describe('a domain whose zone Berth serves', () => {
   let id: number;
 
@@ -126,7 +196,9 @@ describe('a domain whose zone Berth serves', () => {
     const leaf = await expectChain(row.cert_pem!, ['secure.example', '*.secure.example']);
     // The key is sealed in the database, and it is the certificate's.
     expect(row.key_sealed).not.toContain('PRIVATE KEY');
-    expect(leaf.checkPrivateKey(createPrivateKey(t.services.secrets.open(row.key_sealed!)))).toBe(true);
+    expect(leaf.checkPrivateKey(createPrivateKey(t.services.secrets.derive(CERTIFICATE_KEYS_PURPOSE).open(row.key_sealed!)))).toBe(true);
+    // The server's own key does not open it: only the box for certificate keys does.
+    expect(() => t.services.secrets.open(row.key_sealed!)).toThrow();
     // The answers are gone from the zone; one platform account, its key sealed.
     expect(await t.db.selectFrom('acme_dns_challenges').selectAll().execute()).toEqual([]);
     const accounts = await t.db.selectFrom('acme_accounts').selectAll().execute();
@@ -134,6 +206,20 @@ describe('a domain whose zone Berth serves', () => {
     expect(accounts[0]!.key_sealed).not.toContain('PRIVATE KEY');
     // Nothing more is due: the next pass orders nothing.
     expect(await pass()).toEqual({ ordered: 0 });
+
+    // nginx serves it for the name and any name below it, verified against Pebble's root; HTTP goes to HTTPS.
+    await within(5_000, async () => expect(await handshake('secure.example')).toMatchObject({ authorized: true, serial: row.serial }));
+    expect(await handshake('www.secure.example')).toMatchObject({ authorized: true, serial: row.serial, hsts: undefined });
+    await within(5_000, async () => expect(await plainGet('secure.example')).toEqual({ status: 301, location: `https://secure.example:${web.httpsPort}/` }));
+    // A name without a certificate of its own gets the server's default one, which Pebble's root does not vouch for.
+    expect((await handshake('unknown.test')).authorized).toBe(false);
+    // HSTS once its owner switches it on (the site's settings).
+    const hsts = await customer.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { settings: { hsts: true } } });
+    expect(hsts.statusCode, hsts.body).toBe(200);
+    await within(5_000, async () => expect((await handshake('secure.example')).hsts).toBe('max-age=31536000'));
+    // The key nginx reads: mode 0600, readable by nginx's workers only.
+    const keyFile = path.join(web.runDir, 'certificates', `${id}.key`);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
   });
 
   it('is renewed at two thirds of its lifetime, by the controllable clock', async () => {
@@ -147,6 +233,8 @@ describe('a domain whose zone Berth serves', () => {
     expect(after.state).toBe('valid');
     await expectChain(after.cert_pem!, ['secure.example', '*.secure.example']);
     expect(new Date(after.renew_at!).getTime()).toBeGreaterThan(new Date(before.renew_at!).getTime());
+    // nginx hands out the new one within seconds, without a restart.
+    await within(5_000, async () => expect(await handshake('secure.example')).toMatchObject({ authorized: true, serial: after.serial }));
   });
 
   it('is renewed by hand once however often "renew now" is pressed at the same instant; others see nothing of it', async () => {

@@ -46,7 +46,7 @@ export const sitesView = (extra: boolean) => `create or replace view web.sites a
     }
     where d.web_server_id is not null and d.verification_token is null`;
 
-const ftpView = (extra: boolean) => `create or replace view ftp.users as
+export const ftpView = (extra: boolean) => `create or replace view ftp.users as
     select lower(u.uid) as login, u.password_hash, s.owner_id, s.name as site, s.server_id${
       extra
         ? `,

@@ -34,6 +34,9 @@ const mailboxes = (withSuspended: boolean) =>
         .replace('u.id as home_id', 'u.id as home_id, (o.locked_at is not null or o.suspended_at is not null) as suspended')
     : MAILBOXES;
 
+/** web.sites as of this migration (0035 adds the certificate in use). */
+export const SITES_VIEW_0033 = sites(SUSPENDED, true);
+
 const statements = [
   'alter table public.domains add column auto_renew boolean not null default true',
   'alter table public.hosting_subscriptions add column auto_renew boolean not null default true',
@@ -50,7 +53,7 @@ const statements = [
     primary key (invoice_id, step)
   )`,
   'alter table public.domains add column lapsed_at timestamptz',
-  sites(SUSPENDED, true),
+  SITES_VIEW_0033,
   mailboxes(true),
   mailDomains(true),
   served(ALIASES, true),

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { RECORDS_VIEW_0029 } from './0029_dns_auth_flag.ts';
+import { ftpView } from './0031_web_plans.ts';
+import { SITES_VIEW_0033 } from './0033_billing.ts';
 
 /**
  * Certificates by ACME (modules/certificates, docs/decisions/0017-certificates.md):
@@ -11,6 +13,9 @@ import { RECORDS_VIEW_0029 } from './0029_dns_auth_flag.ts';
  * - `acme_orders`: every order started, to keep under the CA's rate limits (certificates/limits.ts).
  * - `acme_dns_challenges`: DNS-01 answers, served by PowerDNS through pdns.records for as long as
  *   the CA needs them, never shown on the DNS page. Tokens are base64url (checked before they are written).
+ * - Web servers: `web.sites.certificate` names the serial in use (a new one moves the site's
+ *   revision, so its agent applies it), and `web.certificates` hands the agent the chain and the
+ *   key, sealed under the key derived for web servers (agent/src/certificates.ts).
  */
 const ORDERNAME = (name: string) =>
   `(select string_agg(label, ' ' order by n desc) from unnest(string_to_array(${name}, '.')) with ordinality as l(label, n))`;
@@ -23,6 +28,14 @@ const RECORDS_VIEW_0035 = `${RECORDS_VIEW_0029}
           and (c.name = n.name or right(c.name, length(n.name) + 1) = '.' || n.name))
     from public.acme_dns_challenges c join public.dns_zones z on z.domain_id = c.domain_id
     where z.served`;
+
+const SITES_VIEW_0035 = SITES_VIEW_0033.replace(
+  '\n    from public.domains d\n',
+  `,
+      (select c.serial from public.certificates c where c.domain_id = d.id and c.state = 'valid' and c.cert_pem is not null) as certificate
+    from public.domains d
+`,
+);
 
 const statements = [
   `create table public.acme_accounts (
@@ -69,6 +82,20 @@ const statements = [
   )`,
   'create index acme_dns_challenges_domain on public.acme_dns_challenges (domain_id)',
   RECORDS_VIEW_0035,
+  SITES_VIEW_0035,
+  `create view web.certificates as
+    select d.id as site_id, d.web_server_id as server_id, c.serial, c.cert_pem, c.key_sealed
+    from public.certificates c join public.domains d on d.id = c.domain_id
+    where c.state = 'valid' and c.cert_pem is not null and c.key_sealed is not null and d.web_server_id is not null`,
+  `create function public.certificates_web_revision() returns trigger language plpgsql as $$
+    begin
+      update public.domains set web_revision = nextval('public.web_revision') where id = new.domain_id;
+      return null;
+    end $$`,
+  // Only a new certificate in use (or one no longer in use) concerns the web server, not a claim or a backoff.
+  `create trigger certificates_web_revision after update of serial, state on public.certificates
+    for each row when ((old.serial, old.state) is distinct from (new.serial, new.state))
+    execute function public.certificates_web_revision()`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -76,6 +103,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql.raw('drop trigger certificates_web_revision on public.certificates').execute(db);
+  await sql.raw('drop function public.certificates_web_revision()').execute(db);
+  await sql.raw('drop view web.certificates').execute(db);
+  // ftp.users is built on web.sites: both again as they were.
+  await sql.raw('drop view web.sites cascade').execute(db);
+  await sql.raw(SITES_VIEW_0033).execute(db);
+  await sql.raw(ftpView(true)).execute(db);
   await sql.raw(RECORDS_VIEW_0029).execute(db);
   for (const table of ['acme_dns_challenges', 'acme_orders', 'certificates', 'acme_accounts'])
     await sql.raw(`drop table public.${table}`).execute(db);

@@ -19,6 +19,7 @@ import type { TenantResolver } from '../tenants/service.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
 import type { EventSink } from '../webhooks/events.ts';
 import { AcmeCa, AcmeProblem, type AcmeSettings } from './acme.ts';
+import { CERTIFICATE_KEYS_PURPOSE } from './keys.ts';
 import {
   claimCertificate,
   claimExpiryWarning,
@@ -59,6 +60,7 @@ const ORDER_LEASE_MS = 10 * MINUTE;
 export const WARN_DAYS_BEFORE_END = 14;
 export const CERTIFICATE_JOB = 'certificate_order';
 
+
 export interface CertificateDeps {
   db: Db;
   clock: Clock;
@@ -84,11 +86,13 @@ export interface CertificateDeps {
 export class CertificateService {
   private readonly deps: CertificateDeps;
   private readonly ca: AcmeCa | null;
+  private readonly keys: SecretBox;
   private readonly job: JobDefinition<{ domainId: number }> | undefined;
 
   constructor(deps: CertificateDeps) {
     this.deps = deps;
     this.ca = deps.acme ? new AcmeCa(deps.acme) : null;
+    this.keys = deps.secrets.derive(CERTIFICATE_KEYS_PURPOSE);
     this.job = this.ca
       ? deps.jobs?.define<{ domainId: number }>(CERTIFICATE_JOB, (data) => this.order(data.domainId), {
           describe: (data) => `domain #${data.domainId}`,
@@ -189,7 +193,7 @@ export class CertificateService {
         not_before: issued.notBefore,
         not_after: issued.notAfter,
         cert_pem: issued.certPem,
-        key_sealed: this.deps.secrets.seal(issued.keyPem),
+        key_sealed: this.keys.seal(issued.keyPem),
         problem: null,
         attempts: 0,
         next_try_at: null,

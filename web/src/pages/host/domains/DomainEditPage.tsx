@@ -16,6 +16,7 @@ import { PageHeader, Section } from '../../PageHeader.tsx';
 import { DeleteDomainDialog } from './DeleteDomainDialog.tsx';
 import { DomainExpiry } from './DomainExpiry.tsx';
 import { AutoRenewSwitch } from './AutoRenewSwitch.tsx';
+import { CertificateSection } from './CertificateSection.tsx';
 import { DomainPageHeader } from './DomainPageHeader.tsx';
 import { DomainProofSection } from './DomainProofSection.tsx';
 import { DomainSettingsForm } from './DomainSettingsForm.tsx';
@@ -116,6 +117,7 @@ function DomainEditor({ domain, onDeleted }: { domain: Domain; onDeleted: (messa
 
       {domain.proof ? <DomainProofSection domain={domain} proof={domain.proof} /> : null}
       {domain.web ? <WebsiteSection domain={domain} web={domain.web} /> : null}
+      <CertificateSection domain={domain} />
 
       <Section id="overview" title={t('domains.overview.title')}>
         <dl className={cx(classes.facts, domainClasses.facts)} data-testid="domain-facts">

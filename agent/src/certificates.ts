@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type pg from 'pg';
+import { keyIdOf, openWith } from '@berth/contracts/sealed';
+import { certificatesOf } from './queries.ts';
+
+const run = promisify(execFile);
+const FILE = /^(\d+)\.(crt|key)$/;
+
+/**
+ * The certificate files nginx reads per site (`<dir>/<site id>.crt` with its chain, `.key`), written
+ * from the database when a site's certificate in use changes: mode 0600, owned by nginx's worker
+ * user (nginx loads a certificate named by a variable at the handshake, in the worker). The keys
+ * arrive sealed under the key derived for certificate keys (server: CERTIFICATE_KEYS_PURPOSE),
+ * which is all this agent is given of the server's secrets.
+ */
+export class SiteCertificates {
+  private readonly dir: string;
+  private readonly keys: Map<string, Buffer>;
+  private readonly workerUser: string | null;
+  /** The serial each site's files hold. */
+  private readonly written = new Map<number, string>();
+  private worker: { uid: number; gid: number } | null | undefined;
+
+  constructor(dir: string, keys: string | undefined, workerUser: string | null) {
+    this.dir = dir;
+    this.keys = new Map(
+      (keys ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((text) => Buffer.from(text, 'base64'))
+        .map((key) => [keyIdOf(key), key]),
+    );
+    this.workerUser = workerUser;
+    mkdirSync(dir, { recursive: true, mode: 0o711 });
+  }
+
+  /** The default certificate (names without their own) where the workers can read it: `<dir>/default.crt`, `.key`. */
+  get defaultBase(): string {
+    return path.join(this.dir, 'default');
+  }
+
+  /** Copies the server's default certificate (`<from>.crt`, `.key`, readable by root only) beside the sites'. */
+  async placeDefault(from: string): Promise<void> {
+    if (!existsSync(`${from}.crt`) || !existsSync(`${from}.key`)) return;
+    const owner = await this.workerIds();
+    for (const ext of ['crt', 'key'])
+      if (!existsSync(`${this.defaultBase}.${ext}`) || readFileSync(`${this.defaultBase}.${ext}`, 'utf8') !== readFileSync(`${from}.${ext}`, 'utf8'))
+        this.write(`${this.defaultBase}.${ext}`, readFileSync(`${from}.${ext}`, 'utf8'), owner);
+  }
+
+  /** Where a site's files are, without the extension (nginx's map names it). */
+  base(siteId: number): string {
+    return path.join(this.dir, String(siteId));
+  }
+
+  /**
+   * Makes the files say what the database does for `wanted` (site id → serial in use) and removes
+   * the rest; answers the sites whose files are ready.
+   */
+  async sync(pool: pg.Pool, serverId: number, wanted: Map<number, string>): Promise<{ ready: Set<number>; failed: Map<number, string> }> {
+    const failed = new Map<number, string>();
+    const missing = [...wanted].filter(
+      ([siteId, serial]) => this.written.get(siteId) !== serial || !existsSync(`${this.base(siteId)}.crt`) || !existsSync(`${this.base(siteId)}.key`),
+    );
+    if (missing.length > 0 && this.keys.size === 0) {
+      for (const [siteId] of missing) failed.set(siteId, 'This web server was given no key for certificates (npm run services writes it).');
+    } else if (missing.length > 0) {
+      const owner = await this.workerIds();
+      for (const row of await certificatesOf(pool, serverId, missing.map(([siteId]) => siteId))) {
+        try {
+          const key = openWith(this.keys, row.key_sealed);
+          this.write(`${this.base(row.site_id)}.key`, key, owner);
+          this.write(`${this.base(row.site_id)}.crt`, row.cert_pem, owner);
+          this.written.set(row.site_id, row.serial);
+        } catch (error) {
+          failed.set(row.site_id, `The certificate could not be written: ${(error as Error).message}`);
+        }
+      }
+    }
+    for (const name of readdirSync(this.dir)) {
+      const siteId = Number(FILE.exec(name)?.[1]);
+      if (Number.isSafeInteger(siteId) && !wanted.has(siteId)) {
+        rmSync(path.join(this.dir, name), { force: true });
+        this.written.delete(siteId);
+      }
+    }
+    const ready = new Set([...wanted].filter(([siteId, serial]) => this.written.get(siteId) === serial).map(([siteId]) => siteId));
+    return { ready, failed };
+  }
+
+  /** Written beside and renamed over: nginx never reads half a file. */
+  private write(file: string, text: string, owner: { uid: number; gid: number } | null): void {
+    writeFileSync(`${file}.new`, text, { mode: 0o600 });
+    if (owner) chownSync(`${file}.new`, owner.uid, owner.gid);
+    renameSync(`${file}.new`, file);
+  }
+
+  private async workerIds(): Promise<{ uid: number; gid: number } | null> {
+    if (this.worker !== undefined) return this.worker;
+    if (!this.workerUser) return (this.worker = null);
+    const [uid, gid] = await Promise.all([run('id', ['-u', this.workerUser]), run('id', ['-g', this.workerUser])]);
+    return (this.worker = { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) });
+  }
+}
