@@ -12,8 +12,9 @@ export interface HostingServices {
   dnsPort: number;
   smtpPort: number;
   imapPort: number;
-  /** nginx's HTTP port, and explicit FTPS (Pure-FTPd). */
+  /** nginx's HTTP and HTTPS ports, and explicit FTPS (Pure-FTPd). */
   httpPort: number;
+  httpsPort: number;
   ftpPort: number;
 }
 
@@ -45,7 +46,10 @@ async function services(command: 'start' | 'stop', env: Record<string, string>):
  * (the daemons read it; the embedded one cannot be shared) and PowerDNS, Postfix and Dovecot are
  * started on it by the project's own `npm run services -- start`, as a developer starts them.
  */
-export const test = base.extend<object, { hostingServices: HostingServices }>({
+export const test = base.extend<object, { hostingServices: HostingServices; servicesEnv: Record<string, string> }>({
+  /** More environment for `npm run services` (a spec's own DNS port, the server's secret key). */
+  servicesEnv: [{}, { scope: 'worker', option: true }],
+
   berth: [
     async ({ mailbox }, use) => {
       const database = await createThrowawayDatabase();
@@ -61,16 +65,17 @@ export const test = base.extend<object, { hostingServices: HostingServices }>({
   ],
 
   hostingServices: [
-    async ({ berth }, use) => {
+    async ({ berth, servicesEnv }, use) => {
       if (!berth.databaseUrl) throw new Error('the hosting services read PostgreSQL');
       const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-services-'));
       // Postfix and Dovecot reach their files below here as their own users.
       await chmod(dataDir, 0o755);
       const ports: HostingServices = {
-        dnsPort: await freePort(),
+        dnsPort: servicesEnv.BERTH_DNS_PORT ? Number(servicesEnv.BERTH_DNS_PORT) : await freePort(),
         smtpPort: await freePort(),
         imapPort: await freePort(),
         httpPort: await freePort(),
+        httpsPort: await freePort(),
         ftpPort: await freePort(),
       };
       const passive = await freePort();
@@ -92,13 +97,14 @@ export const test = base.extend<object, { hostingServices: HostingServices }>({
         BERTH_LMTP_PORT: String(await freePort()),
         BERTH_QUOTA_STATUS_PORT: String(await freePort()),
         BERTH_HTTP_PORT: String(ports.httpPort),
-        BERTH_HTTPS_PORT: String(await freePort()),
+        BERTH_HTTPS_PORT: String(ports.httpsPort),
         BERTH_FTP_PORT: String(ports.ftpPort),
         BERTH_FTP_PASSIVE_PORTS: `${passive}:${passive + 19}`,
         BERTH_WEB_USER_PREFIX: userPrefix,
         // The web agent measures disks every second and reads logs twice a second here (a minute and 5 s in production).
         BERTH_AGENT_DISK_MS: '1000',
         BERTH_AGENT_LOGS_MS: '500',
+        ...servicesEnv,
       };
       await services('start', env);
       try {
