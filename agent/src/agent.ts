@@ -313,7 +313,9 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     const tls = await certificates.sync(
       pool,
       id,
-      new Map(sites.flatMap((site) => (site.certificate && !withdrawn.has(site.site_id) ? [[site.site_id, site.certificate] as const] : []))),
+      new Map(
+        sites.flatMap((site) => (site.certificate && !withdrawn.has(site.site_id) ? [[site.site_id, site.certificate] as const] : [])),
+      ),
     );
     for (const [siteId, problem] of tls.failed) notes.set(siteId, [notes.get(siteId), problem].filter(Boolean).join(' '));
     mark('certificates');

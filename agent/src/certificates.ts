@@ -47,7 +47,10 @@ export class SiteCertificates {
     if (!existsSync(`${from}.crt`) || !existsSync(`${from}.key`)) return;
     const owner = await this.workerIds();
     for (const ext of ['crt', 'key'])
-      if (!existsSync(`${this.defaultBase}.${ext}`) || readFileSync(`${this.defaultBase}.${ext}`, 'utf8') !== readFileSync(`${from}.${ext}`, 'utf8'))
+      if (
+        !existsSync(`${this.defaultBase}.${ext}`) ||
+        readFileSync(`${this.defaultBase}.${ext}`, 'utf8') !== readFileSync(`${from}.${ext}`, 'utf8')
+      )
         this.write(`${this.defaultBase}.${ext}`, readFileSync(`${from}.${ext}`, 'utf8'), owner);
   }
 
@@ -63,13 +66,18 @@ export class SiteCertificates {
   async sync(pool: pg.Pool, serverId: number, wanted: Map<number, string>): Promise<{ ready: Set<number>; failed: Map<number, string> }> {
     const failed = new Map<number, string>();
     const missing = [...wanted].filter(
-      ([siteId, serial]) => this.written.get(siteId) !== serial || !existsSync(`${this.base(siteId)}.crt`) || !existsSync(`${this.base(siteId)}.key`),
+      ([siteId, serial]) =>
+        this.written.get(siteId) !== serial || !existsSync(`${this.base(siteId)}.crt`) || !existsSync(`${this.base(siteId)}.key`),
     );
     if (missing.length > 0 && this.keys.size === 0) {
       for (const [siteId] of missing) failed.set(siteId, 'This web server was given no key for certificates (npm run services writes it).');
     } else if (missing.length > 0) {
       const owner = await this.workerIds();
-      for (const row of await certificatesOf(pool, serverId, missing.map(([siteId]) => siteId))) {
+      for (const row of await certificatesOf(
+        pool,
+        serverId,
+        missing.map(([siteId]) => siteId),
+      )) {
         try {
           const key = openWith(this.keys, row.key_sealed);
           this.write(`${this.base(row.site_id)}.key`, key, owner);

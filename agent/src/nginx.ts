@@ -176,12 +176,10 @@ export function renderSites(sites: SiteEntries[]): string {
     ),
     // Each site's certificate by the name the client asked for (SNI): `.name` is the name and every
     // name below it, as its certificate covers the name and its wildcard.
-    ...map(
-      '$ssl_server_name',
-      '$berth_tls',
-      '$berth_default_tls',
-      ['hostnames;', ...sorted.flatMap((site) => (site.tls && site.hosts[0] ? [`.${site.hosts[0]} ${site.tls};`] : []))],
-    ),
+    ...map('$ssl_server_name', '$berth_tls', '$berth_default_tls', [
+      'hostnames;',
+      ...sorted.flatMap((site) => (site.tls && site.hosts[0] ? [`.${site.hosts[0]} ${site.tls};`] : [])),
+    ]),
     ...map(
       '"$berth_site:$scheme"',
       '$berth_to_https',

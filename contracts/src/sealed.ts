@@ -14,7 +14,8 @@ export class SealedError extends Error {}
 export const keyIdOf = (key: Buffer): string => createHash('sha256').update(key).digest('hex').slice(0, 8);
 
 /** A key for one purpose only (HKDF-SHA256): who holds it opens that purpose's values and nothing else. */
-export const purposeKey = (key: Buffer, purpose: string): Buffer => Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `berth:${purpose}`, 32));
+export const purposeKey = (key: Buffer, purpose: string): Buffer =>
+  Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `berth:${purpose}`, 32));
 
 export function sealWith(key: Buffer, plain: string): string {
   const iv = randomBytes(12);

@@ -277,7 +277,7 @@ const en = {
   'billing.not_payable': 'This invoice cannot be paid here.',
   'billing.domain_expired_notice': 'The domain {item} has expired. Renew it by {date}, or its website, e-mail and DNS stop.',
   'billing.plan_ending_notice': 'Your hosting plan {item} ends on {date} and does not renew automatically.',
-  'certificates.not_served': 'Berth does not serve this domain\'s DNS yet, so it cannot get a certificate here.',
+  'certificates.not_served': "Berth does not serve this domain's DNS yet, so it cannot get a certificate here.",
   'certificates.busy': 'A certificate is being ordered or waits for its next try at {time} UTC.',
   'certificates.ordered': 'A new certificate is being ordered; it is in use within a minute.',
   'certificates.failing_notice': 'The certificate of {domain} could not be renewed and ends on {date}. The CA says: {problem}',

@@ -15,7 +15,7 @@ import { RETRY_AFTER_MINUTES } from '../../src/modules/certificates/service.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from '../../src/modules/certificates/keys.ts';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
-import { addTenant, addUser, callerFor, type Caller } from '../hosting.ts';
+import { addTenant, addUser, callerFor } from '../hosting.ts';
 import { mailsTo } from '../outbox.ts';
 import { startPebble, type Pebble } from '../pebble.ts';
 
@@ -46,7 +46,12 @@ beforeAll(async () => {
   const dnsPort = await freePort();
   pebble = await startPebble(dir, { dnsServer: `127.0.0.1:${dnsPort}` });
   t = await createTestApp({
-    env: { ACME_DIRECTORY_URL: pebble.directoryUrl, ACME_CA_FILE: pebble.caFile, ACME_EMAIL: 'hostmaster@berth.test', WEBHOOK_ALLOWED_RANGES: '127.0.0.1/32' },
+    env: {
+      ACME_DIRECTORY_URL: pebble.directoryUrl,
+      ACME_CA_FILE: pebble.caFile,
+      ACME_EMAIL: 'hostmaster@berth.test',
+      WEBHOOK_ALLOWED_RANGES: '127.0.0.1/32',
+    },
   });
   if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
   const settings: PowerDnsSettings = { databaseUrl: t.databaseUrl, address: '127.0.0.1', port: dnsPort, runDir: path.join(dir, 'pdns') };
@@ -102,7 +107,9 @@ afterAll(async () => {
   nginx?.kill('SIGQUIT');
   agent?.kill('SIGTERM');
   if (process.getuid?.() === 0 && web?.userPrefix) {
-    const users = readFileSync('/etc/passwd', 'utf8').split('\n').map((line) => line.split(':')[0] ?? '');
+    const users = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .map((line) => line.split(':')[0] ?? '');
     for (const name of users.filter((user) => user.startsWith(web.userPrefix!)))
       await new Promise((resolve) => spawn('userdel', [name]).on('exit', resolve));
   }
@@ -210,7 +217,9 @@ describe('a domain whose zone Berth serves', () => {
     // nginx serves it for the name and any name below it, verified against Pebble's root; HTTP goes to HTTPS.
     await within(5_000, async () => expect(await handshake('secure.example')).toMatchObject({ authorized: true, serial: row.serial }));
     expect(await handshake('www.secure.example')).toMatchObject({ authorized: true, serial: row.serial, hsts: undefined });
-    await within(5_000, async () => expect(await plainGet('secure.example')).toEqual({ status: 301, location: `https://secure.example:${web.httpsPort}/` }));
+    await within(5_000, async () =>
+      expect(await plainGet('secure.example')).toEqual({ status: 301, location: `https://secure.example:${web.httpsPort}/` }),
+    );
     // A name without a certificate of its own gets the server's default one, which Pebble's root does not vouch for.
     expect((await handshake('unknown.test')).authorized).toBe(false);
     // HSTS once its owner switches it on (the site's settings).
@@ -276,7 +285,9 @@ describe('a renewal that keeps failing near the end', () => {
     expect(mails).toEqual(['The certificate of secure.example at Alpha could not be renewed']);
     const notes = await t.db.selectFrom('notifications').select('text').where('user_id', '=', customer.user.id).execute();
     expect(notes.map((note) => note.text)).toEqual([
-      expect.stringMatching(/^The certificate of secure\.example could not be renewed and ends on .*\. The CA says: No TXT records found for DNS challenge$/),
+      expect.stringMatching(
+        /^The certificate of secure\.example could not be renewed and ends on .*\. The CA says: No TXT records found for DNS challenge$/,
+      ),
     ]);
     await within5s(() => delivered.some((event) => event.type === 'certificate.failed' && event.data.valid_until !== null));
     await admin.call({ method: 'DELETE', url: `/api/host/domain/${id}/dns/${ns.json().data.id}` });

@@ -75,7 +75,10 @@ export class AcmeCa {
     unpublish: (id: number) => Promise<void>,
   ): Promise<IssuedCertificate> {
     const client = this.client(account.keyPem, account.accountUrl);
-    const [key, csr] = await acme.crypto.createCsr({ commonName: names[0]!, altNames: names }, await acme.crypto.createPrivateEcdsaKey('P-256'));
+    const [key, csr] = await acme.crypto.createCsr(
+      { commonName: names[0]!, altNames: names },
+      await acme.crypto.createPrivateEcdsaKey('P-256'),
+    );
     const published = new Map<string, number>();
     let certPem: string;
     try {

@@ -71,7 +71,12 @@ describe('which CA', () => {
 
   it('is the one configured, with External Account Binding when both of its values are given', () => {
     const settings = acmeSettingsOf(
-      configOf({ ACME_DIRECTORY_URL: 'https://acme.zerossl.com/v2/DV90', ACME_EAB_KID: 'kid-1', ACME_EAB_HMAC_KEY: 'aGVsbG8', ACME_EMAIL: 'ops@berth.test' }),
+      configOf({
+        ACME_DIRECTORY_URL: 'https://acme.zerossl.com/v2/DV90',
+        ACME_EAB_KID: 'kid-1',
+        ACME_EAB_HMAC_KEY: 'aGVsbG8',
+        ACME_EMAIL: 'ops@berth.test',
+      }),
     );
     expect(settings).toEqual({
       directoryUrl: 'https://acme.zerossl.com/v2/DV90',

@@ -7,7 +7,11 @@ export const findAccount = (db: Db, directoryUrl: string) =>
 
 /** The first account stored for a directory wins; a second instance registering at once keeps the first. */
 export const insertAccount = (db: Db, values: { directory_url: string; key_sealed: string; account_url: string; created_at: Date }) =>
-  db.insertInto('acme_accounts').values(values).onConflict((oc) => oc.column('directory_url').doNothing()).execute();
+  db
+    .insertInto('acme_accounts')
+    .values(values)
+    .onConflict((oc) => oc.column('directory_url').doNothing())
+    .execute();
 
 export const findCertificate = (db: Db, domainId: number) =>
   db.selectFrom('certificates').selectAll().where('domain_id', '=', domainId).executeTakeFirst();

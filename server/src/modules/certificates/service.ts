@@ -60,7 +60,6 @@ const ORDER_LEASE_MS = 10 * MINUTE;
 export const WARN_DAYS_BEFORE_END = 14;
 export const CERTIFICATE_JOB = 'certificate_order';
 
-
 export interface CertificateDeps {
   db: Db;
   clock: Clock;
@@ -302,7 +301,17 @@ export class CertificateService {
   private present(row: CertificateRow | undefined, served: boolean, now: Date): Certificate {
     const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
     if (!row) {
-      return { state: served ? 'pending' : 'none', names: [], method: null, issuer: null, not_before: null, not_after: null, renew_at: null, problem: null, next_try_at: null };
+      return {
+        state: served ? 'pending' : 'none',
+        names: [],
+        method: null,
+        issuer: null,
+        not_before: null,
+        not_after: null,
+        renew_at: null,
+        problem: null,
+        next_try_at: null,
+      };
     }
     const valid = row.state === 'valid';
     const renewing = valid && (row.problem !== null || (row.renew_at !== null && new Date(row.renew_at) <= now));
@@ -333,7 +342,11 @@ export function renewalTime(notBefore: Date, notAfter: Date, now: Date): Date {
 }
 
 /** Runs the certificate pass soon after start and then every `everyMs`; several instances may run it at once. */
-export function startCertificateJob(certificates: CertificateService, log: FastifyBaseLogger, options: { everyMs: number; firstAfterMs?: number }) {
+export function startCertificateJob(
+  certificates: CertificateService,
+  log: FastifyBaseLogger,
+  options: { everyMs: number; firstAfterMs?: number },
+) {
   return startPeriodic(
     () =>
       certificates

@@ -38,7 +38,8 @@ export interface MailParams {
   billing: { name: string; notice: BillingNotice; item: string; invoice: string; amount: string; date: string; link: string };
 }
 
-export type BillingNotice = 'renewed' | 'invoice_due' | 'overdue' | 'suspended' | 'domain_expired' | 'domain_lapsed' | 'plan_ending' | 'certificate_failing';
+export type BillingNotice =
+  'renewed' | 'invoice_due' | 'overdue' | 'suspended' | 'domain_expired' | 'domain_lapsed' | 'plan_ending' | 'certificate_failing';
 
 export type MailKind = keyof MailParams;
 
@@ -777,32 +778,31 @@ const composers: { [K in MailKind]: Composer<K> } = {
     return {
       subject: notice.subject(brand, p.item),
       preheader: notice.intro(p.item, p.invoice, date),
-      blocks:
-        !p.invoice
-          ? [
-              { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
-              {
-                type: 'button',
-                label:
-                  p.notice === 'plan_ending'
-                    ? w.billing.planButton
-                    : p.notice === 'certificate_failing'
-                      ? w.billing.domainButton
-                      : w.domainExpiry.button,
-                url: requireWebLink(p.link),
-              },
-            ]
-          : [
-              { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
-              {
-                type: 'facts',
-                rows: [
-                  [w.billing.invoiceLabel, p.invoice],
-                  [w.billing.amountLabel, p.amount],
-                ],
-              },
-              ...(p.notice === 'renewed' ? [] : [{ type: 'button' as const, label: w.billing.button, url: requireWebLink(p.link) }]),
-            ],
+      blocks: !p.invoice
+        ? [
+            { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
+            {
+              type: 'button',
+              label:
+                p.notice === 'plan_ending'
+                  ? w.billing.planButton
+                  : p.notice === 'certificate_failing'
+                    ? w.billing.domainButton
+                    : w.domainExpiry.button,
+              url: requireWebLink(p.link),
+            },
+          ]
+        : [
+            { type: 'paragraph', text: notice.intro(p.item, p.invoice, date) },
+            {
+              type: 'facts',
+              rows: [
+                [w.billing.invoiceLabel, p.invoice],
+                [w.billing.amountLabel, p.amount],
+              ],
+            },
+            ...(p.notice === 'renewed' ? [] : [{ type: 'button' as const, label: w.billing.button, url: requireWebLink(p.link) }]),
+          ],
       footer: w.billing.footer(brand),
     };
   },

@@ -115,7 +115,9 @@ function Problem({ certificate }: { certificate: Certificate }) {
         <span data-testid="certificate-problem">{t('domains.certificate.caSays', { problem: certificate.problem ?? '' })}</span>
         {certificate.next_try_at ? (
           <span>
-            <time dateTime={certificate.next_try_at}>{t('domains.certificate.nextTry', { time: formatDateTime(certificate.next_try_at) })}</time>
+            <time dateTime={certificate.next_try_at}>
+              {t('domains.certificate.nextTry', { time: formatDateTime(certificate.next_try_at) })}
+            </time>
           </span>
         ) : null}
       </Stack>
