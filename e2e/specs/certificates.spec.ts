@@ -7,7 +7,7 @@ import { chromium } from '@playwright/test';
 import { signInPage, uniqueToken } from '../support/accounts.ts';
 import { test, expect } from '../support/certificates.ts';
 import { reviewScreen } from '../support/review.ts';
-import { giveCredit, superAdmin } from '../support/shop.ts';
+import { buyDomainInBrowser, giveCredit, superAdmin } from '../support/shop.ts';
 
 // A domain bought in the shop gets a certificate on its own within seconds: Debian's Pebble checks
 // the DNS-01 answer Berth's PowerDNS serves, the domain page shows it valid, and a browser that
@@ -28,16 +28,7 @@ test('a customer buys a domain and, within seconds, its page shows a valid certi
   const name = `e2e-${uniqueToken()}.com`;
 
   await signInPage(page, owner);
-  await page.goto('/shop');
-  await page.getByLabel('Domain name').fill(name);
-  await page.getByRole('button', { name: 'Check', exact: true }).click();
-  await page.getByTestId('domain-result').getByRole('button', { name: 'Register' }).click();
-  await page.getByTestId('cart-link').click();
-  await page.getByRole('radio', { name: /Credit balance/ }).click();
-  await page.getByRole('button', { name: /Place order/ }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Your order is complete' })).toBeVisible();
-  const listed = (await (await page.request.get(`/api/host/domain?q=${name}`)).json()) as { data: { id: number; name: string }[] };
-  const domain = listed.data.find((item) => item.name === name)!;
+  const domain = { id: await buyDomainInBrowser(page, name) };
 
   await page.goto(`/host/domain/${domain.id}/edit`);
   const section = page.getByTestId('domain-certificate');

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { Readable } from 'node:stream';
 import { Client as FtpClient } from 'basic-ftp';
 import { addAccountInBrowser, newPassword, signInPage, uniqueToken } from '../support/accounts.ts';
-import { giveCredit, superAdmin } from '../support/shop.ts';
+import { buyDomainInBrowser, giveCredit, superAdmin } from '../support/shop.ts';
 import { reviewScreen } from '../support/review.ts';
 import { test, expect } from '../support/services.ts';
 
@@ -45,17 +45,7 @@ test('a customer buys a domain in the shop, sees its site live, uploads a page o
 
   // The site is made in the browser: the domain bought in the shop, paid from credit.
   await signInPage(page, owner);
-  await page.goto('/shop');
-  await page.getByLabel('Domain name').fill(name);
-  await page.getByRole('button', { name: 'Check', exact: true }).click();
-  await page.getByTestId('domain-result').getByRole('button', { name: 'Register' }).click();
-  await page.getByTestId('cart-link').click();
-  await page.getByRole('radio', { name: /Credit balance/ }).click();
-  await page.getByRole('button', { name: /Place order/ }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Your order is complete' })).toBeVisible();
-  const listed = (await (await page.request.get(`/api/host/domain?q=${name}`)).json()) as { data: { id: number; name: string }[] };
-  const domain = listed.data.find((item) => item.name === name)!;
-  expect(domain).toBeDefined();
+  const domain = { id: await buyDomainInBrowser(page, name), name };
 
   await page.goto(`/host/domain/${domain.id}/edit`);
   const website = page.getByTestId('domain-website');

@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startPebble, type Pebble } from '../../server/test/pebble.ts';
-import { freePort, startBerthServer } from './server.ts';
+import { freePort } from './server.ts';
 import { test as servicesTest } from './services.ts';
-import { createThrowawayDatabase } from './shell-database.ts';
 
 /**
  * Specs of certificates: Debian's Pebble (validation on) asks the DNS port `npm run services`
@@ -32,27 +31,15 @@ export const test = servicesTest.extend<object, { acme: { pebble: Pebble; dnsPor
     async ({ acme }, use) => use({ BERTH_DNS_PORT: String(acme.dnsPort), BERTH_SECRET_KEY: acme.secretKey }),
     { scope: 'worker' },
   ],
-  berth: [
-    async ({ mailbox, acme }, use) => {
-      const database = await createThrowawayDatabase();
-      const server = await startBerthServer({
-        databaseUrl: database.url,
-        env: {
-          SMTP_URL: mailbox.url,
-          BERTH_SECRET_KEY: acme.secretKey,
-          ACME_DIRECTORY_URL: acme.pebble.directoryUrl,
-          ACME_CA_FILE: acme.pebble.caFile,
-          CERTIFICATES_EVERY_SECONDS: '1',
-        },
-      });
-      try {
-        await use(server);
-      } finally {
-        await server.stop();
-        await database.drop();
-      }
-    },
-    { scope: 'worker', timeout: 90_000 },
+  serverEnv: [
+    async ({ acme }, use) =>
+      use({
+        BERTH_SECRET_KEY: acme.secretKey,
+        ACME_DIRECTORY_URL: acme.pebble.directoryUrl,
+        ACME_CA_FILE: acme.pebble.caFile,
+        CERTIFICATES_EVERY_SECONDS: '1',
+      }),
+    { scope: 'worker' },
   ],
 });
 

@@ -46,14 +46,19 @@ async function services(command: 'start' | 'stop', env: Record<string, string>):
  * (the daemons read it; the embedded one cannot be shared) and PowerDNS, Postfix and Dovecot are
  * started on it by the project's own `npm run services -- start`, as a developer starts them.
  */
-export const test = base.extend<object, { hostingServices: HostingServices; servicesEnv: Record<string, string> }>({
+export const test = base.extend<
+  object,
+  { hostingServices: HostingServices; servicesEnv: Record<string, string>; serverEnv: Record<string, string> }
+>({
   /** More environment for `npm run services` (a spec's own DNS port, the server's secret key). */
   servicesEnv: [{}, { scope: 'worker', option: true }],
+  /** More environment for the worker's server (a CA to order certificates from). */
+  serverEnv: [{}, { scope: 'worker', option: true }],
 
   berth: [
-    async ({ mailbox }, use) => {
+    async ({ mailbox, serverEnv }, use) => {
       const database = await createThrowawayDatabase();
-      const server = await startBerthServer({ databaseUrl: database.url, env: { SMTP_URL: mailbox.url } });
+      const server = await startBerthServer({ databaseUrl: database.url, env: { SMTP_URL: mailbox.url, ...serverEnv } });
       try {
         await use(server);
       } finally {

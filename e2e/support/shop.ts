@@ -40,6 +40,22 @@ export async function giveCredit(admin: APIRequestContext, userId: number, amoun
   );
 }
 
+/** A domain registered in the shop by the signed-in customer, paid from credit in the browser; answers its id. */
+export async function buyDomainInBrowser(page: Page, name: string): Promise<number> {
+  await page.goto('/shop');
+  await page.getByLabel('Domain name').fill(name);
+  await page.getByRole('button', { name: 'Check', exact: true }).click();
+  await page.getByTestId('domain-result').getByRole('button', { name: 'Register' }).click();
+  await page.getByTestId('cart-link').click();
+  await page.getByRole('radio', { name: /Credit balance/ }).click();
+  await page.getByRole('button', { name: /Place order/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your order is complete' })).toBeVisible();
+  const listed = (await (await page.request.get(`/api/host/domain?q=${name}`)).json()) as { data: { id: number; name: string }[] };
+  const domain = listed.data.find((item) => item.name === name);
+  expect(domain).toBeDefined();
+  return domain!.id;
+}
+
 /** A promo code of the request's tenant; `code` is unique per call. */
 export async function createPromo(admin: APIRequestContext, payload: Record<string, unknown>): Promise<{ id: number; code: string }> {
   const code = `E2E-${uniqueToken(3).toUpperCase()}`;
