@@ -18,11 +18,11 @@ import type { JobDefinition, JobQueue } from '../jobs/queue.ts';
 import type { BillingNotice } from '../mail/templates.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { insertNotification } from '../notifications/queries.ts';
+import { serviceNoticeMail } from './notice-mail.ts';
 import type { CheckoutService } from '../orders/checkout.ts';
 import type { PaymentProviders } from '../payments/registry.ts';
 import { formatMoney } from '../shop/money.ts';
 import { publicBaseUrl } from '../tenants/links.ts';
-import { displayNameOf } from '../tenants/scope.ts';
 import type { ResolvedTenant, TenantResolver } from '../tenants/service.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
 import { invoiceData, type EventSink } from '../webhooks/events.ts';
@@ -483,26 +483,18 @@ export class Billing {
     await insertNotification(trx, { tenant_id: owner.tenant_id, user_id: owner.id, ...told, created_at: this.deps.clock.now() });
     const base = publicBaseUrl(tenant, this.deps.fallbackUrl);
     await this.deps.mailer.send(
-      {
-        to: owner.email,
-        language,
-        tenantId: owner.tenant_id,
-        tenantTitle: tenant?.title ?? 'Berth',
-        kind: 'billing',
-        params: {
-          name: displayNameOf(owner),
-          notice,
-          item: about.item,
-          invoice: number,
-          amount,
-          date: about.date.toISOString(),
-          link: about.invoice
-            ? `${base}/account/invoices/${about.invoice.id}`
-            : notice === 'plan_ending'
-              ? `${base}/account/services`
-              : `${base}/host/domain/${about.domainId ?? 0}/renew`,
-        },
-      },
+      serviceNoticeMail(owner, tenant, {
+        notice,
+        item: about.item,
+        invoice: number,
+        amount,
+        date: about.date.toISOString(),
+        link: about.invoice
+          ? `${base}/account/invoices/${about.invoice.id}`
+          : notice === 'plan_ending'
+            ? `${base}/account/services`
+            : `${base}/host/domain/${about.domainId ?? 0}/renew`,
+      }),
       { db: trx },
     );
     return told;

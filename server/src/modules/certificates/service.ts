@@ -14,10 +14,10 @@ import type { Mailer } from '../mail/mailer.ts';
 import { insertNotification } from '../notifications/queries.ts';
 import { languageOf } from '../shop/language.ts';
 import { publicBaseUrl } from '../tenants/links.ts';
-import { displayNameOf } from '../tenants/scope.ts';
 import type { TenantResolver } from '../tenants/service.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
 import type { EventSink } from '../webhooks/events.ts';
+import { serviceNoticeMail } from '../billing/notice-mail.ts';
 import { AcmeCa, AcmeProblem, type AcmeSettings } from './acme.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from './keys.ts';
 import {
@@ -258,22 +258,14 @@ export class CertificateService {
       if (!(await claimExpiryWarning(trx, domain.id, validUntil))) return false;
       await insertNotification(trx, { tenant_id: owner.tenant_id, user_id: owner.id, ...told, created_at: this.deps.clock.now() });
       await this.deps.mailer.send(
-        {
-          to: owner.email,
-          language,
-          tenantId: owner.tenant_id,
-          tenantTitle: tenant?.title ?? 'Berth',
-          kind: 'billing',
-          params: {
-            name: displayNameOf(owner),
-            notice: 'certificate_failing',
-            item: name,
-            invoice: '',
-            amount: '',
-            date: validUntil.toISOString(),
-            link: `${publicBaseUrl(tenant, this.deps.fallbackUrl)}/host/domain/${domain.id}`,
-          },
-        },
+        serviceNoticeMail(owner, tenant, {
+          notice: 'certificate_failing',
+          item: name,
+          invoice: '',
+          amount: '',
+          date: validUntil.toISOString(),
+          link: `${publicBaseUrl(tenant, this.deps.fallbackUrl)}/host/domain/${domain.id}`,
+        }),
         { db: trx },
       );
       return true;
