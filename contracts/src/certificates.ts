@@ -4,6 +4,7 @@ import { z } from 'zod';
  * A domain's certificate (modules/certificates):
  *   GET  /host/domain/{id}/certificate         certificateAnswerSchema
  *   POST /host/domain/{id}/certificate/renew   certificateAnswerSchema (202: ordered now)
+ *   PUT  /host/domain/{id}/certificate         certificateUploadPayloadSchema -> certificateAnswerSchema (one's own; 422 per field)
  *
  * `state`: `pending` (ordered, none yet), `valid`, `renewing` (valid; a new one is being ordered
  * or its order failed and is tried again at `next_try_at`), `failed` (none valid; tried again at
@@ -30,3 +31,10 @@ export const certificateSchema = z.object({
 });
 export type Certificate = z.infer<typeof certificateSchema>;
 export const certificateAnswerSchema = z.object({ data: certificateSchema, message: z.string().optional() });
+
+/** One's own certificate: the PEM chain (the certificate first, then the ones that signed it) and its key. */
+export const certificateUploadPayloadSchema = z.object({
+  certificate: z.string().trim().min(1).max(65_536),
+  private_key: z.string().trim().min(1).max(16_384),
+});
+export type CertificateUploadPayload = z.infer<typeof certificateUploadPayloadSchema>;

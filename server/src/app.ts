@@ -381,6 +381,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     mailer,
     realtime,
     tenants,
+    audit,
     log: app.log,
     fallbackUrl,
   });
@@ -438,7 +439,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
       await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL)));
       await api.register(dnsRoutes(hosting.dns, impersonation));
-      await api.register(certificateRoutes(certificates));
+      await api.register(certificateRoutes(certificates, impersonation));
       await api.register(apiTokenRoutes(apiTokens, impersonation));
       await api.register(passkeyRoutes(new PasskeyService({ db, clock, audit, reauth, notifier }), sessions, audit));
       await api.register(securityRoutes(new SecuritySettingsService({ db, audit, realtime }), impersonation));

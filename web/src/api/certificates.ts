@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { certificateAnswerSchema, type Certificate } from '@berth/contracts';
+import { certificateAnswerSchema, type Certificate, type CertificateUploadPayload } from '@berth/contracts';
 import type { z } from 'zod';
 import { type ApiError, apiRequest } from './client.ts';
 
@@ -26,5 +26,14 @@ export function useCertificateRenew(id: number) {
       // The order runs in the background: ask again shortly for its outcome.
       setTimeout(() => void queryClient.invalidateQueries({ queryKey: certificateKey(id) }), 3_000);
     },
+  });
+}
+
+/** PUT /api/host/domain/{id}/certificate: one's own certificate and key. */
+export function useCertificateUpload(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation<z.output<typeof certificateAnswerSchema>, ApiError, CertificateUploadPayload>({
+    mutationFn: (payload) => apiRequest(`/host/domain/${id}/certificate`, { method: 'PUT', body: payload, schema: certificateAnswerSchema }),
+    onSuccess: (answer) => queryClient.setQueryData(certificateKey(id), answer.data),
   });
 }

@@ -38,6 +38,7 @@ export type AuditAction =
   | 'domain.updated'
   | 'domain.deleted'
   | 'domain.lapsed'
+  | 'certificate.uploaded'
   | 'domain_user.created'
   | 'domain_user.updated'
   | 'domain_user.password_reset'

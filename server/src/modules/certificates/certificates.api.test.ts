@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser } from '../../../test/hosting.ts';
@@ -25,7 +30,27 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+const run = promisify(execFile);
+let dir: string;
+
+/** A CA of this test (openssl): a root, an intermediate it signs, and a leaf for `names` the intermediate signs. */
+async function makeChain(names: string[], tag: string) {
+  dir ??= mkdtempSync(path.join(tmpdir(), 'berth-own-cert-'));
+  const file = (name: string) => path.join(dir, `${tag}-${name}`);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  await run('openssl', ['req', '-x509', ...ec, '-days', '30', '-subj', `/CN=Test Root ${tag}`, '-keyout', file('root.key'), '-out', file('root.crt')]);
+  await run('openssl', ['req', ...ec, '-subj', `/CN=Test Intermediate ${tag}`, '-keyout', file('int.key'), '-out', file('int.csr')]);
+  writeFileSync(file('int.ext'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n');
+  await run('openssl', ['x509', '-req', '-in', file('int.csr'), '-CA', file('root.crt'), '-CAkey', file('root.key'), '-CAcreateserial', '-days', '30', '-extfile', file('int.ext'), '-out', file('int.crt')]);
+  await run('openssl', ['req', ...ec, '-subj', `/CN=${names[0]}`, '-keyout', file('leaf.key'), '-out', file('leaf.csr')]);
+  writeFileSync(file('leaf.ext'), `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}\n`);
+  await run('openssl', ['x509', '-req', '-in', file('leaf.csr'), '-CA', file('int.crt'), '-CAkey', file('int.key'), '-CAcreateserial', '-days', '20', '-extfile', file('leaf.ext'), '-out', file('leaf.crt')]);
+  const read = (name: string) => readFileSync(file(name), 'utf8');
+  return { leaf: read('leaf.crt'), intermediate: read('int.crt'), root: read('root.crt'), key: read('leaf.key'), otherKey: read('int.key') };
+}
 
 describe('certificates without a CA configured', () => {
   it('shows none and orders nothing', async () => {
@@ -55,6 +80,71 @@ describe('certificates without a CA configured', () => {
       expect((await stranger.call({ method, url })).statusCode).toBe(404);
       expect((await t.app.inject({ method, url, headers: { host: 'alpha.test' } })).statusCode).toBe(401);
     }
+  });
+});
+
+describe("one's own certificate", () => {
+  const upload = (payload: Record<string, unknown>, caller = owner) =>
+    caller.call({ method: 'PUT', url: `/api/host/domain/${domainId}/certificate`, payload });
+  const refused = async (payload: Record<string, unknown>, field: string, message: string) => {
+    const answer = await upload(payload);
+    expect(answer.statusCode, answer.body).toBe(422);
+    expect(answer.json().errors).toEqual({ [field]: [message] });
+  };
+
+  it('is refused with the reason on the field: the key, the chain, the names, the dates, the form', async () => {
+    const own = await makeChain(['plain.example', '*.plain.example'], 'own');
+    const other = await makeChain(['other.example'], 'other');
+    const full = own.leaf + own.intermediate + own.root;
+    await refused({ certificate: full, private_key: own.otherKey }, 'private_key', 'This key does not belong to the certificate.');
+    await refused({ certificate: own.leaf, private_key: own.key }, 'certificate', 'The chain is incomplete: add the certificate of Test Intermediate own, which signed the last one.');
+    await refused(
+      { certificate: own.leaf + own.root, private_key: own.key },
+      'certificate',
+      'The chain is out of order: plain.example is not signed by the certificate after it.',
+    );
+    await refused(
+      { certificate: other.leaf + other.intermediate + other.root, private_key: other.key },
+      'certificate',
+      'The certificate does not cover plain.example.',
+    );
+    const bad = '-----BEGIN CERTIFICATE-----\nMII;{"..\n-----END CERTIFICATE-----';
+    await refused({ certificate: bad, private_key: own.key }, 'certificate', expect.stringContaining('PEM') as unknown as string);
+    await refused({ certificate: full, private_key: 'key"; { ../..' }, 'private_key', expect.stringContaining('PEM') as unknown as string);
+    const empty = await upload({ certificate: '', private_key: '' });
+    expect(empty.statusCode).toBe(422);
+    expect(Object.keys(empty.json().errors).sort()).toEqual(['certificate', 'private_key']);
+    // Its end passed by the platform's clock.
+    const now = t.clock.now();
+    t.clock.set(new Date(now.getTime() + 25 * 24 * 60 * 60 * 1000));
+    try {
+      await refused({ certificate: full, private_key: own.key }, 'certificate', expect.stringMatching(/^The certificate ended on \d{4}-\d{2}-\d{2}\.$/) as unknown as string);
+    } finally {
+      t.clock.set(now);
+    }
+    // Nothing half-written, and someone else's domain is not found.
+    expect(await t.db.selectFrom('certificates').selectAll().execute()).toEqual([]);
+    expect((await upload({ certificate: full, private_key: own.key }, stranger)).statusCode).toBe(404);
+  });
+
+  it('is taken with a complete chain and its key, shown as uploaded, and its key sealed', async () => {
+    const own = await makeChain(['plain.example', '*.plain.example'], 'good');
+    const answer = await upload({ certificate: own.leaf + own.intermediate + own.root, private_key: own.key });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().message).toBe('Your certificate is saved and in use within seconds.');
+    expect(answer.json().data).toMatchObject({
+      state: 'valid',
+      method: 'custom',
+      names: ['plain.example', '*.plain.example'],
+      issuer: 'Test Intermediate good',
+      renew_at: null,
+      problem: null,
+    });
+    const row = await t.db.selectFrom('certificates').selectAll().where('domain_id', '=', domainId).executeTakeFirstOrThrow();
+    expect(row.key_sealed).not.toContain('PRIVATE KEY');
+    expect(row.cert_pem!.match(/BEGIN CERTIFICATE/g)).toHaveLength(3);
+    const audit = await t.db.selectFrom('audit_log').select('action').where('action', '=', 'certificate.uploaded').execute();
+    expect(audit).toHaveLength(1);
   });
 });
 

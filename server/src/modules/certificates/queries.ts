@@ -1,4 +1,4 @@
-import { sql, type Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
 import type { CertificatesTable } from '../../db/schema.ts';
 
@@ -76,6 +76,20 @@ export const claimCertificate = async (
     .returning('domain_id')
     .execute();
   return rows.length === 1;
+};
+
+/** One's own certificate in place of whatever the domain had: valid, never renewed by the pass. */
+export const saveUploaded = (
+  db: Db,
+  domain: { id: number; tenant_id: number },
+  values: Pick<Insertable<CertificatesTable>, 'names' | 'issuer' | 'serial' | 'not_before' | 'not_after' | 'cert_pem' | 'key_sealed' | 'updated_at'>,
+) => {
+  const row = { ...values, method: 'custom' as const, state: 'valid' as const, problem: null, attempts: 0, next_try_at: null, renew_at: null, warned_for: null };
+  return db
+    .insertInto('certificates')
+    .values({ domain_id: domain.id, tenant_id: domain.tenant_id, ...row })
+    .onConflict((oc) => oc.column('domain_id').doUpdateSet(row))
+    .execute();
 };
 
 export const updateCertificate = (db: Db, domainId: number, values: Updateable<CertificatesTable>) =>

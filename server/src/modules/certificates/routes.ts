@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { certificateAnswerSchema, errorAnswerSchema, idParamsSchema } from '@berth/contracts';
+import { certificateAnswerSchema, certificateUploadPayloadSchema, errorAnswerSchema, idParamsSchema } from '@berth/contracts';
+import type { ActorSource } from '../audit/service.ts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { CertificateService } from './service.ts';
 
-const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 409: errorAnswerSchema };
+const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 409: errorAnswerSchema, 422: errorAnswerSchema };
 
 /** A domain's certificate on its page: who may see the domain may see and renew it. */
-export function certificateRoutes(certificates: CertificateService) {
+export function certificateRoutes(certificates: CertificateService, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
     api.get(
@@ -25,6 +26,25 @@ export function certificateRoutes(certificates: CertificateService) {
         },
       },
       async (request) => ({ data: await certificates.describe(authedUser(request).user, request.params.id) }),
+    );
+
+    api.put(
+      '/host/domain/:id/certificate',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags: ['certificates'],
+          summary: "Use one's own certificate: the PEM chain and its key, checked (key, chain, names, dates) with the reason on the field",
+          params: idParamsSchema,
+          body: certificateUploadPayloadSchema,
+          response: { 200: certificateAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        data: await certificates.upload(await actors.actor(request), request.params.id, request.body),
+        message: translate(request.lang, 'certificates.uploaded'),
+      }),
     );
 
     api.post(

@@ -20,6 +20,8 @@ import type { EventSink } from '../webhooks/events.ts';
 import { serviceNoticeMail } from '../billing/notice-mail.ts';
 import { AcmeCa, AcmeProblem, type AcmeSettings } from './acme.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from './keys.ts';
+import { checkUpload } from './upload.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
 import {
   claimCertificate,
   claimExpiryWarning,
@@ -33,6 +35,7 @@ import {
   insertDnsChallenge,
   insertOrder,
   issuedSince,
+  saveUploaded,
   ordersSince,
   updateCertificate,
   type CertificateRow,
@@ -71,6 +74,7 @@ export interface CertificateDeps {
   mailer: Pick<Mailer, 'send'>;
   realtime: { notify(userId: number, event: NotificationEvent): void };
   tenants: Pick<TenantResolver, 'byId'>;
+  audit: AuditService;
   log: FastifyBaseLogger;
   fallbackUrl: string;
 }
@@ -133,6 +137,34 @@ export class CertificateService {
     }
     await this.start(domainId);
     return this.present(await findCertificate(this.deps.db, domainId), true, now);
+  }
+
+  /**
+   * The owner's own certificate instead of one ordered: checked (checkUpload), its key sealed like
+   * an ordered one's; it is not renewed, and "renew now" replaces it with an ordered one.
+   */
+  async upload(actor: Actor, domainId: number, input: { certificate: string; private_key: string }): Promise<Certificate> {
+    const domain = await findVisibleDomain(this.deps.db, actor.user, domainId);
+    if (!domain) throw new HttpError(404, 'http.not_found');
+    const now = this.deps.clock.now();
+    const checked = checkUpload(input, domain.name, now);
+    await saveUploaded(this.deps.db, { id: domain.id, tenant_id: domain.tenant_id }, {
+      names: checked.names,
+      issuer: checked.issuer,
+      serial: checked.serial,
+      not_before: checked.notBefore,
+      not_after: checked.notAfter,
+      cert_pem: checked.certPem,
+      key_sealed: this.keys.seal(checked.keyPem),
+      updated_at: now,
+    });
+    await this.deps.audit.recordAction(actor, 'certificate.uploaded', domain.tenant_id, { type: 'domain', id: domain.id }, {
+      name: domain.name,
+      issuer: checked.issuer,
+      not_after: checked.notAfter.toISOString(),
+    });
+    const served = await domainForCertificate(this.deps.db, domainId);
+    return this.present(await findCertificate(this.deps.db, domainId), Boolean(served?.served), now);
   }
 
   /** What the domain page shows of its certificate. */

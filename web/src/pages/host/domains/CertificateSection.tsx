@@ -9,6 +9,7 @@ import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore
 import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { describeError } from '../../../forms/validation.ts';
 import { Section } from '../../PageHeader.tsx';
+import { OwnCertificateForm } from './OwnCertificateForm.tsx';
 import pageClasses from '../../Pages.module.css';
 import classes from './Domains.module.css';
 
@@ -22,8 +23,10 @@ export function CertificateSection({ domain }: { domain: Domain }) {
   const certificate = useCertificate(domain.id);
   const renew = useCertificateRenew(domain.id);
   const data = certificate.data;
-  if (!data || data.state === 'none') return null;
+  // Without a CA (or before Berth serves the zone) the section stays for a site a web server serves: one's own can be used.
+  if (!data || (data.state === 'none' && !domain.web?.server)) return null;
   const badge = {
+    none: { color: 'gray.7', label: t('domains.certificate.none') },
     // Filled in the darker shades: white text on them passes WCAG AA.
     pending: { color: 'blue.8', label: t('domains.certificate.pending') },
     valid: { color: 'teal.9', label: t('domains.certificate.valid') },
@@ -44,9 +47,9 @@ export function CertificateSection({ domain }: { domain: Domain }) {
           >
             {badge.label}
           </Badge>
-          {data.state === 'pending' ? (
+          {data.state === 'pending' || data.state === 'none' ? (
             <Text fz="sm" c="dimmed">
-              {t('domains.certificate.pendingText')}
+              {t(data.state === 'pending' ? 'domains.certificate.pendingText' : 'domains.certificate.noneText')}
             </Text>
           ) : null}
         </Group>
@@ -82,8 +85,8 @@ export function CertificateSection({ domain }: { domain: Domain }) {
           </dl>
         ) : null}
         {renew.isError ? <FormAlert kind="error">{describeError(renew.error, t)}</FormAlert> : null}
-        {data.state !== 'pending' ? (
-          <Group>
+        {data.state !== 'pending' && data.state !== 'none' ? (
+          <Group gap="sm">
             <Button
               variant="default"
               size="sm"
@@ -101,6 +104,7 @@ export function CertificateSection({ domain }: { domain: Domain }) {
             </Button>
           </Group>
         ) : null}
+        <OwnCertificateForm domainId={domain.id} />
       </Stack>
     </Section>
   );

@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = {
     'customer.unsuspended',
   ],
   domain: ['domain.created', 'domain.updated', 'domain.verified', 'domain.deleted', 'domain.lapsed'],
+  certificate: ['certificate.uploaded'],
   domain_user: [
     'domain_user.created',
     'domain_user.updated',
