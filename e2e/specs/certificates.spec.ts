@@ -8,6 +8,7 @@ import { signInPage, uniqueToken } from '../support/accounts.ts';
 import { test, expect } from '../support/certificates.ts';
 import { reviewScreen } from '../support/review.ts';
 import { buyDomainInBrowser, giveCredit, superAdmin } from '../support/shop.ts';
+import { ownChain } from '../../server/test/own-certificate.ts';
 
 // A domain bought in the shop gets a certificate on its own within seconds: Debian's Pebble checks
 // the DNS-01 answer Berth's PowerDNS serves, the domain page shows it valid, and a browser that
@@ -77,4 +78,21 @@ test('a customer buys a domain and, within seconds, its page shows a valid certi
   } finally {
     await rm(home, { recursive: true, force: true });
   }
+
+  // One's own certificate instead: a wrong key is refused on its field, the right one taken.
+  const ownDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-own-'));
+  const own = await ownChain(ownDir, [name, `*.${name}`], 'e2e');
+  await rm(ownDir, { recursive: true, force: true });
+  await section.getByRole('button', { name: 'Use your own certificate' }).click();
+  const form = page.getByRole('form', { name: 'Your own certificate' });
+  await form.getByLabel('Certificate (PEM)').fill(own.leaf + own.intermediate + own.root);
+  await form.getByLabel('Private key (PEM)').fill(own.otherKey);
+  await form.getByRole('button', { name: 'Use this certificate' }).click();
+  await expect(form.getByText('This key does not belong to the certificate.')).toBeVisible();
+  await reviewScreen(page, testInfo, 'certificate-own-refused', { include: 'main' });
+  await form.getByLabel('Private key (PEM)').fill(own.key);
+  await form.getByRole('button', { name: 'Use this certificate' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Your certificate is saved' })).toBeVisible();
+  await expect(section).toContainText('uploaded by you');
+  await expect(section).toContainText('Test Intermediate e2e');
 });

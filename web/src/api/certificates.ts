@@ -33,7 +33,8 @@ export function useCertificateRenew(id: number) {
 export function useCertificateUpload(id: number) {
   const queryClient = useQueryClient();
   return useMutation<z.output<typeof certificateAnswerSchema>, ApiError, CertificateUploadPayload>({
-    mutationFn: (payload) => apiRequest(`/host/domain/${id}/certificate`, { method: 'PUT', body: payload, schema: certificateAnswerSchema }),
+    mutationFn: (payload) =>
+      apiRequest(`/host/domain/${id}/certificate`, { method: 'PUT', body: payload, schema: certificateAnswerSchema }),
     onSuccess: (answer) => queryClient.setQueryData(certificateKey(id), answer.data),
   });
 }

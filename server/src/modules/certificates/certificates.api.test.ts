@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser } from '../../../test/hosting.ts';
+import { ownChain } from '../../../test/own-certificate.ts';
 import { loadConfig } from '../../config.ts';
 import { acmeSettingsOf } from './settings.ts';
 
@@ -33,24 +32,8 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const run = promisify(execFile);
 let dir: string;
-
-/** A CA of this test (openssl): a root, an intermediate it signs, and a leaf for `names` the intermediate signs. */
-async function makeChain(names: string[], tag: string) {
-  dir ??= mkdtempSync(path.join(tmpdir(), 'berth-own-cert-'));
-  const file = (name: string) => path.join(dir, `${tag}-${name}`);
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  await run('openssl', ['req', '-x509', ...ec, '-days', '30', '-subj', `/CN=Test Root ${tag}`, '-keyout', file('root.key'), '-out', file('root.crt')]);
-  await run('openssl', ['req', ...ec, '-subj', `/CN=Test Intermediate ${tag}`, '-keyout', file('int.key'), '-out', file('int.csr')]);
-  writeFileSync(file('int.ext'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n');
-  await run('openssl', ['x509', '-req', '-in', file('int.csr'), '-CA', file('root.crt'), '-CAkey', file('root.key'), '-CAcreateserial', '-days', '30', '-extfile', file('int.ext'), '-out', file('int.crt')]);
-  await run('openssl', ['req', ...ec, '-subj', `/CN=${names[0]}`, '-keyout', file('leaf.key'), '-out', file('leaf.csr')]);
-  writeFileSync(file('leaf.ext'), `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}\n`);
-  await run('openssl', ['x509', '-req', '-in', file('leaf.csr'), '-CA', file('int.crt'), '-CAkey', file('int.key'), '-CAcreateserial', '-days', '20', '-extfile', file('leaf.ext'), '-out', file('leaf.crt')]);
-  const read = (name: string) => readFileSync(file(name), 'utf8');
-  return { leaf: read('leaf.crt'), intermediate: read('int.crt'), root: read('root.crt'), key: read('leaf.key'), otherKey: read('int.key') };
-}
+const makeChain = (names: string[], tag: string) => ownChain((dir ??= mkdtempSync(path.join(tmpdir(), 'berth-own-cert-'))), names, tag);
 
 describe('certificates without a CA configured', () => {
   it('shows none and orders nothing', async () => {
@@ -97,7 +80,11 @@ describe("one's own certificate", () => {
     const other = await makeChain(['other.example'], 'other');
     const full = own.leaf + own.intermediate + own.root;
     await refused({ certificate: full, private_key: own.otherKey }, 'private_key', 'This key does not belong to the certificate.');
-    await refused({ certificate: own.leaf, private_key: own.key }, 'certificate', 'The chain is incomplete: add the certificate of Test Intermediate own, which signed the last one.');
+    await refused(
+      { certificate: own.leaf, private_key: own.key },
+      'certificate',
+      'The chain is incomplete: add the certificate of Test Intermediate own, which signed the last one.',
+    );
     await refused(
       { certificate: own.leaf + own.root, private_key: own.key },
       'certificate',
@@ -118,7 +105,11 @@ describe("one's own certificate", () => {
     const now = t.clock.now();
     t.clock.set(new Date(now.getTime() + 25 * 24 * 60 * 60 * 1000));
     try {
-      await refused({ certificate: full, private_key: own.key }, 'certificate', expect.stringMatching(/^The certificate ended on \d{4}-\d{2}-\d{2}\.$/) as unknown as string);
+      await refused(
+        { certificate: full, private_key: own.key },
+        'certificate',
+        expect.stringMatching(/^The certificate ended on \d{4}-\d{2}-\d{2}\.$/) as unknown as string,
+      );
     } finally {
       t.clock.set(now);
     }

@@ -82,9 +82,21 @@ export const claimCertificate = async (
 export const saveUploaded = (
   db: Db,
   domain: { id: number; tenant_id: number },
-  values: Pick<Insertable<CertificatesTable>, 'names' | 'issuer' | 'serial' | 'not_before' | 'not_after' | 'cert_pem' | 'key_sealed' | 'updated_at'>,
+  values: Pick<
+    Insertable<CertificatesTable>,
+    'names' | 'issuer' | 'serial' | 'not_before' | 'not_after' | 'cert_pem' | 'key_sealed' | 'updated_at'
+  >,
 ) => {
-  const row = { ...values, method: 'custom' as const, state: 'valid' as const, problem: null, attempts: 0, next_try_at: null, renew_at: null, warned_for: null };
+  const row = {
+    ...values,
+    method: 'custom' as const,
+    state: 'valid' as const,
+    problem: null,
+    attempts: 0,
+    next_try_at: null,
+    renew_at: null,
+    warned_for: null,
+  };
   return db
     .insertInto('certificates')
     .values({ domain_id: domain.id, tenant_id: domain.tenant_id, ...row })

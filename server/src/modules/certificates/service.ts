@@ -148,21 +148,31 @@ export class CertificateService {
     if (!domain) throw new HttpError(404, 'http.not_found');
     const now = this.deps.clock.now();
     const checked = checkUpload(input, domain.name, now);
-    await saveUploaded(this.deps.db, { id: domain.id, tenant_id: domain.tenant_id }, {
-      names: checked.names,
-      issuer: checked.issuer,
-      serial: checked.serial,
-      not_before: checked.notBefore,
-      not_after: checked.notAfter,
-      cert_pem: checked.certPem,
-      key_sealed: this.keys.seal(checked.keyPem),
-      updated_at: now,
-    });
-    await this.deps.audit.recordAction(actor, 'certificate.uploaded', domain.tenant_id, { type: 'domain', id: domain.id }, {
-      name: domain.name,
-      issuer: checked.issuer,
-      not_after: checked.notAfter.toISOString(),
-    });
+    await saveUploaded(
+      this.deps.db,
+      { id: domain.id, tenant_id: domain.tenant_id },
+      {
+        names: checked.names,
+        issuer: checked.issuer,
+        serial: checked.serial,
+        not_before: checked.notBefore,
+        not_after: checked.notAfter,
+        cert_pem: checked.certPem,
+        key_sealed: this.keys.seal(checked.keyPem),
+        updated_at: now,
+      },
+    );
+    await this.deps.audit.recordAction(
+      actor,
+      'certificate.uploaded',
+      domain.tenant_id,
+      { type: 'domain', id: domain.id },
+      {
+        name: domain.name,
+        issuer: checked.issuer,
+        not_after: checked.notAfter.toISOString(),
+      },
+    );
     const served = await domainForCertificate(this.deps.db, domainId);
     return this.present(await findCertificate(this.deps.db, domainId), Boolean(served?.served), now);
   }
