@@ -14,7 +14,14 @@ export interface BenchApp {
 
 /** Berth's app in-process on a migrated bench database, signed in as its first super admin. */
 export async function startBenchApp(db: Db, databaseUrl: string): Promise<BenchApp> {
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, RATE_LIMITS: 'off' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    RATE_LIMITS: 'off',
+    // Benches talk to loopback only: no certificate is ordered from a public CA.
+    ACME_DIRECTORY_URL: 'off',
+  });
   const { app, services } = await buildApp({ config, db, logger: pino({ level: 'silent' }), webDistDir: '/nonexistent' });
   await ensureOperator(db, services.hasher, services.clock, {
     adminEmail: ADMIN.email,

@@ -18,7 +18,14 @@ export interface RevocationResult {
 
 async function instance(databaseUrl: string) {
   const handle = await openDatabase({ databaseUrl, dataDir: '' });
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, RATE_LIMITS: 'off' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    RATE_LIMITS: 'off',
+    // Benches talk to loopback only: no certificate is ordered from a public CA.
+    ACME_DIRECTORY_URL: 'off',
+  });
   const { app } = await buildApp({ config, db: handle.db, logger: pino({ level: 'silent' }), webDistDir: '/nonexistent' });
   await app.ready();
   return {

@@ -71,6 +71,8 @@ export async function startBerth(options: BerthOptions): Promise<RunningServer> 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
+    // Benches talk to loopback only: no certificate is ordered from a public CA.
+    ACME_DIRECTORY_URL: 'off',
     HOST: '127.0.0.1',
     PORT: String(port),
     DATABASE_URL: options.databaseUrl,

@@ -50,9 +50,9 @@ export const configSchema = z.object({
   WEBHOOK_ALLOWED_RANGES: z.preprocess(emptyAsUndefined, z.string().optional()),
   /**
    * The ACME directory certificates are ordered from (modules/certificates). Unset: Let's Encrypt's
-   * in production on PostgreSQL (where Berth's name servers answer DNS-01), none otherwise.
+   * in production on PostgreSQL (where Berth's name servers answer DNS-01), none otherwise; `off`: none.
    */
-  ACME_DIRECTORY_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
+  ACME_DIRECTORY_URL: z.preprocess(emptyAsUndefined, z.union([z.literal('off'), z.url({ protocol: /^https?$/ })]).optional()),
   /** The contact the CA writes to about the platform's account (expiry warnings, policy changes). */
   ACME_EMAIL: z.preprocess(emptyAsUndefined, emailAddressSchema.optional()),
   /** External Account Binding for CAs that require it (ZeroSSL and others): the key id and its base64url HMAC key. */

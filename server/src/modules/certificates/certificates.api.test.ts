@@ -148,6 +148,7 @@ describe('which CA', () => {
     );
     expect(acmeSettingsOf(configOf({ NODE_ENV: 'production' }))).toBeNull();
     expect(acmeSettingsOf(configOf({ NODE_ENV: 'development', DATABASE_URL: 'postgres://db/berth' }))).toBeNull();
+    expect(acmeSettingsOf(configOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/berth', ACME_DIRECTORY_URL: 'off' }))).toBeNull();
   });
 
   it('is the one configured, with External Account Binding when both of its values are given', () => {

@@ -11,7 +11,7 @@ export function acmeSettingsOf(config: Config): AcmeSettings | null {
   const directoryUrl =
     config.ACME_DIRECTORY_URL ??
     (config.NODE_ENV === 'production' && config.DATABASE_URL ? acme.directory.letsencrypt.production : undefined);
-  if (!directoryUrl) return null;
+  if (!directoryUrl || directoryUrl === 'off') return null;
   return {
     directoryUrl,
     email: config.ACME_EMAIL,
