@@ -2,13 +2,16 @@ import { pino } from 'pino';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import type { Db } from '../../server/src/db/connection.ts';
+import type { SecretBox } from '../../server/src/lib/secret-box.ts';
 import { ensureOperator } from '../../server/src/modules/tenants/bootstrap.ts';
 
 const ADMIN = { email: 'bench@localhost', password: 'bench-password-0123456789' };
 
 export interface BenchApp {
   /** One API call as the signed-in super admin; throws unless it answers `expect`. */
-  call(method: 'POST' | 'PATCH', url: string, payload: object, expect: number): Promise<{ data: { id: number } }>;
+  call(method: 'POST' | 'PATCH' | 'PUT', url: string, payload: object, expect: number): Promise<{ data: { id: number } }>;
+  /** The app's secret box (a web agent beside it gets the key derived for certificate keys). */
+  secrets: SecretBox;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,7 @@ export async function startBenchApp(db: Db, databaseUrl: string): Promise<BenchA
       if (answer.statusCode !== expect) throw new Error(`${method} ${url} answered ${answer.statusCode}: ${answer.body}`);
       return answer.json();
     },
+    secrets: services.secrets,
     close: () => app.close(),
   };
 }

@@ -11,9 +11,14 @@
 //    same process settings and a hand-written server block, the same way (goal >= 0.95).
 // 4. 10,000 sites on one server (BENCH_SITES): a full apply from an empty directory (goal < 60 s),
 //    then one change applied (goal < 2 s), and nginx's memory with them all (master and workers).
+// 5. TLS handshakes/s with the site's own certificate as Berth serves it (named by SNI through a
+//    map, read at the handshake) against the same certificate given statically in a hand-written
+//    server block on the same nginx: full handshakes (no session reuse), 20 at a time, 5 s, in
+//    turn, best of 5 (goal >= 0.95).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:tls';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -21,6 +26,8 @@ import { openDatabase } from '../../server/src/db/connection.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
 import { prepareWeb, webPrograms, type WebSettings } from '../../server/src/daemons/web.ts';
 import { startBenchApp } from './berth-app.ts';
+import { CERTIFICATE_KEYS_PURPOSE } from '../../server/src/modules/certificates/keys.ts';
+import { ownChain } from '../../server/test/own-certificate.ts';
 import { createBenchDatabase } from './database.ts';
 import { measureLoad, type LoadResult } from './load.ts';
 import { repoRoot } from './servers.ts';
@@ -33,10 +40,34 @@ export interface WebsiteFigures {
   propagation: { changes: number; p50Ms: number; p99Ms: number };
   staticRatio: { site: LoadResult; baseline: LoadResult };
   phpRatio: { site: LoadResult; baseline: LoadResult };
+  /** Full TLS handshakes per second. */
+  handshakes: { site: number; baseline: number };
   scale: { sites: number; fullApplyMs: number; oneChangeMs: number; nginxMemoryMb: number };
 }
 
-const GOALS = { propagationP99Ms: 1_000, staticRatio: 0.95, phpRatio: 0.95, fullApplyMs: 60_000, oneChangeMs: 2_000 };
+const GOALS = { propagationP99Ms: 1_000, staticRatio: 0.95, phpRatio: 0.95, handshakeRatio: 0.95, fullApplyMs: 60_000, oneChangeMs: 2_000 };
+
+/** Full TLS handshakes a second against `port` asking for `name`: `connections` at a time for `seconds`. */
+async function handshakesPerSecond(port: number, name: string, connections: number, seconds: number): Promise<number> {
+  const until = performance.now() + seconds * 1000;
+  let done = 0;
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      // No session given: every connection is a full handshake, as a new visitor's.
+      const socket = connect({ host: '127.0.0.1', port, servername: name, rejectUnauthorized: false }, () => {
+        done++;
+        socket.destroy();
+        resolve();
+      });
+      socket.once('error', reject);
+    });
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) await one();
+    }),
+  );
+  return done / seconds;
+}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
@@ -107,6 +138,8 @@ export async function measureWebsites(
       ftpPort: await freePort(),
       passivePorts: [40000, 40009],
     };
+    // The agent opens the certificate keys the app seals (the key derived for them, as npm run services gives it).
+    settings.certificateKeys = app.secrets.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys();
     const { settingsFile } = await prepareWeb(handle.db, settings);
     const startAgent = () => {
       const child = spawn(process.execPath, [path.join(repoRoot, 'agent/src/main.ts'), settingsFile], {
@@ -192,6 +225,30 @@ export async function measureWebsites(
     const staticRatio = await turns('/static.txt');
     const phpRatio = await turns('/hello.php');
 
+    // 5. The site's own certificate (one's own, uploaded: no CA is asked) as Berth serves it, against
+    // the same files named statically in a hand-written server block.
+    log(`  TLS handshakes: the site's certificate by SNI against a static one, in turn, best of ${ROUNDS} ...`);
+    const chainDir = path.join(dir, 'own-certificate');
+    mkdirSync(chainDir);
+    const own = await ownChain(chainDir, ['bench-site.example', '*.bench-site.example'], 'bench');
+    await app.call('PUT', `/api/host/domain/${site}/certificate`, { certificate: own.leaf + own.intermediate + own.root, private_key: own.key }, 200);
+    const certificateFiles = path.join(settings.runDir, 'certificates', String(site));
+    await until(async () => existsSync(`${certificateFiles}.crt`), 10_000, "the site's certificate");
+    const tlsBaselinePort = await freePort();
+    writeFileSync(
+      path.join(settings.runDir, 'conf.d', 'tls-baseline.conf'),
+      `server {\n  listen 127.0.0.1:${tlsBaselinePort} ssl;\n  ssl_certificate ${certificateFiles}.crt;\n  ssl_certificate_key ${certificateFiles}.key;\n  return 204;\n}\n`,
+    );
+    process.kill(Number(readFileSync(path.join(settings.runDir, 'nginx.pid'), 'utf8')), 'SIGHUP');
+    await until(async () => (await handshakesPerSecond(tlsBaselinePort, 'bench-site.example', 1, 0.05)) > 0, 10_000, 'the TLS baseline');
+    const siteRounds: number[] = [];
+    const baselineRounds: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      siteRounds.push(await handshakesPerSecond(settings.httpsPort, 'bench-site.example', 20, 5));
+      baselineRounds.push(await handshakesPerSecond(tlsBaselinePort, 'bench-site.example', 20, 5));
+    }
+    const handshakes = { site: Math.max(...siteRounds), baseline: Math.max(...baselineRounds) };
+
     // 4. Scale: the agent stopped, its files and folders gone, `sites` sites added, then started.
     log(`  ${sites} sites: a full apply from an empty directory, then one change ...`);
     agent.kill('SIGTERM');
@@ -223,7 +280,7 @@ export async function measureWebsites(
     await until(async () => (await get(settings.httpPort, last)).body === 'changed', 60_000, 'the change');
     const oneChangeMs = performance.now() - changeStarted;
     const nginxMemory = nginxMemoryMb(Number(readFileSync(path.join(settings.runDir, 'nginx.pid'), 'utf8')));
-    return { propagation, staticRatio, phpRatio, scale: { sites: total, fullApplyMs, oneChangeMs, nginxMemoryMb: nginxMemory } };
+    return { propagation, staticRatio, phpRatio, handshakes, scale: { sites: total, fullApplyMs, oneChangeMs, nginxMemoryMb: nginxMemory } };
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -245,7 +302,8 @@ const verdict = (ok: boolean) => (ok ? 'ABOVE GOAL' : 'BELOW GOAL');
 
 export function formatWebsites(figures: WebsiteFigures): string {
   const ratio = (pair: { site: LoadResult; baseline: LoadResult }) => pair.site.requestsPerSecond / pair.baseline.requestsPerSecond;
-  const { propagation, staticRatio, phpRatio, scale } = figures;
+  const { propagation, staticRatio, phpRatio, handshakes, scale } = figures;
+  const handshakeRatio = handshakes.site / handshakes.baseline;
   return [
     `Websites, panel change to nginx answer (${propagation.changes} changes of a document root)`,
     `  p50 ${propagation.p50Ms.toFixed(1)} ms, p99 ${propagation.p99Ms.toFixed(1)} ms (goal p99 < ${GOALS.propagationP99Ms} ms) ${verdict(propagation.p99Ms < GOALS.propagationP99Ms)}`,
@@ -253,6 +311,8 @@ export function formatWebsites(figures: WebsiteFigures): string {
     `  ${staticRatio.site.requestsPerSecond.toFixed(0)} vs ${staticRatio.baseline.requestsPerSecond.toFixed(0)} req/s: ratio ${ratio(staticRatio).toFixed(2)} (goal >= ${GOALS.staticRatio}) ${verdict(ratio(staticRatio) >= GOALS.staticRatio)}`,
     `PHP hello world through the customer's pool vs a plain pool (same FPM, best of ${ROUNDS})`,
     `  ${phpRatio.site.requestsPerSecond.toFixed(0)} vs ${phpRatio.baseline.requestsPerSecond.toFixed(0)} req/s: ratio ${ratio(phpRatio).toFixed(2)} (goal >= ${GOALS.phpRatio}) ${verdict(ratio(phpRatio) >= GOALS.phpRatio)}`,
+    `TLS handshakes with the site's certificate by SNI vs the same certificate static (same nginx, best of ${ROUNDS})`,
+    `  ${handshakes.site.toFixed(0)} vs ${handshakes.baseline.toFixed(0)} handshakes/s: ratio ${handshakeRatio.toFixed(2)} (goal >= ${GOALS.handshakeRatio}) ${verdict(handshakeRatio >= GOALS.handshakeRatio)}`,
     `${scale.sites} sites on one web server`,
     `  full apply from an empty directory ${(scale.fullApplyMs / 1000).toFixed(1)} s (goal < ${GOALS.fullApplyMs / 1000} s) ${verdict(scale.fullApplyMs < GOALS.fullApplyMs)}`,
     `  one change applied ${(scale.oneChangeMs / 1000).toFixed(2)} s (goal < ${GOALS.oneChangeMs / 1000} s) ${verdict(scale.oneChangeMs < GOALS.oneChangeMs)}`,
