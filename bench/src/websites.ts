@@ -231,7 +231,12 @@ export async function measureWebsites(
     const chainDir = path.join(dir, 'own-certificate');
     mkdirSync(chainDir);
     const own = await ownChain(chainDir, ['bench-site.example', '*.bench-site.example'], 'bench');
-    await app.call('PUT', `/api/host/domain/${site}/certificate`, { certificate: own.leaf + own.intermediate + own.root, private_key: own.key }, 200);
+    await app.call(
+      'PUT',
+      `/api/host/domain/${site}/certificate`,
+      { certificate: own.leaf + own.intermediate + own.root, private_key: own.key },
+      200,
+    );
     const certificateFiles = path.join(settings.runDir, 'certificates', String(site));
     await until(async () => existsSync(`${certificateFiles}.crt`), 10_000, "the site's certificate");
     const tlsBaselinePort = await freePort();
@@ -280,7 +285,13 @@ export async function measureWebsites(
     await until(async () => (await get(settings.httpPort, last)).body === 'changed', 60_000, 'the change');
     const oneChangeMs = performance.now() - changeStarted;
     const nginxMemory = nginxMemoryMb(Number(readFileSync(path.join(settings.runDir, 'nginx.pid'), 'utf8')));
-    return { propagation, staticRatio, phpRatio, handshakes, scale: { sites: total, fullApplyMs, oneChangeMs, nginxMemoryMb: nginxMemory } };
+    return {
+      propagation,
+      staticRatio,
+      phpRatio,
+      handshakes,
+      scale: { sites: total, fullApplyMs, oneChangeMs, nginxMemoryMb: nginxMemory },
+    };
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));

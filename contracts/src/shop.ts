@@ -437,6 +437,11 @@ export const subscriptionSchema = z.object({
   active: z.boolean().optional(),
   /** Renewed by the billing pass before it ends (from credit, else an invoice due on its end date). */
   auto_renew: z.boolean().optional(),
+  /** Its renewal's invoice while it waits to be paid (the dashboard lists it too). */
+  renewal_invoice: z
+    .object({ id: z.number().int(), number: z.string(), amount: z.string(), due_at: z.string().nullable() })
+    .nullable()
+    .optional(),
   /** The plan as the shop sells it now (prices), null when the plan has been deleted. */
   plan: hostingPlanSchema.nullable().optional(),
 });

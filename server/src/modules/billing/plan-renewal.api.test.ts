@@ -143,13 +143,16 @@ describe('hosting plans renew like domains', () => {
     expect(invoice).toMatchObject({ status: 'unpaid', gross: MONTHLY_GROSS });
     expect(new Date(invoice.due_at as Date).getTime()).toBe(end.getTime());
     expect(await subjects(owner.user.email)).toContain('Please pay the renewal of Hosting Starter at harbor Hosting');
-    // Still the same end until it is paid; then a month from the old end, on the same plan.
+    // Still the same end until it is paid, and the services page says what waits; then a month from the old end, on the same plan.
     expect(new Date((await subscriptionsOf(owner.user.id))[0]!.expires_at).getTime()).toBe(end.getTime());
+    const shown = async () => (await ok(await fresh(owner), { method: 'GET', url: '/api/shop/subscriptions' })).data[0].renewal_invoice;
+    expect(await shown()).toEqual({ id: invoice.id, number: invoice.number, amount: '€4.72', due_at: end.toISOString() });
     await giveCredit(await callerFor(t, shop.admin.user), owner.user.id, MONTHLY_GROSS);
     await ok(await fresh(owner), { method: 'POST', url: `/api/account/invoices/${invoice.id}/pay`, payload: { payment: 'credit' } });
     const after = await subscriptionsOf(owner.user.id);
     expect(after).toHaveLength(1);
     expect(new Date(after[0]!.expires_at).getTime()).toBe(addMonths(end, 1).getTime());
+    expect(await shown()).toBeNull();
     await ledgerConsistent(t, owner.user.id);
   });
 

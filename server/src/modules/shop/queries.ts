@@ -82,6 +82,18 @@ export const deleteTld = (db: Db, tenantId: number, id: number) =>
 export const listSubscriptions = (db: Db, userId: number) =>
   db.selectFrom('hosting_subscriptions').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
 
+/** The user's unpaid invoices that renew one of their plans, by the plan they renew. */
+export const unpaidPlanRenewals = (db: Db, userId: number) =>
+  db
+    .selectFrom('invoices as i')
+    .innerJoin('order_items as oi', 'oi.order_id', 'i.order_id')
+    .select(['oi.subscription_id', 'i.id', 'i.number', 'i.gross', 'i.currency', 'i.due_at'])
+    .where('i.user_id', '=', userId)
+    .where('i.status', '=', 'unpaid')
+    .where('oi.subscription_id', 'is not', null)
+    .orderBy('i.id')
+    .execute();
+
 /** Whether amounts in the tenant's currency exist (an invoice or a credit account). */
 export const tenantHasMoney = async (db: Db, tenantId: number): Promise<boolean> => {
   const [invoice, account] = await Promise.all([

@@ -43,6 +43,7 @@ import {
   listSubscriptions,
   planUsage,
   setSubscriptionAutoRenew,
+  unpaidPlanRenewals,
   listTlds,
   updatePlan,
   updateShopSettings,
@@ -158,10 +159,11 @@ export class ShopCatalogue {
   /** The user's hosting plans: active or expired, with the plan's current prices (/account/services). */
   async subscriptions(user: UserRow, language: string) {
     const { db, clock } = this.deps;
-    const [rows, settings, plans] = await Promise.all([
+    const [rows, settings, plans, unpaid] = await Promise.all([
       listSubscriptions(db, user.id),
       ensureShop(db, user.tenant_id),
       listPlans(db, user.tenant_id, false),
+      unpaidPlanRenewals(db, user.id),
     ]);
     const now = clock.now().getTime();
     return rows.map((row) => {
@@ -174,6 +176,10 @@ export class ShopCatalogue {
         expires_at: iso(row.expires_at),
         active: new Date(row.expires_at).getTime() > now,
         auto_renew: row.auto_renew,
+        renewal_invoice: renewalInvoiceOf(
+          unpaid.find((invoice) => invoice.subscription_id === row.id),
+          language,
+        ),
         plan: plan ? presentPlan(plan, settings, language) : null,
       };
     });
@@ -337,3 +343,16 @@ export class ShopCatalogue {
     return tenantHasMoney(this.deps.db, tenantId);
   }
 }
+
+const renewalInvoiceOf = (
+  invoice: { id: number; number: string; gross: number | string; currency: string; due_at: Date | string | null } | undefined,
+  language: string,
+) =>
+  invoice
+    ? {
+        id: invoice.id,
+        number: invoice.number,
+        amount: formatMoney(Number(invoice.gross), invoice.currency, language),
+        due_at: invoice.due_at ? new Date(invoice.due_at).toISOString() : null,
+      }
+    : null;

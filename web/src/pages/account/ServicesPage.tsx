@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Badge, Button, Group, Progress, Stack, Switch, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Progress, Stack, Switch, Text } from '@mantine/core';
 import { IconArrowsExchange, IconCircleX, IconRefresh, IconServer, IconShoppingCart } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { PlanLimits } from '../shop/PlanLimits.tsx';
@@ -136,6 +136,7 @@ function ServiceRow({
               : t('services.ended', { date: formatDate(service.expires_at) })}
           </Text>
           {active && service.plan_id !== null ? <AutoRenew service={service} /> : null}
+          {service.renewal_invoice ? <RenewalInvoice invoice={service.renewal_invoice} /> : null}
         </div>
       </td>
       <td data-label={t('services.columns.price')}>
@@ -216,6 +217,21 @@ function AutoRenew({ service }: { service: Subscription }) {
         </Text>
       ) : null}
     </Stack>
+  );
+}
+
+/** The plan's renewal invoice while it waits to be paid, with the way to pay it. */
+function RenewalInvoice({ invoice }: { invoice: NonNullable<Subscription['renewal_invoice']> }) {
+  const { t } = useTranslation();
+  return (
+    <Text fz="xs" mt={6} c="orange.9" data-testid="renewal-invoice">
+      {invoice.due_at
+        ? t('services.renewalInvoice.due', { number: invoice.number, amount: invoice.amount, date: formatDate(invoice.due_at) })
+        : t('services.renewalInvoice.waiting', { number: invoice.number, amount: invoice.amount })}{' '}
+      <Anchor component={Link} to={`/account/invoices/${invoice.id}`} fz="xs" fw={600}>
+        {t('services.renewalInvoice.pay')}
+      </Anchor>
+    </Text>
   );
 }
 
