@@ -72,17 +72,18 @@ const config = loadConfig();
 const runDir = path.resolve(config.BERTH_DATA_DIR, 'services');
 const databaseUrl = config.DATABASE_URL ?? '';
 const dnsSettings: PowerDnsSettings = { databaseUrl, ...dns, runDir: path.join(runDir, 'powerdns') };
-const mailSettings: MailSettings = { databaseUrl, ...mailPorts, runDir: path.join(runDir, 'mail') };
+// The agents open certificate keys with the key derived for them, and nothing else of the server's secrets.
+const certificateKeys = SecretBox.load({ key: config.BERTH_SECRET_KEY, oldKeys: config.BERTH_SECRET_KEYS_OLD, dataDir: config.BERTH_DATA_DIR })
+  .derive(CERTIFICATE_KEYS_PURPOSE)
+  .exportKeys();
+const mailSettings: MailSettings = { databaseUrl, ...mailPorts, runDir: path.join(runDir, 'mail'), certificateKeys };
 const webSettings: WebSettings = {
   databaseUrl,
   ...web,
   runDir: path.join(runDir, 'web'),
   webRoot: path.resolve(process.env.BERTH_WEB_ROOT ?? path.join(config.BERTH_DATA_DIR, 'www')),
   userPrefix: process.env.BERTH_WEB_USER_PREFIX ?? 'berth',
-  // The agent opens certificate keys with the key derived for them, and nothing else of the server's secrets.
-  certificateKeys: SecretBox.load({ key: config.BERTH_SECRET_KEY, oldKeys: config.BERTH_SECRET_KEYS_OLD, dataDir: config.BERTH_DATA_DIR })
-    .derive(CERTIFICATE_KEYS_PURPOSE)
-    .exportKeys(),
+  certificateKeys,
 };
 const programs = [powerDnsProgram(dnsSettings), ...mailPrograms(mailSettings), ...webPrograms(webSettings)];
 const services = supervisor(runDir, programs);

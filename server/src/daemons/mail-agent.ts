@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { ChannelListener } from '../db/listener.ts';
+import { syncMailCertificates, type MailTlsSettings } from './mail-certificates.ts';
 
 /**
  * The mail host's own agent, beside Postfix and Dovecot (started with them by `npm run services`):
@@ -20,6 +21,9 @@ import { ChannelListener } from '../db/listener.ts';
  *   pgsql client marks a host dead for 60 s) and keep answering "temporary failure" although the
  *   database answers again. A reload starts fresh processes; open IMAP sessions and SMTP
  *   transactions finish undisturbed.
+ * - It writes each served domain's certificate for Dovecot's `local_name` and Postfix's SNI table
+ *   (daemons/mail-certificates.ts) on start and whenever one changes (`certificates` on the same
+ *   channel), and reloads both.
  * - It answers Postfix's end-of-data policy request (deploy/postfix/main.cf): a message whose real
  *   size no longer fits a recipient's quota is refused while the sender is still connected, for
  *   every recipient of the message, by asking Dovecot's quota-status for each with that size;
@@ -41,6 +45,8 @@ export interface MailAgentSettings {
   quotaStatusPort: number;
   /** How often orphaned homes are looked for besides the events (ms). */
   sweepEveryMs?: number;
+  /** Each domain's certificate for Dovecot and Postfix (daemons/mail-certificates.ts). */
+  tls?: MailTlsSettings;
 }
 
 const run = promisify(execFile);
@@ -104,12 +110,45 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
     }
     log('database back: Dovecot and Postfix reloaded');
   };
+  // One certificate sync at a time; a change during one asks for one more after it.
+  let syncing: Promise<void> | undefined;
+  let syncAgain = false;
+  const syncCertificates = (): Promise<void> => {
+    const tls = settings.tls;
+    if (!tls) return Promise.resolve();
+    if (syncing) {
+      syncAgain = true;
+      return syncing;
+    }
+    syncing = (async () => {
+      do {
+        syncAgain = false;
+        try {
+          if (await syncMailCertificates(pool, tls)) {
+            for (const [command, args] of [
+              ['doveadm', ['-c', settings.dovecotConfig, 'reload']],
+              ['postfix', ['-c', settings.postfixConfig, 'reload']],
+            ] as const) {
+              await run(command, [...args]).catch((error: Error) => log(`${command} reload failed: ${error.message}`));
+            }
+            log("certificates written; Dovecot and Postfix reloaded");
+          }
+        } catch (error) {
+          log(`certificates: ${(error as Error).message}`);
+        }
+      } while (syncAgain);
+    })().finally(() => {
+      syncing = undefined;
+    });
+    return syncing;
+  };
   const listener = new ChannelListener({
     databaseUrl: settings.databaseUrl,
     channel: 'berth_mail',
     onNotification: (payload) => {
       const [kind, ...rest] = payload.split(':');
-      if (kind === 'gone') {
+      if (kind === 'certificates') void syncCertificates();
+      else if (kind === 'gone') {
         const [id = '', address = ''] = [rest[0], rest.slice(1).join(':')];
         void kick(address).then(() => removeHome(id));
       } else if (kind === 'kick') void kick(rest.join(':'));
@@ -125,13 +164,19 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
         outage = setInterval(() => void run('doveadm', ['-c', settings.dovecotConfig, 'reload']).catch(() => undefined), 3_000);
         outage.unref();
       }
-      if (listening) void sweepQuietly();
+      if (listening) {
+        void sweepQuietly();
+        void syncCertificates();
+      }
     },
     retryDelaysMs: [250, 500, 1_000],
     onError: (error) => log(`database: ${error.message}`),
   });
   await listener.start();
-  const timer = setInterval(() => void sweepQuietly(), settings.sweepEveryMs ?? 5 * 60_000);
+  const timer = setInterval(() => {
+    void sweepQuietly();
+    void syncCertificates();
+  }, settings.sweepEveryMs ?? 5 * 60_000);
   timer.unref();
 
   const policy = await startEndOfDataPolicy(settings);

@@ -50,6 +50,8 @@ export interface MailSettings {
   runDir: string;
   /** The host name Postfix greets with. */
   hostname?: string;
+  /** The keys certificate keys are sealed under (SecretBox.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys()): the mail agent writes each domain's files. */
+  certificateKeys?: string;
 }
 
 /** Debian's accounts the daemons run as: mail is stored as `mail`, Postfix runs as `postfix`. */
@@ -81,6 +83,7 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     // The mail host's certificate: self-signed until the certificates issue gives each name its own.
     tls_cert: path.join(tlsDir(settings), 'default.crt'),
     tls_key: path.join(tlsDir(settings), 'default.key'),
+    tls_names: tlsNamesFile(settings),
     lmtp_port: settings.lmtpPort,
     quota_status_port: settings.quotaStatusPort,
     reply_port: settings.replyPort,
@@ -118,6 +121,10 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   mkdirSync(privateDir, { recursive: true, mode: 0o700 });
   chownSync(privateDir, idOf('u', 'postfix'), 0);
   await ensureDefaultCertificate(tlsDir(settings));
+  // Each domain's certificate by name: empty until the mail agent writes them (it keeps both up to date).
+  if (!existsSync(tlsNamesFile(settings))) writeFileSync(tlsNamesFile(settings), '', { mode: 0o600 });
+  if (!existsSync(sniMapFile(settings))) writeFileSync(sniMapFile(settings), '', { mode: 0o600 });
+  execFileSync('postmap', ['-F', `hash:${sniMapFile(settings)}`]);
   const postfixGroup = idOf('g', 'postfix');
   const write = (from: string, to: string, mode: number, group?: number) => {
     writeFileSync(to, renderTemplate(readFileSync(from, 'utf8'), values), { mode });
@@ -143,6 +150,12 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     policyAddress: INTERNAL_ADDRESS,
     policyPort: settings.policyPort,
     quotaStatusPort: settings.quotaStatusPort,
+    tls: {
+      dir: path.join(tlsDir(settings), 'names'),
+      dovecotNames: tlsNamesFile(settings),
+      postfixSniMap: sniMapFile(settings),
+      keys: settings.certificateKeys ?? '',
+    },
   };
   writeFileSync(agentSettingsFile(settings), JSON.stringify(agent), { mode: 0o600 });
   // SRS signs rewritten senders with a secret of the mail host: made once, kept (a new one would
@@ -152,6 +165,8 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
 }
 
 const tlsDir = (settings: MailSettings) => path.join(settings.runDir, 'tls');
+const tlsNamesFile = (settings: MailSettings) => path.join(tlsDir(settings), 'names.conf');
+const sniMapFile = (settings: MailSettings) => path.join(dirs(settings).postfix, 'sni');
 
 const srsSecretFile = (settings: MailSettings) => path.join(settings.runDir, 'postsrsd.secret');
 

@@ -11,11 +11,17 @@ import { confirmPaid, suspendForNonPayment } from '../billing.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
 import { within } from '../within.ts';
+import { ownChain } from '../own-certificate.ts';
+import { CERTIFICATE_KEYS_PURPOSE } from '../../src/modules/certificates/keys.ts';
+import { X509Certificate } from 'node:crypto';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 
 // Mail that leaves: Postfix's submission ports (587 with STARTTLS required, 465 with TLS) take a
 // mailbox's own mail after AUTH with its panel password (Dovecot's SASL), only as the mailbox or a
 // forwarder of its domain that leads to it; IMAP and POP3 are offered over TLS too. The
-// certificate is the mail host's self-signed one until the certificates issue gives names their own.
+// certificate is the mail host's self-signed one for names without their own; a domain's own is
+// presented by the name the client asks for (SNI).
 
 let t: TestApp;
 let tenantId: number;
@@ -23,6 +29,7 @@ let owner: { call: Caller };
 let mail: RunningMail;
 let settings: MailSettings;
 let outside: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let domainId: number;
 const PASSWORD = 'a long mailbox passphrase 77';
 const MAILBOX = 'info@send.example';
 const OTHER = 'other@send.example';
@@ -34,7 +41,7 @@ beforeAll(async () => {
   if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
   tenantId = await addTenant(t, 'Alpha', 'alpha.test');
   owner = await addUser(t, tenantId, 'owner@alpha.test', 'host_admin');
-  const domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'send.example' } })).json().data.id;
+  domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'send.example' } })).json().data.id;
   for (const uid of ['info', 'other']) {
     const made = await owner.call({
       method: 'POST',
@@ -57,6 +64,8 @@ beforeAll(async () => {
   }
   outside = await startSmtpReceiver();
   settings = await mailHostSettings(t.databaseUrl, { relayPort: outside.port, prefix: 'berth-mail-send-' });
+  // The mail agent writes each domain's certificate, opening its key with the key derived for them.
+  settings.certificateKeys = t.services.secrets.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys();
   await prepareMail(t.db, settings);
   mail = await startMail(settings);
 }, 120_000);
@@ -291,5 +300,56 @@ describe('a customer suspended for an unpaid renewal (modules/billing)', () => {
     expect(Date.now() - paidAt).toBeLessThan(5_000);
     await within(10_000, async () => expect(await inbox(LATE, PASSWORD)).toContain('Kept while suspended'));
     expect(await submit(on587(LATE, PASSWORD), LATE, 'friend@outside.test', 'Paid and sending')).toBe('sent');
+  });
+});
+
+/** The serial of the certificate presented for `name` (SNI) on a TLS port. */
+function tlsSerial(port: number, name: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTls({ host: settings.address, port, servername: name, rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerCertificate().serialNumber);
+      socket.destroy();
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** The same after SMTP's STARTTLS on `port`. */
+async function starttlsSerial(port: number, name: string): Promise<string> {
+  const plain = connectTcp({ host: settings.address, port });
+  await talk(plain, null, smtpReply);
+  await talk(plain, 'EHLO laptop.test', smtpReply);
+  await talk(plain, 'STARTTLS', smtpReply);
+  return new Promise((resolve, reject) => {
+    const socket = connectTls({ socket: plain, servername: name, rejectUnauthorized: false }, () => {
+      resolve(socket.getPeerCertificate().serialNumber);
+      socket.destroy();
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe("each domain's own certificate", () => {
+  it('is presented by IMAPS, POP3S and SMTP (STARTTLS on 25, submission) for the names a client asks for; other names get the default', async () => {
+    const own = await ownChain(settings.runDir, ['send.example', '*.send.example'], 'mail');
+    const put = await owner.call({
+      method: 'PUT',
+      url: `/api/host/domain/${domainId}/certificate`,
+      payload: { certificate: own.leaf + own.intermediate + own.root, private_key: own.key },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const serial = new X509Certificate(own.leaf).serialNumber;
+    await within(10_000, async () => expect(await tlsSerial(settings.imapsPort, 'mail.send.example')).toBe(serial));
+    expect(await tlsSerial(settings.imapsPort, 'imap.send.example')).toBe(serial);
+    expect(await tlsSerial(settings.pop3sPort, 'pop3.send.example')).toBe(serial);
+    expect(await tlsSerial(settings.imapsPort, 'elsewhere.test')).not.toBe(serial);
+    await within(10_000, async () => expect(await starttlsSerial(settings.smtpPort, 'mail.send.example')).toBe(serial));
+    expect(await starttlsSerial(settings.submissionPort, 'smtp.send.example')).toBe(serial);
+    expect(await tlsSerial(settings.smtpsPort, 'send.example')).toBe(serial);
+    expect(await starttlsSerial(settings.smtpPort, 'elsewhere.test')).not.toBe(serial);
+    // The key the daemons read: 0600.
+    expect(statSync(path.join(settings.runDir, 'tls', 'names', 'send.example.key')).mode & 0o777).toBe(0o600);
+    // Mail still goes out over 587 after the reload.
+    expect(await submit(on587(), MAILBOX, 'friend@outside.test', 'after the certificate')).toBe('sent');
   });
 });

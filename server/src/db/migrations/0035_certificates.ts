@@ -15,7 +15,8 @@ import { SITES_VIEW_0033 } from './0033_billing.ts';
  *   the CA needs them, never shown on the DNS page. Tokens are base64url (checked before they are written).
  * - Web servers: `web.sites.certificate` names the serial in use (a new one moves the site's
  *   revision, so its agent applies it), and `web.certificates` hands the agent the chain and the
- *   key, sealed under the key derived for web servers (agent/src/certificates.ts).
+ *   key, sealed under the key derived for certificate keys (agent/src/certificates.ts); the mail
+ *   host's agent reads `mail.certificates`, told of a change on `berth_mail` (daemons/mail-agent.ts).
  */
 const ORDERNAME = (name: string) =>
   `(select string_agg(label, ' ' order by n desc) from unnest(string_to_array(${name}, '.')) with ordinality as l(label, n))`;
@@ -87,9 +88,16 @@ const statements = [
     select d.id as site_id, d.web_server_id as server_id, c.serial, c.cert_pem, c.key_sealed
     from public.certificates c join public.domains d on d.id = c.domain_id
     where c.state = 'valid' and c.cert_pem is not null and c.key_sealed is not null and d.web_server_id is not null`,
+  // The mail host's names: its agent writes them for Dovecot's local_name and Postfix's SNI map.
+  `create view mail.certificates as
+    select d.name::text as domain, c.serial, c.cert_pem, c.key_sealed
+    from public.certificates c join public.domains d on d.id = c.domain_id
+    where c.state = 'valid' and c.cert_pem is not null and c.key_sealed is not null
+      and d.verification_token is null and d.lapsed_at is null`,
   `create function public.certificates_web_revision() returns trigger language plpgsql as $$
     begin
       update public.domains set web_revision = nextval('public.web_revision') where id = new.domain_id;
+      perform pg_notify('berth_mail', 'certificates');
       return null;
     end $$`,
   // Only a new certificate in use (or one no longer in use) concerns the web server, not a claim or a backoff.
@@ -106,6 +114,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql.raw('drop trigger certificates_web_revision on public.certificates').execute(db);
   await sql.raw('drop function public.certificates_web_revision()').execute(db);
   await sql.raw('drop view web.certificates').execute(db);
+  await sql.raw('drop view mail.certificates').execute(db);
   // ftp.users is built on web.sites: both again as they were.
   await sql.raw('drop view web.sites cascade').execute(db);
   await sql.raw(SITES_VIEW_0033).execute(db);
