@@ -73,7 +73,11 @@ const runDir = path.resolve(config.BERTH_DATA_DIR, 'services');
 const databaseUrl = config.DATABASE_URL ?? '';
 const dnsSettings: PowerDnsSettings = { databaseUrl, ...dns, runDir: path.join(runDir, 'powerdns') };
 // The agents open certificate keys with the key derived for them, and nothing else of the server's secrets.
-const certificateKeys = SecretBox.load({ key: config.BERTH_SECRET_KEY, oldKeys: config.BERTH_SECRET_KEYS_OLD, dataDir: config.BERTH_DATA_DIR })
+const certificateKeys = SecretBox.load({
+  key: config.BERTH_SECRET_KEY,
+  oldKeys: config.BERTH_SECRET_KEYS_OLD,
+  dataDir: config.BERTH_DATA_DIR,
+})
   .derive(CERTIFICATE_KEYS_PURPOSE)
   .exportKeys();
 const mailSettings: MailSettings = { databaseUrl, ...mailPorts, runDir: path.join(runDir, 'mail'), certificateKeys };

@@ -131,7 +131,7 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
             ] as const) {
               await run(command, [...args]).catch((error: Error) => log(`${command} reload failed: ${error.message}`));
             }
-            log("certificates written; Dovecot and Postfix reloaded");
+            log('certificates written; Dovecot and Postfix reloaded');
           }
         } catch (error) {
           log(`certificates: ${(error as Error).message}`);
@@ -173,10 +173,13 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
     onError: (error) => log(`database: ${error.message}`),
   });
   await listener.start();
-  const timer = setInterval(() => {
-    void sweepQuietly();
-    void syncCertificates();
-  }, settings.sweepEveryMs ?? 5 * 60_000);
+  const timer = setInterval(
+    () => {
+      void sweepQuietly();
+      void syncCertificates();
+    },
+    settings.sweepEveryMs ?? 5 * 60_000,
+  );
   timer.unref();
 
   const policy = await startEndOfDataPolicy(settings);
