@@ -78,7 +78,7 @@ export async function syncMailCertificates(pool: pg.Pool, settings: MailTlsSetti
   if (writeIfChanged(settings.dovecotNames, dovecot)) changed = true;
   if (writeIfChanged(settings.postfixSniMap, postfix)) {
     // -F: the table holds the files' contents (base64), as Postfix's SNI lookups need them.
-    await run('postmap', ['-F', `hash:${settings.postfixSniMap}`]);
+    await run('postmap', ['-c', path.dirname(settings.postfixSniMap), '-F', `hash:${settings.postfixSniMap}`]);
     changed = true;
   }
   return changed;

@@ -124,7 +124,6 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   // Each domain's certificate by name: empty until the mail agent writes them (it keeps both up to date).
   if (!existsSync(tlsNamesFile(settings))) writeFileSync(tlsNamesFile(settings), '', { mode: 0o600 });
   if (!existsSync(sniMapFile(settings))) writeFileSync(sniMapFile(settings), '', { mode: 0o600 });
-  execFileSync('postmap', ['-F', `hash:${sniMapFile(settings)}`]);
   const postfixGroup = idOf('g', 'postfix');
   const write = (from: string, to: string, mode: number, group?: number) => {
     writeFileSync(to, renderTemplate(readFileSync(from, 'utf8'), values), { mode });
@@ -133,6 +132,7 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   };
   write(path.join(POSTFIX_TEMPLATES, 'main.cf'), path.join(where.postfix, 'main.cf'), 0o644);
   write(path.join(POSTFIX_TEMPLATES, 'master.cf'), path.join(where.postfix, 'master.cf'), 0o644);
+  execFileSync('postmap', ['-c', where.postfix, '-F', `hash:${sniMapFile(settings)}`]);
   // Passwords: readable by Postfix's daemons (group postfix), nobody else.
   for (const map of ['domains', 'mailboxes', 'aliases', 'senders']) {
     write(path.join(POSTFIX_TEMPLATES, `pgsql-${map}.cf`), path.join(where.postfix, `pgsql-${map}.cf`), 0o640, postfixGroup);

@@ -104,6 +104,9 @@ const statements = [
   `create trigger certificates_web_revision after update of serial, state on public.certificates
     for each row when ((old.serial, old.state) is distinct from (new.serial, new.state))
     execute function public.certificates_web_revision()`,
+  // One's own certificate on a domain that had none arrives as a new row.
+  `create trigger certificates_web_revision_new after insert on public.certificates
+    for each row when (new.state = 'valid') execute function public.certificates_web_revision()`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -111,6 +114,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql.raw('drop trigger certificates_web_revision_new on public.certificates').execute(db);
   await sql.raw('drop trigger certificates_web_revision on public.certificates').execute(db);
   await sql.raw('drop function public.certificates_web_revision()').execute(db);
   await sql.raw('drop view web.certificates').execute(db);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { addTenant, addUser } from '../../../test/hosting.ts';
+import { addTenant, addUser, callerFor } from '../../../test/hosting.ts';
 import { ownChain } from '../../../test/own-certificate.ts';
 import { loadConfig } from '../../config.ts';
 import { acmeSettingsOf } from './settings.ts';
@@ -76,6 +76,9 @@ describe("one's own certificate", () => {
   };
 
   it('is refused with the reason on the field: the key, the chain, the names, the dates, the form', async () => {
+    // The test CA's certificates start now: the platform's clock reads the same (and everyone logs in again).
+    t.clock.set(new Date());
+    for (const someone of [owner, stranger]) someone.call = await callerFor(t, someone.user);
     const own = await makeChain(['plain.example', '*.plain.example'], 'own');
     const other = await makeChain(['other.example'], 'other');
     const full = own.leaf + own.intermediate + own.root;
