@@ -18,6 +18,8 @@ export interface MailTlsSettings {
   dovecotNames: string;
   /** Postfix's SNI table (tls_server_sni_maps; `postmap -F` reads the files into it). */
   postfixSniMap: string;
+  /** The configuration postmap reads (an empty one: the mail host's own would have it check the published address). */
+  postmapConfig: string;
   /** The keys certificate keys are sealed under (base64, comma-separated); empty: nothing is written. */
   keys: string;
 }
@@ -78,7 +80,7 @@ export async function syncMailCertificates(pool: pg.Pool, settings: MailTlsSetti
   if (writeIfChanged(settings.dovecotNames, dovecot)) changed = true;
   if (writeIfChanged(settings.postfixSniMap, postfix)) {
     // -F: the table holds the files' contents (base64), as Postfix's SNI lookups need them.
-    await run('postmap', ['-c', path.dirname(settings.postfixSniMap), '-F', `hash:${settings.postfixSniMap}`]);
+    await run('postmap', ['-c', settings.postmapConfig, '-F', `hash:${settings.postfixSniMap}`]);
     changed = true;
   }
   return changed;

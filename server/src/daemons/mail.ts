@@ -132,7 +132,11 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   };
   write(path.join(POSTFIX_TEMPLATES, 'main.cf'), path.join(where.postfix, 'main.cf'), 0o644);
   write(path.join(POSTFIX_TEMPLATES, 'master.cf'), path.join(where.postfix, 'master.cf'), 0o644);
-  execFileSync('postmap', ['-c', where.postfix, '-F', `hash:${sniMapFile(settings)}`]);
+  // postmap reads a configuration; the mail host's own would make it check the published address,
+  // so it gets an empty one of its own (defaults are all a hash table needs).
+  mkdirSync(postmapConfigDir(settings), { recursive: true, mode: 0o700 });
+  writeFileSync(path.join(postmapConfigDir(settings), 'main.cf'), '');
+  execFileSync('postmap', ['-c', postmapConfigDir(settings), '-F', `hash:${sniMapFile(settings)}`]);
   // Passwords: readable by Postfix's daemons (group postfix), nobody else.
   for (const map of ['domains', 'mailboxes', 'aliases', 'senders']) {
     write(path.join(POSTFIX_TEMPLATES, `pgsql-${map}.cf`), path.join(where.postfix, `pgsql-${map}.cf`), 0o640, postfixGroup);
@@ -154,6 +158,7 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
       dir: path.join(tlsDir(settings), 'names'),
       dovecotNames: tlsNamesFile(settings),
       postfixSniMap: sniMapFile(settings),
+      postmapConfig: postmapConfigDir(settings),
       keys: settings.certificateKeys ?? '',
     },
   };
@@ -167,6 +172,7 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
 const tlsDir = (settings: MailSettings) => path.join(settings.runDir, 'tls');
 const tlsNamesFile = (settings: MailSettings) => path.join(tlsDir(settings), 'names.conf');
 const sniMapFile = (settings: MailSettings) => path.join(dirs(settings).postfix, 'sni');
+const postmapConfigDir = (settings: MailSettings) => path.join(tlsDir(settings), 'postmap');
 
 const srsSecretFile = (settings: MailSettings) => path.join(settings.runDir, 'postsrsd.secret');
 
