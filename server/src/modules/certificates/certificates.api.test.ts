@@ -76,11 +76,11 @@ describe("one's own certificate", () => {
   };
 
   it('is refused with the reason on the field: the key, the chain, the names, the dates, the form', async () => {
+    const own = await makeChain(['plain.example', '*.plain.example'], 'own');
+    const other = await makeChain(['other.example'], 'other');
     // The test CA's certificates start now: the platform's clock reads the same (and everyone logs in again).
     t.clock.set(new Date());
     for (const someone of [owner, stranger]) someone.call = await callerFor(t, someone.user);
-    const own = await makeChain(['plain.example', '*.plain.example'], 'own');
-    const other = await makeChain(['other.example'], 'other');
     const full = own.leaf + own.intermediate + own.root;
     await refused({ certificate: full, private_key: own.otherKey }, 'private_key', 'This key does not belong to the certificate.');
     await refused(
@@ -123,6 +123,8 @@ describe("one's own certificate", () => {
 
   it('is taken with a complete chain and its key, shown as uploaded, and its key sealed', async () => {
     const own = await makeChain(['plain.example', '*.plain.example'], 'good');
+    t.clock.set(new Date());
+    owner.call = await callerFor(t, owner.user);
     const answer = await upload({ certificate: own.leaf + own.intermediate + own.root, private_key: own.key });
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json().message).toBe('Your certificate is saved and in use within seconds.');
