@@ -281,7 +281,8 @@ const en = {
   'certificates.busy': 'A certificate is being ordered or waits for its next try at {time} UTC.',
   'certificates.ordered': 'A new certificate is being ordered; it is in use within a minute.',
   'certificates.uploaded': 'Your certificate is saved and in use within seconds.',
-  'certificates.pem_invalid': 'Paste the certificate in PEM form: -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----, the certificate first, then the ones that signed it.',
+  'certificates.pem_invalid':
+    'Paste the certificate in PEM form: -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----, the certificate first, then the ones that signed it.',
   'certificates.key_invalid': 'Paste the private key in PEM form (-----BEGIN PRIVATE KEY-----), without a passphrase.',
   'certificates.key_mismatch': 'This key does not belong to the certificate.',
   'certificates.chain_broken': 'The chain is out of order: {subject} is not signed by the certificate after it.',
@@ -635,7 +636,8 @@ const de: Dictionary = {
   'certificates.busy': 'Ein Zertifikat wird gerade bestellt oder wartet auf den nächsten Versuch um {time} UTC.',
   'certificates.ordered': 'Ein neues Zertifikat wird bestellt; es ist binnen einer Minute in Gebrauch.',
   'certificates.uploaded': 'Ihr Zertifikat ist gespeichert und binnen Sekunden in Gebrauch.',
-  'certificates.pem_invalid': 'Fügen Sie das Zertifikat im PEM-Format ein: -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----, zuerst das Zertifikat, dann die, die es signiert haben.',
+  'certificates.pem_invalid':
+    'Fügen Sie das Zertifikat im PEM-Format ein: -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----, zuerst das Zertifikat, dann die, die es signiert haben.',
   'certificates.key_invalid': 'Fügen Sie den privaten Schlüssel im PEM-Format ein (-----BEGIN PRIVATE KEY-----), ohne Passphrase.',
   'certificates.key_mismatch': 'Dieser Schlüssel gehört nicht zum Zertifikat.',
   'certificates.chain_broken': 'Die Kette ist nicht in Ordnung: {subject} ist nicht vom folgenden Zertifikat signiert.',
@@ -978,7 +980,8 @@ const cs: Dictionary = {
   'certificates.busy': 'Certifikát se právě objednává nebo čeká na další pokus v {time} UTC.',
   'certificates.ordered': 'Objednává se nový certifikát; do minuty bude používán.',
   'certificates.uploaded': 'Váš certifikát je uložen a během několika sekund se použije.',
-  'certificates.pem_invalid': 'Vložte certifikát ve formátu PEM: -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----, nejprve certifikát, pak ty, které jej podepsaly.',
+  'certificates.pem_invalid':
+    'Vložte certifikát ve formátu PEM: -----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----, nejprve certifikát, pak ty, které jej podepsaly.',
   'certificates.key_invalid': 'Vložte soukromý klíč ve formátu PEM (-----BEGIN PRIVATE KEY-----), bez hesla.',
   'certificates.key_mismatch': 'Tento klíč k certifikátu nepatří.',
   'certificates.chain_broken': 'Řetězec není v pořádku: {subject} není podepsán následujícím certifikátem.',
