@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { buildApp } from '../../server/src/app.ts';
-import { loadConfig } from '../../server/src/config.ts';
+import { benchAppConfig } from './database.ts';
 import type { Db } from '../../server/src/db/connection.ts';
 import type { SecretBox } from '../../server/src/lib/secret-box.ts';
 import { ensureOperator } from '../../server/src/modules/tenants/bootstrap.ts';
@@ -17,14 +17,7 @@ export interface BenchApp {
 
 /** Berth's app in-process on a migrated bench database, signed in as its first super admin. */
 export async function startBenchApp(db: Db, databaseUrl: string): Promise<BenchApp> {
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: databaseUrl,
-    RATE_LIMITS: 'off',
-    // Benches talk to loopback only: no certificate is ordered from a public CA.
-    ACME_DIRECTORY_URL: 'off',
-  });
+  const config = benchAppConfig(databaseUrl);
   const { app, services } = await buildApp({ config, db, logger: pino({ level: 'silent' }), webDistDir: '/nonexistent' });
   await ensureOperator(db, services.hasher, services.clock, {
     adminEmail: ADMIN.email,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { loadConfig, type Config } from '../../server/src/config.ts';
 
 export interface BenchDatabase {
   url: string;
@@ -36,3 +37,14 @@ export async function createBenchDatabase(serverUrl = process.env.BENCH_DATABASE
     },
   };
 }
+
+/** The app's configuration for an in-process bench on `databaseUrl`: production, quiet, no rate limits. */
+export const benchAppConfig = (databaseUrl: string): Config =>
+  loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    RATE_LIMITS: 'off',
+    // Benches talk to loopback only: no certificate is ordered from a public CA.
+    ACME_DIRECTORY_URL: 'off',
+  });

@@ -2,7 +2,7 @@
 // counter (server/src/db/connection.ts `onQuery`), asked through inject so nothing else runs.
 import { pino } from 'pino';
 import { buildApp } from '../../server/src/app.ts';
-import { loadConfig } from '../../server/src/config.ts';
+import { benchAppConfig } from './database.ts';
 import { openDatabase } from '../../server/src/db/connection.ts';
 
 export async function queriesPerRequest(
@@ -13,14 +13,7 @@ export async function queriesPerRequest(
 ): Promise<Map<string, number>> {
   let statements = 0;
   const handle = await openDatabase({ databaseUrl, dataDir: '', onQuery: () => void (statements += 1) });
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: databaseUrl,
-    RATE_LIMITS: 'off',
-    // Benches talk to loopback only: no certificate is ordered from a public CA.
-    ACME_DIRECTORY_URL: 'off',
-  });
+  const config = benchAppConfig(databaseUrl);
   const { app } = await buildApp({ config, db: handle.db, logger: pino({ level: 'silent' }), webDistDir: '/nonexistent' });
   try {
     const answer = await app.inject({ method: 'POST', url: '/api/login', payload: { ...login, remember: true } });

@@ -4,7 +4,7 @@
 // until it answers 401. What B still answers after A's logout answered is the window measured.
 import { pino } from 'pino';
 import { buildApp } from '../../server/src/app.ts';
-import { loadConfig } from '../../server/src/config.ts';
+import { benchAppConfig } from './database.ts';
 import { openDatabase } from '../../server/src/db/connection.ts';
 
 export interface RevocationResult {
@@ -18,14 +18,7 @@ export interface RevocationResult {
 
 async function instance(databaseUrl: string) {
   const handle = await openDatabase({ databaseUrl, dataDir: '' });
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: databaseUrl,
-    RATE_LIMITS: 'off',
-    // Benches talk to loopback only: no certificate is ordered from a public CA.
-    ACME_DIRECTORY_URL: 'off',
-  });
+  const config = benchAppConfig(databaseUrl);
   const { app } = await buildApp({ config, db: handle.db, logger: pino({ level: 'silent' }), webDistDir: '/nonexistent' });
   await app.ready();
   return {
