@@ -180,17 +180,18 @@ export function renderSites(sites: SiteEntries[]): string {
       'hostnames;',
       ...sorted.flatMap((site) => (site.tls && site.hosts[0] ? [`.${site.hosts[0]} ${site.tls};`] : [])),
     ]),
+    // Asked by the HTTP server block only, and HSTS by the HTTPS one (renderMain).
     ...map(
-      '"$berth_site:$scheme"',
+      '$berth_site',
       '$berth_to_https',
       '""',
-      sorted.flatMap((site) => (site.toHttps ? [`"${site.siteId}:http" 1;`] : [])),
+      sorted.flatMap((site) => (site.toHttps ? [`${site.siteId} 1;`] : [])),
     ),
     ...map(
-      '"$berth_site:$scheme"',
+      '$berth_site',
       '$berth_hsts',
       '""',
-      sorted.flatMap((site) => (site.hsts ? [`"${site.siteId}:https" "max-age=${HSTS_MAX_AGE}";`] : [])),
+      sorted.flatMap((site) => (site.hsts ? [`${site.siteId} "max-age=${HSTS_MAX_AGE}";`] : [])),
     ),
     `# ${sorted.length} sites`,
     '',
@@ -209,6 +210,35 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
   const listen = `${layout.address}:${layout.httpPort}`;
   const listenTls = `${layout.address}:${layout.httpsPort}`;
   const refuse = ['      if ($berth_kind = "") { return 404; }', '      if ($berth_kind = suspended) { return 503; }'];
+  /** What both server blocks serve: every site by the maps. */
+  const siteBody = [
+    // www to the bare domain or back, as the site's settings say.
+    '    if ($berth_redirect) { return 301 $scheme://$berth_redirect$request_uri; }',
+    '    root $berth_root;',
+    '    index $berth_index index.html index.htm;',
+    '    error_page 503 /.berth-suspended.html;',
+    '    location = /.berth-suspended.html {',
+    '      internal;',
+    `      root ${safe(pagesDir(layout), 'the pages directory')}/$berth_site;`,
+    '      try_files /suspended.html =503;',
+    '    }',
+    '    location / {',
+    ...refuse,
+    '      try_files $uri $uri/ =404;',
+    '    }',
+    // A site without PHP never hands out a PHP file's source. The customer's pool runs only a
+    // .php file that exists (security.limit_extensions, cgi.fix_pathinfo off: never
+    // /upload.jpg/x.php; agent/src/php.ts), so nginx need not look for the file first.
+    '    location ~ [^/]\\.php(/|$) {',
+    ...refuse,
+    '      if ($berth_kind != php) { return 403; }',
+    '      fastcgi_split_path_info ^(.+?\\.php)(/.*)$;',
+    '      include /etc/nginx/fastcgi_params;',
+    '      fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;',
+    '      fastcgi_param PATH_INFO $fastcgi_path_info;',
+    '      fastcgi_pass $berth_php;',
+    '    }',
+  ];
   return [
     ...(layout.workerUser ? [`user ${safe(layout.workerUser, 'the worker user')};`] : []),
     'worker_processes 2;',
@@ -244,41 +274,22 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     '  ssl_session_timeout 1d;',
     '  ssl_session_tickets off;',
     `  map $host $berth_default_tls { default ${safe(certificatesDir(layout), 'the certificates directory')}/default; }`,
+    // HTTP and HTTPS in a server block each, alike but for what only one of them does: each
+    // request asks only its own scheme's questions.
     '  server {',
     `    listen ${listen} default_server;`,
+    '    server_name _;',
+    `    if ($berth_to_https) { return 301 https://$host${layout.httpsPort === 443 ? '' : `:${layout.httpsPort}`}$request_uri; }`,
+    ...siteBody,
+    '  }',
+    '  server {',
     `    listen ${listenTls} ssl default_server;`,
     '    server_name _;',
     // Each site's own certificate (read at the handshake: a renewed one is used at once, no reload).
     '    ssl_certificate $berth_tls.crt;',
     '    ssl_certificate_key $berth_tls.key;',
-    `    if ($berth_to_https) { return 301 https://$host${layout.httpsPort === 443 ? '' : `:${layout.httpsPort}`}$request_uri; }`,
     '    add_header Strict-Transport-Security $berth_hsts always;',
-    // www to the bare domain or back, as the site's settings say.
-    '    if ($berth_redirect) { return 301 $scheme://$berth_redirect$request_uri; }',
-    '    root $berth_root;',
-    '    index $berth_index index.html index.htm;',
-    '    error_page 503 /.berth-suspended.html;',
-    '    location = /.berth-suspended.html {',
-    '      internal;',
-    `      root ${safe(pagesDir(layout), 'the pages directory')}/$berth_site;`,
-    '      try_files /suspended.html =503;',
-    '    }',
-    '    location / {',
-    ...refuse,
-    '      try_files $uri $uri/ =404;',
-    '    }',
-    // A site without PHP never hands out a PHP file's source. The customer's pool runs only a
-    // .php file that exists (security.limit_extensions, cgi.fix_pathinfo off: never
-    // /upload.jpg/x.php; agent/src/php.ts), so nginx need not look for the file first.
-    '    location ~ [^/]\\.php(/|$) {',
-    ...refuse,
-    '      if ($berth_kind != php) { return 403; }',
-    '      fastcgi_split_path_info ^(.+?\\.php)(/.*)$;',
-    '      include /etc/nginx/fastcgi_params;',
-    '      fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;',
-    '      fastcgi_param PATH_INFO $fastcgi_path_info;',
-    '      fastcgi_pass $berth_php;',
-    '    }',
+    ...siteBody,
     '  }',
     `  include ${safe(extraDir(layout), 'the extra directory')}/*.conf;`,
     '}',
