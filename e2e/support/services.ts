@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base } from './fixtures.ts';
-import { freePort, repoRoot, startBerthServer } from './server.ts';
+import { freePort as anyFreePort, repoRoot, startBerthServer } from './server.ts';
 import { createThrowawayDatabase } from './shell-database.ts';
 
 /** Where the hosting daemons of `npm run services` listen for this worker (loopback, free ports). */
@@ -75,6 +75,17 @@ export const test = base.extend<
       const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-services-'));
       // Postfix and Dovecot reach their files below here as their own users.
       await chmod(dataDir, 0o755);
+      // Free ports asked one after another can repeat (a port is free until someone binds it): each distinct.
+      const taken = new Set<number>(servicesEnv.BERTH_DNS_PORT ? [Number(servicesEnv.BERTH_DNS_PORT)] : []);
+      const freePort = async (): Promise<number> => {
+        for (;;) {
+          const port = await anyFreePort();
+          if (!taken.has(port) && !taken.has(port - 1) && !taken.has(port + 1)) {
+            taken.add(port);
+            return port;
+          }
+        }
+      };
       const ports: HostingServices = {
         dnsPort: servicesEnv.BERTH_DNS_PORT ? Number(servicesEnv.BERTH_DNS_PORT) : await freePort(),
         smtpPort: await freePort(),
@@ -83,7 +94,10 @@ export const test = base.extend<
         httpsPort: await freePort(),
         ftpPort: await freePort(),
       };
-      const passive = await freePort();
+      // Pure-FTPd's passive range: 20 ports none of the others is in (nor will be).
+      let passive = await anyFreePort();
+      while (Array.from({ length: 20 }, (_, i) => passive + i).some((port) => taken.has(port))) passive = await anyFreePort();
+      for (let i = 0; i < 20; i++) taken.add(passive + i);
       // This worker's customers' system users (made by the web agent as root), removed afterwards.
       const userPrefix = `e2e${randomBytes(4)
         .toString('hex')
