@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './hosting.ts';
+import { COUNTRY_CODE_PATTERN, VAT_ID_PATTERN } from './user.ts';
 
 /*
  * The ways to pay: saved payment methods (/account/payment-methods, super admins and users of
@@ -24,6 +25,11 @@ import { idSchema } from './hosting.ts';
  *   GET    /system/tenants/{id}/bank-account      tenantBankAccountAnswerSchema
  *   PUT    /system/tenants/{id}/bank-account      tenantBankAccountPayloadSchema -> tenantBankAccountAnswerSchema
  *   DELETE /system/tenants/{id}/bank-account      tenantBankAccountAnswerSchema (bank transfer off)
+ *   GET    /system/tenants/{id}/seller-details    sellerDetailsAnswerSchema
+ *   PUT    /system/tenants/{id}/seller-details    sellerDetailsPayloadSchema -> sellerDetailsAnswerSchema
+ *   the invoice's buyer, and host admins (their tenant) and super admins:
+ *   GET    /account/invoices/{id}/e-invoice?format=  and  /system/invoices/{id}/e-invoice?format=
+ *                                                 application/xml (EN 16931: UBL, XRechnung UBL or CII)
  *   POST   /system/invoices/{id}/mark-paid        markPaidPayloadSchema -> markPaidAnswerSchema
  *   POST   /system/payments/bank-statement?tenant_id=  multipart `file` (CSV) -> bankStatementAnswerSchema
  *   Stripe (server to server): POST /payments/stripe/webhook
@@ -249,6 +255,65 @@ export const tenantBankAccountPayloadSchema = z.object({
   bic: bicSchema.optional(),
 });
 export type TenantBankAccountPayload = z.input<typeof tenantBankAccountPayloadSchema>;
+
+/* ---- the seller on the tenant's invoices (/api/system/tenants/{id}/seller-details) ---- */
+
+// Printed on invoices and written into e-invoices' XML: one line each, no control characters.
+const sellerLine = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .refine((value) => !/\p{Cc}/u.test(value), { error: 'validation.invalid' });
+
+/** The seller's legal details an EN 16931 invoice must carry (BT-27, BT-35..40, BT-31, BT-43). */
+export const sellerDetailsSchema = z.object({
+  legal_name: z.string(),
+  street: z.string(),
+  city: z.string(),
+  postal_code: z.string(),
+  country: z.string(),
+  vat_id: z.string(),
+  email: z.string(),
+  phone: z.string(),
+});
+export type SellerDetails = z.infer<typeof sellerDetailsSchema>;
+
+/** GET/PUT answer; data is null until the tenant's admins set the details (no e-invoice before). */
+export const sellerDetailsAnswerSchema = z.object({ data: sellerDetailsSchema.nullable(), message: z.string().optional() });
+
+/** PUT (super admins, or the tenant's host admins). */
+export const sellerDetailsPayloadSchema = z.object({
+  legal_name: sellerLine(1, 200),
+  street: sellerLine(1, 200),
+  city: sellerLine(1, 100),
+  postal_code: sellerLine(1, 20),
+  country: z
+    .string()
+    .trim()
+    .transform((value) => value.toUpperCase())
+    .pipe(z.string().regex(COUNTRY_CODE_PATTERN, { error: 'validation.country' })),
+  vat_id: z
+    .string()
+    .trim()
+    .transform((value) => value.replace(/[\s-]/g, '').toUpperCase())
+    .pipe(z.string().refine((value) => value === '' || VAT_ID_PATTERN.test(value), { error: 'validation.vat_id' }))
+    .optional(),
+  email: z.union([z.literal(''), z.email({ error: 'validation.email' }).max(254)]).optional(),
+  phone: z
+    .string()
+    .trim()
+    .max(32)
+    .regex(/^$|^\+?[0-9 ()./-]{6,31}$/, { error: 'validation.phone' })
+    .optional(),
+});
+export type SellerDetailsPayload = z.input<typeof sellerDetailsPayloadSchema>;
+
+/** The e-invoice syntaxes offered for download (the PDF carries Factur-X, EN 16931 profile). */
+export const E_INVOICE_FORMATS = ['ubl', 'xrechnung-ubl', 'cii'] as const;
+export const eInvoiceQuerySchema = z.object({ format: z.enum(E_INVOICE_FORMATS).default('ubl') });
+export type EInvoiceFormat = (typeof E_INVOICE_FORMATS)[number];
 
 /* ---- admin confirmation (/api/system/...) ---- */
 

@@ -388,6 +388,11 @@ export const invoiceSchema = invoiceListItemSchema.extend({
   /** For unpaid bank-transfer invoices: where and how to pay. */
   instructions: paymentInstructionsSchema.nullable(),
   seller: z.object({ title: z.string() }),
+  /**
+   * Whether the invoice is also an EN 16931 e-invoice: it was issued with the seller's legal
+   * details. Its PDF then carries Factur-X, and /invoices/{id}/e-invoice gives the XML.
+   */
+  e_invoice: z.boolean(),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 export const invoiceAnswerSchema = z.object({ data: invoiceSchema, message: z.string().optional() });

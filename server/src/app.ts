@@ -445,7 +445,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(securityRoutes(new SecuritySettingsService({ db, audit, realtime }), impersonation));
       await api.register(customerRoutes(hosting.customers, impersonation, impersonation));
       await api.register(impersonationRoutes(impersonation));
-      await api.register(tenantAdminRoutes(hosting.tenantAdmin, payments.bankAccounts, impersonation));
+      await api.register(tenantAdminRoutes(hosting.tenantAdmin, payments, impersonation));
       await api.register(tenantLogoRoute(hosting.tenantAdmin));
       await api.register(auditRoutes(new AuditLogReader(db)));
       await api.register(dashboardRoutes(new DashboardService(db, clock, billing)));

@@ -676,6 +676,8 @@ export interface InvoicesTable {
   buyer_details: ColumnType<BuyerDetails | null, BuyerDetails | null | undefined, BuyerDetails | null>;
   /** When a renewal's invoice must be paid; such invoices are dunned (migration 0033). */
   due_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The seller's legal details when the invoice was issued (migration 0036); null before them. */
+  seller_details: ColumnType<SellerDetails | null, SellerDetails | null | undefined, SellerDetails | null>;
 }
 
 export interface BuyerDetails {
@@ -766,7 +768,46 @@ export interface PaymentMethodsTable {
   card_last4: string | null;
   card_exp_month: number | null;
   card_exp_year: number | null;
+  /** The Stripe Customer the card is attached to, so it can be charged later (migration 0036). */
+  stripe_customer_id: string | null;
   created_at: Timestamp;
+}
+
+/** 0036: the Stripe Customer a user's cards are attached to. */
+export interface StripeCustomersTable {
+  user_id: number;
+  customer_id: string;
+}
+
+/** 0036: an attempt to charge a saved card for an unpaid invoice, one per dunning step. */
+export interface CardChargesTable {
+  id: Generated<number>;
+  invoice_id: number;
+  step: number;
+  payment_method_id: number | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  reference: string | null;
+  problem: string | null;
+  created_at: Timestamp;
+}
+
+/** 0036: the seller's legal details an EN 16931 invoice carries; copied onto each invoice. */
+export interface SellerDetails {
+  legal_name: string;
+  street: string;
+  city: string;
+  postal_code: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  vat_id: string;
+  /** The seller's contact (BT-42, BT-43): XRechnung requires both. */
+  email: string;
+  phone: string;
+}
+
+export interface TenantSellerDetailsTable extends SellerDetails {
+  tenant_id: number;
+  updated_at: Timestamp;
 }
 
 export interface StripeEventsTable {
@@ -780,6 +821,9 @@ export interface StripeEventsTable {
 
 export interface Database {
   tenant_bank_accounts: TenantBankAccountsTable;
+  tenant_seller_details: TenantSellerDetailsTable;
+  stripe_customers: StripeCustomersTable;
+  card_charges: CardChargesTable;
   payment_methods: PaymentMethodsTable;
   stripe_events: StripeEventsTable;
   shop_settings: ShopSettingsTable;

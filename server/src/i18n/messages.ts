@@ -305,6 +305,10 @@ const en = {
   'payments.method_default': 'This is now your default payment method.',
   'payments.method_removed': 'The payment method has been removed.',
   'payments.bank_account_saved': 'The bank account has been saved. Customers can pay by bank transfer.',
+  'payments.seller_details_saved': 'The seller details have been saved. New invoices carry them.',
+  'payments.e_invoice_unavailable':
+    "E-invoices need the seller details (legal name, address, country): the tenant's admins set them under Payments.",
+  'payments.e_invoice_contact_missing': "An XRechnung needs the seller's e-mail and phone: the tenant's admins set them under Payments.",
   'payments.bank_account_removed': 'The bank account has been removed. Bank transfer is no longer offered.',
   'payments.bank_transfer_unavailable': 'Bank transfer is not available: no bank account is set up.',
   'payments.gateway_unavailable': 'The payment provider cannot be reached right now. Please try again later.',
@@ -660,6 +664,11 @@ const de: Dictionary = {
   'payments.method_default': 'Dies ist jetzt Ihre Standard-Zahlungsmethode.',
   'payments.method_removed': 'Die Zahlungsmethode wurde entfernt.',
   'payments.bank_account_saved': 'Das Bankkonto wurde gespeichert. Kunden können per Überweisung bezahlen.',
+  'payments.seller_details_saved': 'Die Verkäuferangaben wurden gespeichert. Neue Rechnungen tragen sie.',
+  'payments.e_invoice_unavailable':
+    'E-Rechnungen brauchen die Verkäuferangaben (Firmenname, Anschrift, Land): die Administratoren des Mandanten tragen sie unter Zahlungen ein.',
+  'payments.e_invoice_contact_missing':
+    'Eine XRechnung braucht E-Mail und Telefon des Verkäufers: die Administratoren des Mandanten tragen sie unter Zahlungen ein.',
   'payments.bank_account_removed': 'Das Bankkonto wurde entfernt. Überweisung wird nicht mehr angeboten.',
   'payments.bank_transfer_unavailable': 'Überweisung ist nicht verfügbar: Es ist kein Bankkonto eingerichtet.',
   'payments.gateway_unavailable': 'Der Zahlungsanbieter ist gerade nicht erreichbar. Bitte versuchen Sie es später erneut.',
@@ -1003,6 +1012,10 @@ const cs: Dictionary = {
   'payments.method_default': 'Toto je nyní váš výchozí platební způsob.',
   'payments.method_removed': 'Platební způsob byl odebrán.',
   'payments.bank_account_saved': 'Bankovní účet byl uložen. Zákazníci mohou platit převodem.',
+  'payments.seller_details_saved': 'Údaje o prodávajícím byly uloženy. Nové faktury je ponesou.',
+  'payments.e_invoice_unavailable':
+    'Elektronická faktura potřebuje údaje o prodávajícím (obchodní název, adresu, zemi): správci tenanta je nastaví v Platbách.',
+  'payments.e_invoice_contact_missing': 'XRechnung potřebuje e-mail a telefon prodávajícího: správci tenanta je nastaví v Platbách.',
   'payments.bank_account_removed': 'Bankovní účet byl odebrán. Platba převodem se už nenabízí.',
   'payments.bank_transfer_unavailable': 'Platba převodem není k dispozici: není nastaven bankovní účet.',
   'payments.gateway_unavailable': 'Poskytovatel plateb je teď nedostupný. Zkuste to prosím později.',

@@ -1,5 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { invoiceAnswerSchema, invoiceListAnswerSchema, type Invoice, type InvoiceStatus } from '@berth/contracts';
+import { invoiceAnswerSchema, invoiceListAnswerSchema, type EInvoiceFormat, type Invoice, type InvoiceStatus } from '@berth/contracts';
 import type { z } from 'zod';
 import { type ApiError, apiRequest } from './client.ts';
 
@@ -44,6 +44,10 @@ export function useInvoice(scope: InvoiceScope, id: number) {
 
 /** Where the browser downloads an invoice's PDF (a plain link: the session cookie goes along). */
 export const invoicePdfUrl = (scope: InvoiceScope, id: number): string => `/api/${scope}/invoices/${id}/pdf`;
+
+/** Where the browser downloads an invoice as EN 16931 XML in one of the offered syntaxes. */
+export const eInvoiceUrl = (scope: InvoiceScope, id: number, format: EInvoiceFormat): string =>
+  `/api/${scope}/invoices/${id}/e-invoice?format=${format}`;
 
 /** POST /api/account/invoices/{id}/pay: an unpaid renewal paid from the user's credit (ends a suspension it was the reason for). */
 export function usePayInvoiceFromCredit() {

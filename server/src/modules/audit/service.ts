@@ -81,6 +81,7 @@ export type AuditAction =
   | 'payment_method.default_set'
   | 'payment_method.removed'
   | 'tenant.bank_account_set'
+  | 'tenant.seller_details_set'
   | 'tenant.bank_account_removed'
   | 'invoice.marked_paid'
   | 'invoice.paid_by_statement'

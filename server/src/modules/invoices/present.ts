@@ -45,5 +45,6 @@ export function presentInvoice(row: InvoiceDetailRow, lines: InvoiceLineRow[], l
     // How to pay matters only while the invoice is open.
     instructions: row.status === 'unpaid' && row.instructions ? (row.instructions as PaymentInstructionsView) : null,
     seller: { title: row.seller_title },
+    e_invoice: row.seller_details !== null,
   };
 }

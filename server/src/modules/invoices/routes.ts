@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   adminInvoiceListQuerySchema,
+  eInvoiceQuerySchema,
   errorAnswerSchema,
+  type EInvoiceFormat,
   idParamsSchema,
   invoiceAnswerSchema,
   invoiceListAnswerSchema,
@@ -30,6 +32,15 @@ const sendPdf = (reply: FastifyReply, file: { pdf: Buffer; number: string }) =>
     .header('content-disposition', `attachment; filename="invoice-${file.number.replace(/[^\w.-]/g, '_')}.pdf"`)
     .header('cache-control', 'private, no-store')
     .send(file.pdf);
+
+const sendXml = (reply: FastifyReply, file: { xml: string; number: string }, format: EInvoiceFormat) =>
+  reply
+    .type('application/xml; charset=utf-8')
+    .header('content-disposition', `attachment; filename="invoice-${file.number.replace(/[^\w.-]/g, '_')}-${format}.xml"`)
+    .header('cache-control', 'private, no-store')
+    .send(file.xml);
+
+const xmlErrors = { ...errors, 409: errorAnswerSchema };
 
 /** /account/invoices and /system/invoices: reading invoices, their PDFs, and confirming one paid by hand. */
 export function invoiceRoutes(deps: {
@@ -129,6 +140,48 @@ export function invoiceRoutes(deps: {
         },
       },
       async (request, reply) => sendPdf(reply, await pdfs.forAdmin(authedUser(request).user, request.params.id, request.lang)),
+    );
+
+    api.get(
+      '/account/invoices/:id/e-invoice',
+      {
+        config: { rateLimit: RATE_LIMITS.search },
+        preHandler: requireUser,
+        schema: {
+          tags: ['invoices'],
+          summary: 'One of your invoices as an EN 16931 e-invoice (UBL, XRechnung UBL or CII XML)',
+          params: idParamsSchema,
+          querystring: eInvoiceQuerySchema,
+          response: xmlErrors,
+        },
+      },
+      async (request, reply) =>
+        sendXml(
+          reply,
+          await pdfs.eInvoiceForBuyer(authedUser(request).user, request.params.id, request.query.format, request.lang),
+          request.query.format,
+        ),
+    );
+
+    api.get(
+      '/system/invoices/:id/e-invoice',
+      {
+        config: { rateLimit: RATE_LIMITS.search },
+        preHandler: requireAbility('invoices.manage'),
+        schema: {
+          tags: ['invoices'],
+          summary: 'An invoice of your tenant as an EN 16931 e-invoice (host admins; super admins any)',
+          params: idParamsSchema,
+          querystring: eInvoiceQuerySchema,
+          response: xmlErrors,
+        },
+      },
+      async (request, reply) =>
+        sendXml(
+          reply,
+          await pdfs.eInvoiceForAdmin(authedUser(request).user, request.params.id, request.query.format, request.lang),
+          request.query.format,
+        ),
     );
 
     api.post(

@@ -11,6 +11,7 @@ import { administers, assertAdmin, assertAdministeredUser } from '../tenants/sco
 import type { UserRow } from '../users/queries.ts';
 import { presentInvoice, presentInvoiceListItem } from './present.ts';
 import { findUserById } from '../users/queries.ts';
+import { findSellerDetails } from '../payments/queries.ts';
 import {
   findInvoiceLines,
   findInvoiceWithBuyer,
@@ -51,7 +52,10 @@ export async function createInvoice(trx: Db, input: NewInvoice, events?: EventSi
   const { number, reference } = await nextInvoiceNumber(trx, input.tenantId, input.now.getUTCFullYear());
   // The buyer as they are now: a later profile change does not alter an issued invoice.
   const buyer = await findUserById(trx, input.userId);
+  // The seller likewise: its legal details as set when the invoice is issued (e-invoices need them).
+  const seller = await findSellerDetails(trx, input.tenantId);
   const invoice = await insertInvoice(trx, {
+    seller_details: seller ?? null,
     buyer_details: buyer
       ? {
           name: [buyer.given_name, buyer.sn].filter(Boolean).join(' '),

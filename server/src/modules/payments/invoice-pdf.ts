@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
-import type { LanguageCode } from '@berth/contracts';
+import type { EInvoiceFormat, LanguageCode } from '@berth/contracts';
 import { formatIban } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
-import type { BuyerDetails } from '../../db/schema.ts';
+import type { BuyerDetails, SellerDetails } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { translate, type MessageKey } from '../../i18n/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -12,7 +12,8 @@ import { formatMoney } from '../shop/money.ts';
 import type { UserRow } from '../users/queries.ts';
 import type { BankTransferProvider } from './bank-transfer.ts';
 import type { PaymentConfirmation } from './confirmation.ts';
-import { findInvoice, findInvoiceParties, listInvoiceLines, type InvoiceRow } from './queries.ts';
+import { eInvoiceProblem, embedFacturX, renderEInvoiceXml, type EInvoiceSource } from './e-invoice.ts';
+import { findInvoice, findInvoiceParties, findTenantBankAccount, listInvoiceLines, type InvoiceRow } from './queries.ts';
 
 // DejaVu covers Latin, Greek and Cyrillic: the PDF's built-in fonts cannot print "ř" or "ő".
 const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -23,6 +24,8 @@ export interface InvoiceDocument {
   invoice: InvoiceRow;
   lines: { title: string; period_months: number | null; net: number; discount: number }[];
   seller: string;
+  /** The seller's legal name, address and VAT ID as issued (empty when the tenant set none). */
+  sellerLines: string[];
   /** Name and e-mail, then the billing lines (company, address, country, VAT ID) as issued. */
   buyer: { name: string; email: string; lines: string[] };
   /** For an unpaid bank-transfer invoice: the account and its payment QR code (PNG). */
@@ -91,6 +94,7 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
   const column = width / 3;
   label(t('invoice_pdf.seller'), left, y, column - 10);
   value(input.seller, left, y + 12, column - 10, true);
+  input.sellerLines.forEach((line, i) => value(line, left, y + 26 + i * 14, column - 10));
   label(t('invoice_pdf.buyer'), left + column, y, column - 10);
   value(input.buyer.name, left + column, y + 12, column - 10, true);
   value(input.buyer.email, left + column, y + 26, column - 10);
@@ -107,7 +111,7 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
   });
 
   // Lines.
-  y = Math.max(y + 26 + meta.length * 26, 200);
+  y = Math.max(y + 26 + meta.length * 26, y + 40 + Math.max(input.sellerLines.length, input.buyer.lines.length) * 14, 200);
   const amountWidth = 110;
   doc.moveTo(left, y).lineTo(right, y).strokeColor(RULE).stroke();
   label(t('invoice_pdf.item'), left, y + 6, width - amountWidth);
@@ -193,7 +197,7 @@ export function renderInvoicePdf(input: InvoiceDocument): Promise<Buffer> {
   return done;
 }
 
-/** Invoice PDFs for their buyer (own invoices only) and for the admins of the invoice's tenant. */
+/** Invoice PDFs (Factur-X when the seller's details allow) and e-invoice XML for their buyer and the tenant's admins. */
 export class InvoicePdfs {
   private readonly deps: { db: Db; clock: Clock; bankTransfer: BankTransferProvider; confirmation: PaymentConfirmation };
 
@@ -202,8 +206,7 @@ export class InvoicePdfs {
   }
 
   async forBuyer(viewer: UserRow, invoiceId: number, lang: LanguageCode): Promise<{ pdf: Buffer; number: string }> {
-    const invoice = await findInvoice(this.deps.db, invoiceId);
-    if (!invoice || invoice.user_id !== viewer.id) throw new HttpError(404, 'http.not_found');
+    const invoice = await this.buyersInvoice(viewer, invoiceId);
     return { pdf: await this.render(invoice, lang), number: invoice.number };
   }
 
@@ -212,11 +215,72 @@ export class InvoicePdfs {
     return { pdf: await this.render(invoice, lang), number: invoice.number };
   }
 
-  private async render(invoice: InvoiceRow, lang: LanguageCode): Promise<Buffer> {
+  async eInvoiceForBuyer(
+    viewer: UserRow,
+    invoiceId: number,
+    format: EInvoiceFormat,
+    lang: LanguageCode,
+  ): Promise<{ xml: string; number: string }> {
+    const invoice = await this.buyersInvoice(viewer, invoiceId);
+    return { xml: await this.xml(invoice, format, lang), number: invoice.number };
+  }
+
+  async eInvoiceForAdmin(
+    viewer: UserRow,
+    invoiceId: number,
+    format: EInvoiceFormat,
+    lang: LanguageCode,
+  ): Promise<{ xml: string; number: string }> {
+    const invoice = await this.deps.confirmation.administeredInvoice(viewer, invoiceId);
+    return { xml: await this.xml(invoice, format, lang), number: invoice.number };
+  }
+
+  private async buyersInvoice(viewer: UserRow, invoiceId: number): Promise<InvoiceRow> {
+    const invoice = await findInvoice(this.deps.db, invoiceId);
+    if (!invoice || invoice.user_id !== viewer.id) throw new HttpError(404, 'http.not_found');
+    return invoice;
+  }
+
+  private async xml(invoice: InvoiceRow, format: EInvoiceFormat, lang: LanguageCode): Promise<string> {
+    const { source, seller } = await this.source(invoice);
+    const problem = eInvoiceProblem(seller, format);
+    if (problem || !source)
+      throw new HttpError(409, problem === 'seller_contact' ? 'payments.e_invoice_contact_missing' : 'payments.e_invoice_unavailable');
+    return renderEInvoiceXml(source, format, lang);
+  }
+
+  /** What an e-invoice of the invoice says, or no source when the seller's details are missing. */
+  private async source(invoice: InvoiceRow) {
     const { db } = this.deps;
-    const [lines, parties, qr] = await Promise.all([
+    const [lines, parties, account] = await Promise.all([
       listInvoiceLines(db, invoice.id),
       findInvoiceParties(db, invoice.tenant_id, invoice.user_id),
+      findTenantBankAccount(db, invoice.tenant_id),
+    ]);
+    // The seller as the invoice was issued; one issued before the tenant set its details is no e-invoice.
+    const seller = invoice.seller_details;
+    const fallbackBuyer = {
+      name: parties.buyer ? [parties.buyer.given_name, parties.buyer.sn].filter(Boolean).join(' ') : '',
+      email: parties.buyer?.email ?? '',
+    };
+    const source: EInvoiceSource | null =
+      seller && !eInvoiceProblem(seller, 'factur-x')
+        ? {
+            invoice,
+            lines,
+            seller,
+            buyer: invoice.buyer_details,
+            fallbackBuyer,
+            transfer: account ? { accountName: account.account_name, iban: account.iban, bic: account.bic } : null,
+          }
+        : null;
+    return { source, seller, lines, parties };
+  }
+
+  private async render(invoice: InvoiceRow, lang: LanguageCode): Promise<Buffer> {
+    const { db } = this.deps;
+    const [{ source, seller, lines, parties }, qr] = await Promise.all([
+      this.source(invoice),
       invoice.status === 'unpaid' && invoice.payment_provider === 'bank_transfer'
         ? this.deps.bankTransfer.qrPng(db, {
             tenant_id: invoice.tenant_id,
@@ -226,16 +290,33 @@ export class InvoicePdfs {
           })
         : Promise.resolve(null),
     ]);
-    return renderInvoicePdf({
+    const pdf = await renderInvoicePdf({
       invoice,
       lines,
       seller: parties.tenant?.title ?? '',
+      sellerLines: seller ? sellerOnInvoice(seller, lang) : [],
       buyer: buyerOnInvoice(invoice.buyer_details, parties.buyer, lang),
       transfer: qr ? { accountName: qr.account.account_name, iban: qr.account.iban, bic: qr.account.bic, qrPng: qr.png } : null,
       lang,
       createdAt: this.deps.clock.now(),
     });
+    // With the seller's details the PDF is also the e-invoice: Factur-X carries its XML inside.
+    return source ? embedFacturX(pdf, source, lang) : pdf;
   }
+}
+
+const countryName = (code: string, lang: LanguageCode) =>
+  code ? (new Intl.DisplayNames([lang], { type: 'region' }).of(code) ?? code) : '';
+
+/** The seller block under the tenant's name: legal name, address, VAT ID. */
+function sellerOnInvoice(seller: SellerDetails, lang: LanguageCode): string[] {
+  return [
+    seller.legal_name,
+    seller.street,
+    [seller.postal_code, seller.city].filter(Boolean).join(' '),
+    countryName(seller.country, lang),
+    seller.vat_id ? translate(lang, 'invoice_pdf.vat_id', { vat_id: seller.vat_id }) : '',
+  ].filter(Boolean);
 }
 
 /**
@@ -251,7 +332,7 @@ function buyerOnInvoice(
     const name = account ? [account.given_name, account.sn].filter(Boolean).join(' ') || account.email : '';
     return { name, email: account?.email ?? '', lines: [] };
   }
-  const country = issued.country ? (new Intl.DisplayNames([lang], { type: 'region' }).of(issued.country) ?? issued.country) : '';
+  const country = countryName(issued.country, lang);
   const lines = [
     issued.company && issued.name ? issued.name : '',
     issued.street,

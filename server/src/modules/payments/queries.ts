@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import type { PaymentMethodsTable } from '../../db/schema.ts';
+import type { PaymentMethodsTable, SellerDetails } from '../../db/schema.ts';
 
 /* ---- the tenant's bank account ---- */
 
@@ -23,6 +23,20 @@ export const upsertTenantBankAccount = (
 
 export const deleteTenantBankAccount = (db: Db, tenantId: number) =>
   db.deleteFrom('tenant_bank_accounts').where('tenant_id', '=', tenantId).executeTakeFirst();
+
+/* ---- the seller's legal details (e-invoices) ---- */
+
+const SELLER_COLUMNS = ['legal_name', 'street', 'city', 'postal_code', 'country', 'vat_id', 'email', 'phone'] as const;
+
+export const findSellerDetails = (db: Db, tenantId: number): Promise<SellerDetails | undefined> =>
+  db.selectFrom('tenant_seller_details').select(SELLER_COLUMNS).where('tenant_id', '=', tenantId).executeTakeFirst();
+
+export const upsertSellerDetails = (db: Db, tenantId: number, values: SellerDetails, now: Date) =>
+  db
+    .insertInto('tenant_seller_details')
+    .values({ tenant_id: tenantId, ...values, updated_at: now })
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ ...values, updated_at: now }))
+    .execute();
 
 /* ---- saved payment methods ---- */
 
@@ -110,6 +124,8 @@ export const findInvoice = (db: Db, id: number) =>
       'issued_at',
       'paid_at',
       'buyer_details',
+      'seller_details',
+      'due_at',
     ])
     .where('id', '=', id)
     .executeTakeFirst();

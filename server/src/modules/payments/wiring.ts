@@ -7,6 +7,7 @@ import { BankTransferProvider, TenantBankAccounts } from './bank-transfer.ts';
 import { PaymentConfirmation } from './confirmation.ts';
 import { InvoicePdfs } from './invoice-pdf.ts';
 import { PaymentMethods } from './methods.ts';
+import { TenantSellerDetails } from './seller-details.ts';
 import type { InvoiceSettlement, PaymentProvider } from './provider.ts';
 import { paymentAdminRoutes, paymentMethodRoutes, stripeWebhookRoute } from './routes.ts';
 import { StripeGateway } from './stripe-gateway.ts';
@@ -45,6 +46,7 @@ export function createPayments(deps: {
     confirmation,
     pdfs: new InvoicePdfs({ db, clock, bankTransfer, confirmation }),
     bankAccounts: new TenantBankAccounts({ db, clock, audit }),
+    sellerDetails: new TenantSellerDetails({ db, clock, audit }),
   };
 
   /** The routes of /account/payment-methods, /system/payments and the Stripe webhook, under /api. */

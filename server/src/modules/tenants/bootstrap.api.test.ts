@@ -55,6 +55,7 @@ describe('first start', () => {
       '0033_billing',
       '0034_plan_renewal',
       '0035_certificates',
+      '0036_e_invoices_cards',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

@@ -11,6 +11,8 @@ import {
   tenantAdminPayloadSchema,
   tenantBankAccountAnswerSchema,
   tenantBankAccountPayloadSchema,
+  sellerDetailsAnswerSchema,
+  sellerDetailsPayloadSchema,
   tenantAnswerSchema,
   tenantCreatePayloadSchema,
   tenantDetailAnswerSchema,
@@ -23,6 +25,7 @@ import { fieldError, HttpError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { ActorSource } from '../audit/service.ts';
 import type { TenantBankAccounts } from '../payments/bank-transfer.ts';
+import type { TenantSellerDetails } from '../payments/seller-details.ts';
 import type { TenantAdministration } from './admin.ts';
 import { LOGO_MAX_BYTES } from './logo.ts';
 import { toPublicTenant } from './service.ts';
@@ -75,7 +78,12 @@ export function tenantLogoRoute(admin: TenantAdministration) {
 }
 
 /** /system/tenants: super admins manage tenants; host admins their own tenant's bank account. */
-export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: TenantBankAccounts, actors: ActorSource) {
+export function tenantAdminRoutes(
+  admin: TenantAdministration,
+  payments: { bankAccounts: TenantBankAccounts; sellerDetails: TenantSellerDetails },
+  actors: ActorSource,
+) {
+  const { bankAccounts, sellerDetails } = payments;
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
     const tags = ['tenants'];
@@ -284,6 +292,40 @@ export function tenantAdminRoutes(admin: TenantAdministration, bankAccounts: Ten
         await bankAccounts.remove(await actors.actor(request), request.params.id);
         return { data: null, message: translate(request.lang, 'payments.bank_account_removed') };
       },
+    );
+
+    api.get(
+      '/system/tenants/:id/seller-details',
+      {
+        config: { rateLimit: RATE_LIMITS.read },
+        preHandler: requireAbility('invoices.manage'),
+        schema: {
+          tags,
+          summary: "The seller named on the tenant's invoices and e-invoices (null: not set yet)",
+          params: idParamsSchema,
+          response: { 200: sellerDetailsAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({ data: await sellerDetails.get(authedUser(request).user, request.params.id) }),
+    );
+
+    api.put(
+      '/system/tenants/:id/seller-details',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireAbility('invoices.manage'),
+        schema: {
+          tags,
+          summary: "Set the seller's legal name, address and VAT ID (host admins: their tenant; super admins: any)",
+          params: idParamsSchema,
+          body: sellerDetailsPayloadSchema,
+          response: { 200: sellerDetailsAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        data: await sellerDetails.set(await actors.actor(request), request.params.id, request.body),
+        message: translate(request.lang, 'payments.seller_details_saved'),
+      }),
     );
   };
 }

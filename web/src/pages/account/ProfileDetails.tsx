@@ -13,49 +13,8 @@ import { displayName } from '../../shell/UserMenu.tsx';
 import { Section } from '../PageHeader.tsx';
 import classes from '../Pages.module.css';
 import accountClasses from './Account.module.css';
-import { displayNames } from '../../components/intlFormats.ts';
+import { countryOptions } from '../../components/countries.ts';
 
-/** Countries offered for the billing address: the EU's, its neighbours' and the largest markets. */
-const COUNTRIES = [
-  'AT',
-  'AU',
-  'BE',
-  'BG',
-  'CA',
-  'CH',
-  'CY',
-  'CZ',
-  'DE',
-  'DK',
-  'EE',
-  'ES',
-  'FI',
-  'FR',
-  'GB',
-  'GR',
-  'HR',
-  'HU',
-  'IE',
-  'IS',
-  'IT',
-  'LI',
-  'LT',
-  'LU',
-  'LV',
-  'MT',
-  'NL',
-  'NO',
-  'PL',
-  'PT',
-  'RO',
-  'RS',
-  'SE',
-  'SI',
-  'SK',
-  'TR',
-  'UA',
-  'US',
-] as const;
 const AVATAR_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
 
 const PROFILE_FIELDS = ['given_name', 'sn', 'phone', 'company', 'vat_id', 'street', 'city', 'postal_code', 'country'] as const;
@@ -150,17 +109,10 @@ export function ProfileForm({ user }: { user: User }) {
     formState: { errors, isSubmitting },
     register,
   } = form;
-  const countries = useMemo(() => {
-    const names = displayNames(i18n.language, { type: 'region' });
-    const codes: string[] = [...COUNTRIES];
-    if (initial.country && !codes.includes(initial.country)) codes.push(initial.country);
-    return [
-      { value: '', label: t('accountPage.details.noCountry') },
-      ...codes
-        .map((code) => ({ value: code, label: names.of(code) ?? code }))
-        .sort((a, b) => a.label.localeCompare(b.label, i18n.language)),
-    ];
-  }, [i18n.language, initial.country, t]);
+  const countries = useMemo(
+    () => countryOptions(i18n.language, initial.country, t('accountPage.details.noCountry')),
+    [i18n.language, initial.country, t],
+  );
 
   return (
     <Section id="details" title={t('accountPage.details.title')} description={t('accountPage.details.description')}>

@@ -1,11 +1,11 @@
 import { Link, useParams, useRoutes } from 'react-router';
 import { LoadMore } from '../../components/ListStates.tsx';
-import { Anchor, Button, SegmentedControl, Skeleton, Stack, Text } from '@mantine/core';
-import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
+import { Anchor, Button, Menu, SegmentedControl, Skeleton, Stack, Text } from '@mantine/core';
+import { IconArrowLeft, IconDownload, IconFileCode } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Invoice, InvoiceListItem } from '@berth/contracts';
-import { invoicePdfUrl, useInvoice, useInvoiceList, type InvoiceScope, type InvoiceStatusFilter } from '../../api/invoices.ts';
+import { E_INVOICE_FORMATS, type Invoice, type InvoiceListItem } from '@berth/contracts';
+import { eInvoiceUrl, invoicePdfUrl, useInvoice, useInvoiceList, type InvoiceScope, type InvoiceStatusFilter } from '../../api/invoices.ts';
 import { formatDate } from '../../components/formatDate.ts';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { NotFoundPage } from '../NotFoundPage.tsx';
@@ -193,6 +193,27 @@ function InvoiceDetailPage({ id }: { id: number }) {
   );
 }
 
+/** The invoice as EN 16931 XML: UBL, XRechnung (UBL) or CII; the PDF itself carries Factur-X. */
+export function EInvoiceMenu({ scope, id }: { scope: InvoiceScope; id: number }) {
+  const { t } = useTranslation();
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button variant="default" leftSection={<IconFileCode size={16} aria-hidden />} data-testid="e-invoice">
+          {t('invoices.eInvoice')}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {E_INVOICE_FORMATS.map((format) => (
+          <Menu.Item key={format} component="a" href={eInvoiceUrl(scope, id, format)} download data-testid={`e-invoice-${format}`}>
+            {t(`invoices.eInvoiceFormats.${format}`)}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
 function InvoiceDetail({ invoice }: { invoice: Invoice }) {
   const { t } = useTranslation();
   return (
@@ -214,6 +235,7 @@ function InvoiceDetail({ invoice }: { invoice: Invoice }) {
             >
               {t('invoices.pdf')}
             </Button>
+            {invoice.e_invoice ? <EInvoiceMenu scope="account" id={invoice.id} /> : null}
           </>
         }
       />

@@ -11,6 +11,7 @@ import classes from '../../Pages.module.css';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
 import { NotAllowed } from '../../system/tenants/NotAllowed.tsx';
 import { BankAccountSection } from './BankAccountSection.tsx';
+import { SellerDetailsSection } from './SellerDetailsSection.tsx';
 import { PlanDialog } from './PlanDialog.tsx';
 import { PlansTable } from './PlansTable.tsx';
 import { SettingsForm } from './SettingsForm.tsx';
@@ -65,6 +66,7 @@ function Catalogue({ data }: { data: AdminCatalogue }) {
         <SettingsForm key={JSON.stringify(settings)} settings={settings} />
       </Section>
       <BankAccountSection tenantId={tenant.id} />
+      <SellerDetailsSection tenantId={tenant.id} />
       <Section
         id="hosting-plans"
         title={t('catalogue.plans.title')}

@@ -73,6 +73,7 @@ export const AUDIT_ACTIONS = {
     'tenant.admin_removed',
     'tenant.bank_account_set',
     'tenant.bank_account_removed',
+    'tenant.seller_details_set',
   ],
   impersonation: ['impersonation.started', 'impersonation.stopped'],
   expiry: ['expiry.reminder_sent'],

@@ -10,6 +10,7 @@ import { FormAlert } from '../../../forms/FormAlert.tsx';
 import { describeError } from '../../../forms/validation.ts';
 import { NotFoundPage } from '../../NotFoundPage.tsx';
 import { BankAccountSection } from '../../partner/catalogue/BankAccountSection.tsx';
+import { SellerDetailsSection } from '../../partner/catalogue/SellerDetailsSection.tsx';
 import { PageHeader, Section } from '../../PageHeader.tsx';
 import { BackToTenants } from './TenantCreatePage.tsx';
 import { TenantAdmins } from './TenantAdmins.tsx';
@@ -62,6 +63,7 @@ function TenantEditor({ id }: { id: number }) {
           <TenantLogos tenant={tenant.data} />
           <TenantAdmins tenant={tenant.data} />
           <BankAccountSection tenantId={tenant.data.id} />
+          <SellerDetailsSection tenantId={tenant.data.id} />
         </>
       )}
     </div>
