@@ -366,6 +366,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     secrets,
     events: webhooks,
     jobs,
+    cards: payments.cards,
     log: app.log,
     fallbackUrl,
   });

@@ -789,6 +789,7 @@ export interface CardChargesTable {
   reference: string | null;
   problem: string | null;
   created_at: Timestamp;
+  told_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** 0036: the seller's legal details an EN 16931 invoice carries; copied onto each invoice. */

@@ -270,6 +270,9 @@ const en = {
   'invoice.amount_short': 'The payment of {amount} does not cover the invoice total of {total}.',
   'invoice.paid_notice': 'Thank you: invoice {number} has been paid.',
   'billing.renewed_notice': '{item} was renewed automatically and paid from your credit (invoice {number}).',
+  'billing.renewed_by_card_notice': '{item} was renewed automatically and charged to your saved card (invoice {number}, {amount}).',
+  'billing.card_declined_notice':
+    'Your saved card was declined for the renewal of {item}: please pay invoice {number} ({amount}) by {date} or save another card.',
   'billing.invoice_due_notice': 'Your credit does not cover the renewal of {item}: please pay invoice {number} ({amount}) by {date}.',
   'billing.overdue_notice': 'Invoice {number} ({amount}) for {item} is unpaid. Pay it by {date} to keep your services running.',
   'billing.suspended_notice': 'Your websites, FTP and mailbox logins are suspended until invoice {number} ({amount}) is paid.',
@@ -625,6 +628,10 @@ const de: Dictionary = {
   'invoice.amount_short': 'Die Zahlung von {amount} deckt den Rechnungsbetrag von {total} nicht.',
   'invoice.paid_notice': 'Vielen Dank: Die Rechnung {number} wurde bezahlt.',
   'billing.renewed_notice': '{item} wurde automatisch verlängert und aus Ihrem Guthaben bezahlt (Rechnung {number}).',
+  'billing.renewed_by_card_notice':
+    '{item} wurde automatisch verlängert und Ihrer gespeicherten Karte belastet (Rechnung {number}, {amount}).',
+  'billing.card_declined_notice':
+    'Ihre gespeicherte Karte wurde für die Verlängerung von {item} abgelehnt: Bitte bezahlen Sie die Rechnung {number} ({amount}) bis zum {date} oder speichern Sie eine andere Karte.',
   'billing.invoice_due_notice':
     'Ihr Guthaben reicht für die Verlängerung von {item} nicht: Bitte bezahlen Sie die Rechnung {number} ({amount}) bis zum {date}.',
   'billing.overdue_notice':
@@ -977,6 +984,9 @@ const cs: Dictionary = {
   'invoice.amount_short': 'Platba {amount} nepokrývá částku faktury {total}.',
   'invoice.paid_notice': 'Děkujeme: faktura {number} byla zaplacena.',
   'billing.renewed_notice': '{item} bylo automaticky prodlouženo a zaplaceno z vašeho kreditu (faktura {number}).',
+  'billing.renewed_by_card_notice': '{item} bylo automaticky prodlouženo a zaplaceno z vaší uložené karty (faktura {number}, {amount}).',
+  'billing.card_declined_notice':
+    'Vaše uložená karta byla odmítnuta při prodloužení {item}: zaplaťte prosím fakturu {number} ({amount}) do {date}, nebo uložte jinou kartu.',
   'billing.invoice_due_notice': 'Váš kredit nestačí na prodloužení {item}: zaplaťte prosím fakturu {number} ({amount}) do {date}.',
   'billing.overdue_notice': 'Faktura {number} ({amount}) za {item} není zaplacena. Zaplaťte ji do {date}, aby vaše služby běžely dál.',
   'billing.suspended_notice':

@@ -36,6 +36,8 @@ const statements = [
     reference text,
     problem text,
     created_at timestamptz not null,
+    -- When the owner was told the outcome (modules/billing): once per attempt.
+    told_at timestamptz,
     unique (invoice_id, step)
   )`,
 ];

@@ -188,6 +188,20 @@ export const claimDunningStep = async (db: Db, invoiceId: number, step: number, 
       .execute()
   ).length === 1;
 
+/** Claims telling the owner how a saved-card charge of an invoice went (one attempt per dunning step). */
+export const claimCardNotice = async (db: Db, invoiceId: number, step: number, now: Date): Promise<boolean> =>
+  (
+    await db
+      .updateTable('card_charges')
+      .set({ told_at: now })
+      .where('invoice_id', '=', invoiceId)
+      .where('step', '=', step)
+      .where('status', '!=', 'pending')
+      .where('told_at', 'is', null)
+      .returning('invoice_id')
+      .execute()
+  ).length === 1;
+
 /** Unpaid invoices of `userId` whose grace period has run out at `now` (what a suspension is for). */
 export const overdueBeyondGrace = (db: Db, userId: number, now: Date) =>
   db

@@ -21,12 +21,14 @@ import { insertNotification } from '../notifications/queries.ts';
 import { serviceNoticeMail } from './notice-mail.ts';
 import type { CheckoutService } from '../orders/checkout.ts';
 import type { PaymentProviders } from '../payments/registry.ts';
+import type { SavedCardCharges } from '../payments/saved-card.ts';
 import { formatMoney } from '../shop/money.ts';
 import { publicBaseUrl } from '../tenants/links.ts';
 import type { ResolvedTenant, TenantResolver } from '../tenants/service.ts';
 import { findUserById, type UserRow } from '../users/queries.ts';
 import { invoiceData, type EventSink } from '../webhooks/events.ts';
 import {
+  claimCardNotice,
   claimDunningStep,
   dueRenewals,
   dueSubscriptionRenewals,
@@ -70,6 +72,8 @@ export interface BillingDeps {
   secrets: SecretBox;
   events?: EventSink | undefined;
   jobs?: JobQueue | undefined;
+  /** The owner's default saved card, charged when the credit does not cover a renewal (modules/payments). */
+  cards?: Pick<SavedCardCharges, 'chargeable' | 'charge'> | undefined;
   log: FastifyBaseLogger;
   /** The panel's URL when a tenant has no public URL of its own. */
   fallbackUrl: string;
@@ -221,10 +225,11 @@ export class Billing {
   }
 
   /**
-   * One renewal: an order and invoice paid from the owner's credit, or, when the credit does not
-   * cover it, an invoice due on the end date (by bank transfer if the tenant takes it). Exactly once
-   * however often it runs: the order's idempotency key names what is renewed and its end date, and
-   * the key is unique per owner.
+   * One renewal: an order and invoice paid from the owner's credit or, when the credit does not
+   * cover it, charged to the owner's default saved card; failing both, an invoice due on the end
+   * date (by bank transfer if the tenant takes it). Exactly once however often it runs: the order's
+   * idempotency key names what is renewed and its end date, and the key is unique per owner; the
+   * card is charged under a key naming the invoice.
    */
   private async renew(renewal: Renewal): Promise<Outcome> {
     const owner = await findUserById(this.deps.db, renewal.ownerId);
@@ -232,11 +237,14 @@ export class Billing {
     const actor: Actor = { user: owner, ip: 'system', impersonatorId: null };
     // Read before any transaction: the embedded database has one connection, which the transaction holds.
     const tenant = await this.deps.tenants.byId(owner.tenant_id);
+    const byCard = (await this.deps.cards?.chargeable(owner.id)) ?? false;
     const language = languageOf(owner);
     const { dueAt, label } = renewal;
     const base = { paymentMethodId: null, idempotencyKey: renewal.idempotencyKey, item: renewal.item, dueAt };
     let told: NotificationEvent | undefined;
     const tell = async (trx: Db, outcome: { invoice: InvoiceRow; paid: boolean }) => {
+      // With a card to charge, the owner hears how the charge went instead.
+      if (!outcome.paid && byCard) return;
       told = await this.notify(
         trx,
         owner,
@@ -259,10 +267,41 @@ export class Billing {
         language,
       );
     }
+    if (result.result.status !== 'paid' && byCard) {
+      // Charged with the owner away; a run after a crash charges under the same key (once).
+      const charged = await this.tryCard(result.result.invoice.id, 0, owner, tenant, { item: label, date: dueAt });
+      return charged ? 'paid' : 'unpaid';
+    }
     if (!result.created) return result.result.status === 'paid' ? 'paid' : 'unpaid';
     // domain.renewed goes to the tenant's webhooks from the delivery itself (orders/provisioning.ts).
     if (told) this.deps.realtime.notify(owner.id, told);
     return result.result.status === 'paid' ? 'paid' : 'unpaid';
+  }
+
+  /**
+   * Charges an unpaid renewal to the owner's default card (dunning step `step`, 0 at issue) and
+   * tells the owner how it went, once per step; true when it is paid now.
+   */
+  private async tryCard(
+    invoiceId: number,
+    step: number,
+    owner: UserRow,
+    tenant: ResolvedTenant | undefined,
+    about: { item: string; date: Date },
+  ): Promise<boolean> {
+    const cards = this.deps.cards;
+    if (!cards) return false;
+    const result = await cards.charge(invoiceId, step);
+    if (result.outcome === 'none') return false;
+    const told = await this.deps.db.transaction().execute(async (trx) => {
+      // Told once per step, however often the charge's outcome is read again.
+      if (!(await claimCardNotice(trx, invoiceId, step, this.deps.clock.now()))) return undefined;
+      const invoice = await lockInvoice(trx, owner.tenant_id, invoiceId);
+      if (!invoice) return undefined;
+      return this.notify(trx, owner, result.outcome === 'paid' ? 'renewed_by_card' : 'card_declined', { invoice, ...about }, tenant);
+    });
+    if (told) this.deps.realtime.notify(owner.id, told);
+    return result.outcome === 'paid';
   }
 
   /**
@@ -278,6 +317,9 @@ export class Billing {
     const owner = await findUserById(this.deps.db, invoice.user_id);
     if (!owner) return false;
     const tenant = await this.deps.tenants.byId(owner.tenant_id);
+    // The saved card again; paid, the step needs no reminder (the renewal is delivered by the settlement).
+    const cardResult = await this.deps.cards?.charge(invoice.id, step);
+    if (cardResult?.outcome === 'paid') return false;
     const suspendAt = new Date(new Date(invoice.due_at as Date).getTime() + Number(invoice.grace_days) * DAY);
     const claimed = await this.deps.db.transaction().execute(async (trx) => {
       if (!(await claimDunningStep(trx, invoice.id, step, now))) return undefined;
@@ -467,6 +509,8 @@ export class Billing {
     const date = formatDate(about.date, language);
     const key: Record<BillingNotice, MessageKey> = {
       renewed: 'billing.renewed_notice',
+      renewed_by_card: 'billing.renewed_by_card_notice',
+      card_declined: 'billing.card_declined_notice',
       invoice_due: 'billing.invoice_due_notice',
       overdue: 'billing.overdue_notice',
       suspended: 'billing.suspended_notice',
@@ -477,7 +521,12 @@ export class Billing {
     };
     const number = about.invoice?.number ?? '';
     const told = {
-      type: notice === 'renewed' ? 'info' : notice === 'suspended' || notice === 'domain_lapsed' ? 'error' : 'warning',
+      type:
+        notice === 'renewed' || notice === 'renewed_by_card'
+          ? 'info'
+          : notice === 'suspended' || notice === 'domain_lapsed'
+            ? 'error'
+            : 'warning',
       text: translate(language, key[notice], { item: about.item, number, amount, date }),
     } as const;
     await insertNotification(trx, { tenant_id: owner.tenant_id, user_id: owner.id, ...told, created_at: this.deps.clock.now() });

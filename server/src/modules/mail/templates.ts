@@ -39,7 +39,16 @@ export interface MailParams {
 }
 
 export type BillingNotice =
-  'renewed' | 'invoice_due' | 'overdue' | 'suspended' | 'domain_expired' | 'domain_lapsed' | 'plan_ending' | 'certificate_failing';
+  | 'renewed'
+  | 'renewed_by_card'
+  | 'card_declined'
+  | 'invoice_due'
+  | 'overdue'
+  | 'suspended'
+  | 'domain_expired'
+  | 'domain_lapsed'
+  | 'plan_ending'
+  | 'certificate_failing';
 
 export type MailKind = keyof MailParams;
 
@@ -246,6 +255,16 @@ const en: Wording = {
       subject: (brand, item) => `${item} at ${brand} was renewed`,
       intro: (item, invoice) => `${item} was renewed automatically and paid from your credit (invoice ${invoice}). Nothing else to do.`,
     },
+    renewed_by_card: {
+      subject: (brand, item) => `${item} at ${brand} was renewed`,
+      intro: (item, invoice) =>
+        `${item} was renewed automatically and charged to your saved card (invoice ${invoice}). Nothing else to do.`,
+    },
+    card_declined: {
+      subject: (brand, item) => `Your card was declined for the renewal of ${item} at ${brand}`,
+      intro: (item, invoice, date) =>
+        `We could not charge your saved card for the renewal of ${item}. Please pay invoice ${invoice} by ${date}, or save another card: we try again in a few days.`,
+    },
     invoice_due: {
       subject: (brand, item) => `Please pay the renewal of ${item} at ${brand}`,
       intro: (item, invoice, date) =>
@@ -413,6 +432,16 @@ const de: Wording = {
       intro: (item, invoice) =>
         `wir haben ${item} automatisch verlängert und aus Ihrem Guthaben bezahlt (Rechnung ${invoice}). Sie müssen nichts weiter tun.`,
     },
+    renewed_by_card: {
+      subject: (brand, item) => `${item} bei ${brand} wurde verlängert`,
+      intro: (item, invoice) =>
+        `wir haben ${item} automatisch verlängert und Ihrer gespeicherten Karte belastet (Rechnung ${invoice}). Sie müssen nichts weiter tun.`,
+    },
+    card_declined: {
+      subject: (brand, item) => `Ihre Karte wurde für die Verlängerung von ${item} bei ${brand} abgelehnt`,
+      intro: (item, invoice, date) =>
+        `wir konnten Ihre gespeicherte Karte für die Verlängerung von ${item} nicht belasten. Bitte bezahlen Sie die Rechnung ${invoice} bis zum ${date} oder speichern Sie eine andere Karte: wir versuchen es in einigen Tagen erneut.`,
+    },
     invoice_due: {
       subject: (brand, item) => `Bitte bezahlen Sie die Verlängerung von ${item} bei ${brand}`,
       intro: (item, invoice, date) =>
@@ -579,6 +608,16 @@ const cs: Wording = {
       subject: (brand, item) => `${item} u ${brand} bylo prodlouženo`,
       intro: (item, invoice) =>
         `${item} jsme automaticky prodloužili a zaplatili z vašeho kreditu (faktura ${invoice}). Nemusíte nic dělat.`,
+    },
+    renewed_by_card: {
+      subject: (brand, item) => `${item} u ${brand} bylo prodlouženo`,
+      intro: (item, invoice) =>
+        `${item} jsme automaticky prodloužili a strhli z vaší uložené karty (faktura ${invoice}). Nemusíte nic dělat.`,
+    },
+    card_declined: {
+      subject: (brand, item) => `Vaše karta byla odmítnuta při prodloužení ${item} u ${brand}`,
+      intro: (item, invoice, date) =>
+        `Z vaší uložené karty se nepodařilo zaplatit prodloužení ${item}. Zaplaťte prosím fakturu ${invoice} do ${date}, nebo uložte jinou kartu: za pár dní to zkusíme znovu.`,
     },
     invoice_due: {
       subject: (brand, item) => `Zaplaťte prosím prodloužení ${item} u ${brand}`,

@@ -11,6 +11,9 @@ import type { UserRow } from '../users/queries.ts';
 import {
   deletePaymentMethod,
   findPaymentMethod,
+  findStripeCustomer,
+  findStripeCustomerOwner,
+  insertStripeCustomer,
   findPaymentMethodByStripeId,
   findShopCurrency,
   insertPaymentMethod,
@@ -77,7 +80,7 @@ export class PaymentMethods {
 
   async add(actor: Actor, input: PaymentMethodInput): Promise<PaymentMethod> {
     const user = actor.user;
-    const details = await this.details(input);
+    const details = await this.details(user, input);
     const row = await this.deps.db
       .transaction()
       .execute(async (trx) => {
@@ -127,12 +130,23 @@ export class PaymentMethods {
       origin ? undefined : findTenantById(this.deps.db, user.tenant_id),
     ]);
     const baseUrl = origin ? origin.replace(/\/+$/, '') : publicBaseUrl(tenant, this.deps.fallbackUrl);
-    const session = await stripe
-      .createCardSetupSession({ userId: user.id, tenantId: user.tenant_id, currency, ...cardSetupReturnUrls(baseUrl) })
+    const session = await this.customerOf(user, stripe)
+      .then((customerId) =>
+        stripe.createCardSetupSession({ userId: user.id, tenantId: user.tenant_id, customerId, currency, ...cardSetupReturnUrls(baseUrl) }),
+      )
       .catch(() => {
         throw new HttpError(503, 'payments.gateway_unavailable');
       });
     return { url: session.url };
+  }
+
+  /** The user's Stripe Customer, made at Stripe the first time it is needed. */
+  private async customerOf(user: UserRow, stripe: StripeGateway): Promise<string> {
+    const known = await findStripeCustomer(this.deps.db, user.id);
+    if (known) return known.customer_id;
+    const created = await stripe.createCustomer({ userId: user.id, tenantId: user.tenant_id, email: user.email });
+    await insertStripeCustomer(this.deps.db, user.id, created);
+    return (await findStripeCustomer(this.deps.db, user.id))?.customer_id ?? created;
   }
 
   /**
@@ -210,7 +224,7 @@ export class PaymentMethods {
     );
   }
 
-  private async details(input: PaymentMethodInput) {
+  private async details(user: UserRow, input: PaymentMethodInput) {
     const empty = {
       account_name: null,
       iban: null,
@@ -220,6 +234,7 @@ export class PaymentMethods {
       card_last4: null,
       card_exp_month: null,
       card_exp_year: null,
+      stripe_customer_id: null,
     };
     if (input.kind === 'bank_transfer') {
       return { ...empty, kind: 'bank_transfer' as const, account_name: input.account_name, iban: input.iban, bic: input.bic ?? null };
@@ -231,6 +246,25 @@ export class PaymentMethods {
       throw new HttpError(503, 'payments.gateway_unavailable');
     });
     if (!card) throw fieldError('stripe_payment_method_id', 'payments.card_invalid');
+    // A card is charged later (renewals) through the user's Customer: one attached to another
+    // user's is not theirs; one attached to none is attached to theirs.
+    let customerId = card.customerId;
+    if (customerId) {
+      const owner = await findStripeCustomerOwner(this.deps.db, customerId);
+      if (owner && owner.user_id !== user.id) throw fieldError('stripe_payment_method_id', 'payments.card_invalid');
+      if (!owner) await insertStripeCustomer(this.deps.db, user.id, customerId);
+      const mine = await findStripeCustomer(this.deps.db, user.id);
+      if (mine?.customer_id !== customerId) throw fieldError('stripe_payment_method_id', 'payments.card_invalid');
+    } else {
+      customerId = await this.customerOf(user, stripe)
+        .then(async (id) => {
+          await stripe.attachCard(input.stripe_payment_method_id, id);
+          return id;
+        })
+        .catch(() => {
+          throw new HttpError(503, 'payments.gateway_unavailable');
+        });
+    }
     return {
       ...empty,
       kind: 'card' as const,
@@ -239,6 +273,7 @@ export class PaymentMethods {
       card_last4: card.last4,
       card_exp_month: card.exp_month,
       card_exp_year: card.exp_year,
+      stripe_customer_id: customerId,
     };
   }
 }

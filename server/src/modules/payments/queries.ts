@@ -1,6 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import type { PaymentMethodsTable, SellerDetails } from '../../db/schema.ts';
+import type { CardChargesTable, PaymentMethodsTable, SellerDetails } from '../../db/schema.ts';
 
 /* ---- the tenant's bank account ---- */
 
@@ -36,6 +36,55 @@ export const upsertSellerDetails = (db: Db, tenantId: number, values: SellerDeta
     .insertInto('tenant_seller_details')
     .values({ tenant_id: tenantId, ...values, updated_at: now })
     .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ ...values, updated_at: now }))
+    .execute();
+
+/* ---- Stripe Customers (a saved card is charged through its user's Customer) ---- */
+
+export const findStripeCustomer = (db: Db, userId: number) =>
+  db.selectFrom('stripe_customers').select(['user_id', 'customer_id']).where('user_id', '=', userId).executeTakeFirst();
+
+export const findStripeCustomerOwner = (db: Db, customerId: string) =>
+  db.selectFrom('stripe_customers').select(['user_id']).where('customer_id', '=', customerId).executeTakeFirst();
+
+/** Keeps the first Customer a user got (two requests at once both ask Stripe, with one idempotency key). */
+export const insertStripeCustomer = (db: Db, userId: number, customerId: string) =>
+  db
+    .insertInto('stripe_customers')
+    .values({ user_id: userId, customer_id: customerId })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+
+/* ---- renewals charged to a saved card ---- */
+
+/** The user's default card when it can be charged off-session (attached to their Customer). */
+export const findChargeableCard = (db: Db, userId: number) =>
+  db
+    .selectFrom('payment_methods')
+    .select(['id', 'stripe_payment_method_id', 'stripe_customer_id'])
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'card')
+    .where('is_default', '=', true)
+    .where('stripe_customer_id', 'is not', null)
+    .executeTakeFirst();
+
+export const findCardCharge = (db: Db, invoiceId: number, step: number) =>
+  db
+    .selectFrom('card_charges')
+    .select(['status', 'problem'])
+    .where('invoice_id', '=', invoiceId)
+    .where('step', '=', step)
+    .executeTakeFirst();
+
+/** One row per invoice and step: a later state (pending → succeeded or failed) replaces the earlier. */
+export const recordCardCharge = (db: Db, values: Insertable<CardChargesTable>) =>
+  db
+    .insertInto('card_charges')
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .columns(['invoice_id', 'step'])
+        .doUpdateSet({ status: values.status, reference: values.reference ?? null, problem: values.problem ?? null }),
+    )
     .execute();
 
 /* ---- saved payment methods ---- */

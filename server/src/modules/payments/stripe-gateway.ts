@@ -27,7 +27,15 @@ export interface CardSetupSession {
   complete: boolean;
   /** The card's PaymentMethod id (`pm_...`) once the SetupIntent has one. */
   paymentMethodId: string | null;
+  /** The Customer the session saved the card for. */
+  customerId: string | null;
 }
+
+/** What charging a saved card with the customer away came to. */
+export type OffSessionCharge =
+  | { status: 'succeeded'; id: string }
+  /** The card was declined or needs the customer (authentication): Stripe's words, for the owner. */
+  | { status: 'failed'; id: string | null; problem: string };
 
 /** Marks Berth's card setup sessions in their metadata (invoice sessions carry `invoice_id`). */
 export const CARD_SETUP_PURPOSE = 'card_setup';
@@ -99,6 +107,7 @@ export class StripeGateway {
   async createCardSetupSession(input: {
     userId: number;
     tenantId: number;
+    customerId: string;
     currency: string;
     successUrl: string;
     cancelUrl: string;
@@ -110,6 +119,8 @@ export class StripeGateway {
       allowed_payment_method_types: ['card'],
       currency: input.currency.toLowerCase(),
       client_reference_id: String(input.userId),
+      // The card is saved for the user's Customer: only so can it be charged later, the customer away.
+      customer: input.customerId,
       metadata,
       setup_intent_data: { metadata },
       success_url: input.successUrl,
@@ -137,15 +148,79 @@ export class StripeGateway {
       tenantId: session.metadata?.tenant_id ?? null,
       complete: session.status === 'complete' && intent?.status === 'succeeded',
       paymentMethodId: typeof method === 'string' ? method : (method?.id ?? null),
+      customerId: typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null),
     };
   }
 
+  /** A Customer for a user: once per user, whatever the retries (the idempotency key names the user). */
+  async createCustomer(input: { userId: number; tenantId: number; email: string }): Promise<string> {
+    const customer = await this.client.customers.create(
+      { email: input.email, metadata: { user_id: String(input.userId), tenant_id: String(input.tenantId) } },
+      { idempotencyKey: `berth-customer-${input.tenantId}-${input.userId}` },
+    );
+    return customer.id;
+  }
+
+  /** Attaches a card to a Customer (a card saved by its id rather than through the setup page). */
+  async attachCard(paymentMethodId: string, customerId: string): Promise<void> {
+    await this.client.paymentMethods.attach(paymentMethodId, { customer: customerId });
+  }
+
+  /**
+   * Charges a saved card with the customer away (a renewal). The idempotency key names the invoice
+   * and the attempt: a job run twice charges once. A decline is an answer, not an error; Stripe
+   * unreachable throws (the job is retried).
+   */
+  async chargeOffSession(input: {
+    customerId: string;
+    paymentMethodId: string;
+    amount: number;
+    currency: string;
+    invoiceId: number;
+    tenantId: number;
+    number: string;
+    reference: string;
+    idempotencyKey: string;
+  }): Promise<OffSessionCharge> {
+    try {
+      const intent = await this.client.paymentIntents.create(
+        {
+          amount: input.amount,
+          currency: input.currency.toLowerCase(),
+          customer: input.customerId,
+          payment_method: input.paymentMethodId,
+          off_session: true,
+          confirm: true,
+          description: `Invoice ${input.number}`,
+          // The same metadata as a Checkout payment: the payment_intent.succeeded webhook settles it too, once.
+          metadata: { invoice_id: String(input.invoiceId), tenant_id: String(input.tenantId), payment_reference: input.reference },
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      if (intent.status === 'succeeded') return { status: 'succeeded', id: intent.id };
+      return { status: 'failed', id: intent.id, problem: `The payment is ${intent.status.replaceAll('_', ' ')}.` };
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeCardError)
+        return { status: 'failed', id: error.payment_intent?.id ?? null, problem: error.message };
+      // A card that Stripe will not charge off-session (detached, not the customer's) is a failure too.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return { status: 'failed', id: null, problem: error.message };
+      throw error;
+    }
+  }
+
   /** A card PaymentMethod's identifying details, or null when it is not a card Stripe knows. */
-  async retrieveCard(paymentMethodId: string): Promise<CardDetails | null> {
+  async retrieveCard(paymentMethodId: string): Promise<(CardDetails & { customerId: string | null }) | null> {
     try {
       const method = await this.client.paymentMethods.retrieve(paymentMethodId);
       if (method.type !== 'card' || !method.card) return null;
-      return { brand: method.card.brand, last4: method.card.last4, exp_month: method.card.exp_month, exp_year: method.card.exp_year };
+      const customer = method.customer;
+      return {
+        brand: method.card.brand,
+        last4: method.card.last4,
+        exp_month: method.card.exp_month,
+        exp_year: method.card.exp_year,
+        customerId: typeof customer === 'string' ? customer : (customer?.id ?? null),
+      };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError) return null;
       throw error;

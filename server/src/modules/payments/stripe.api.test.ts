@@ -1,121 +1,27 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addUser, type Caller } from '../../../test/hosting.ts';
 import { issueInvoice, purchasingTenant } from '../../../test/payments.ts';
+import { startFakeStripe, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, type FakeStripe, type StripeRequest } from '../../../test/stripe.ts';
 import { StripeGateway } from './stripe-gateway.ts';
 import { StripeProvider } from './stripe.ts';
 
-const SECRET_KEY = 'sk_test_berth';
-const WEBHOOK_SECRET = 'whsec_berth_test_secret';
+const SECRET_KEY = STRIPE_SECRET_KEY;
+const WEBHOOK_SECRET = STRIPE_WEBHOOK_SECRET;
 
-/** A small stand-in for api.stripe.com speaking the endpoints Berth calls, recording what it was sent. */
-interface StripeRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  form: URLSearchParams;
-  headers: IncomingMessage['headers'];
-}
-let stripe: Server;
+let fake: FakeStripe;
 let apiBase: string;
-const received: StripeRequest[] = [];
-
-/** Setup-mode Checkout Sessions the fake opened; a test finishes one as the customer would at Stripe. */
-interface SetupSession {
-  id: string;
-  status: 'open' | 'complete' | 'expired';
-  metadata: Record<string, string>;
-  intent: { id: string; status: string; payment_method: string | null };
-}
-const setupSessions = new Map<string, SetupSession>();
-const finishSetup = (id: string, paymentMethod: string) => {
-  const session = setupSessions.get(id)!;
-  session.status = 'complete';
-  session.intent = { ...session.intent, status: 'succeeded', payment_method: paymentMethod };
-};
-const cards: Record<string, { brand: string; last4: string; exp_month: number; exp_year: number }> = {
-  pm_card_visa: { brand: 'visa', last4: '4242', exp_month: 8, exp_year: 2031 },
-  pm_card_mastercard: { brand: 'mastercard', last4: '4444', exp_month: 3, exp_year: 2030 },
-  pm_card_amex: { brand: 'amex', last4: '8431', exp_month: 12, exp_year: 2029 },
-};
-
-function startStripe(): Promise<void> {
-  stripe = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      const [path = '', query = ''] = (request.url ?? '').split('?');
-      const form = new URLSearchParams(body);
-      received.push({ method: request.method ?? '', path, query: new URLSearchParams(query), form, headers: request.headers });
-      const send = (status: number, json: unknown) => {
-        response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${received.length}` });
-        response.end(JSON.stringify(json));
-      };
-      if (request.headers.authorization !== `Bearer ${SECRET_KEY}`)
-        return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } });
-      if (request.method === 'POST' && path === '/v1/checkout/sessions') {
-        const id = `cs_test_${received.length}`;
-        if (form.get('mode') === 'setup') {
-          const metadata = Object.fromEntries(
-            [...form].flatMap(([key, value]) => (/^metadata\[(\w+)\]$/.exec(key) ? [[key.slice(9, -1), value]] : [])),
-          );
-          setupSessions.set(id, {
-            id,
-            status: 'open',
-            metadata,
-            intent: { id: `seti_${received.length}`, status: 'requires_payment_method', payment_method: null },
-          });
-          return send(200, {
-            id,
-            object: 'checkout.session',
-            mode: 'setup',
-            status: 'open',
-            url: `https://checkout.stripe.test/c/setup/${id}`,
-            metadata,
-          });
-        }
-        return send(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${id}`, payment_status: 'unpaid' });
-      }
-      const session = request.method === 'GET' ? setupSessions.get(/^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)?.[1] ?? '') : undefined;
-      if (session) {
-        const expanded = new URLSearchParams(query).getAll('expand[0]').includes('setup_intent');
-        const intent = { object: 'setup_intent', ...session.intent, metadata: session.metadata };
-        return send(200, {
-          id: session.id,
-          object: 'checkout.session',
-          mode: 'setup',
-          status: session.status,
-          metadata: session.metadata,
-          setup_intent: expanded ? intent : intent.id,
-        });
-      }
-      const card = request.method === 'GET' ? cards[/^\/v1\/payment_methods\/([^/]+)$/.exec(path)?.[1] ?? ''] : undefined;
-      if (card) {
-        return send(200, { id: path.split('/').pop(), object: 'payment_method', type: 'card', card });
-      }
-      if (request.method === 'GET' && path === '/v1/payment_methods/pm_sepa') {
-        return send(200, { id: 'pm_sepa', object: 'payment_method', type: 'sepa_debit', sepa_debit: { last4: '3000' } });
-      }
-      return send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such resource' } });
-    });
-  });
-  return new Promise((resolve) =>
-    stripe.listen(0, '127.0.0.1', () => {
-      apiBase = `http://127.0.0.1:${(stripe.address() as AddressInfo).port}`;
-      resolve();
-    }),
-  );
-}
+let received: StripeRequest[];
+const finishSetup = (id: string, paymentMethod: string) => fake.finishSetup(id, paymentMethod);
 
 let t: TestApp;
 let shop: number;
 let buyer: { user: { id: number; email: string }; call: Caller };
 
 beforeAll(async () => {
-  await startStripe();
+  fake = await startFakeStripe();
+  ({ apiBase, received } = fake);
   t = await createTestApp({ env: { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: apiBase } });
   shop = await purchasingTenant(t, 'Shop Hosting', 'shop.test');
   await t.db.updateTable('tenants').set({ public_url: 'https://panel.shop.test' }).where('id', '=', shop).execute();
@@ -123,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise((resolve) => stripe.close(resolve));
+  await fake.close();
 });
 
 /** The header Stripe sends: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body" with the webhook secret>. */

@@ -7,6 +7,7 @@ import { BankTransferProvider, TenantBankAccounts } from './bank-transfer.ts';
 import { PaymentConfirmation } from './confirmation.ts';
 import { InvoicePdfs } from './invoice-pdf.ts';
 import { PaymentMethods } from './methods.ts';
+import { SavedCardCharges } from './saved-card.ts';
 import { TenantSellerDetails } from './seller-details.ts';
 import type { InvoiceSettlement, PaymentProvider } from './provider.ts';
 import { paymentAdminRoutes, paymentMethodRoutes, stripeWebhookRoute } from './routes.ts';
@@ -47,6 +48,7 @@ export function createPayments(deps: {
     pdfs: new InvoicePdfs({ db, clock, bankTransfer, confirmation }),
     bankAccounts: new TenantBankAccounts({ db, clock, audit }),
     sellerDetails: new TenantSellerDetails({ db, clock, audit }),
+    cards: new SavedCardCharges({ db, clock, gateway, settlement: deps.settlement }),
   };
 
   /** The routes of /account/payment-methods, /system/payments and the Stripe webhook, under /api. */
