@@ -36,6 +36,8 @@ export const ABILITIES = [
   'jobs.manage',
   /** /system/webhooks: the tenant's signed outgoing webhooks. */
   'webhooks.manage',
+  /** The private ranges every tenant's webhooks may reach (a section of /system/webhooks). */
+  'webhooks.allow_ranges',
   /** The API reference at /api/docs, in the menu. */
   'api_docs.view',
 ] as const;

@@ -144,3 +144,39 @@ export const webhookDeliverySchema = z.object({
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 export const webhookDeliveriesAnswerSchema = z.object({ data: z.array(webhookDeliverySchema) });
+
+/* ---- /api/system/webhooks/allowed-ranges (super admins: webhooks.allow_ranges) ---- */
+
+/** Most ranges the super admin may allow (each a line in the page's form). */
+export const WEBHOOK_ALLOWED_RANGES_MAX = 50;
+
+/** An IPv4 or IPv6 address, or a range in CIDR notation ("10.20.0.0/16", "fd00::/8"). */
+export const addressRangeSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .refine(
+    (value) => {
+      const [address = '', prefix, ...rest] = value.split('/');
+      if (rest.length > 0) return false;
+      const v4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(address);
+      const v6 = !v4 && /^[0-9a-f:.]+$/i.test(address) && address.includes(':') && (address.match(/::/g)?.length ?? 0) <= 1;
+      if (!v4 && !v6) return false;
+      if (prefix === undefined) return true;
+      return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (v4 ? 32 : 128);
+    },
+    { error: 'webhooks.range_invalid' },
+  );
+
+/**
+ * Private or loopback ranges webhooks may be delivered to despite the address guard (an internal
+ * automation host): `ranges` are the super admin's, `environment` the operator's
+ * WEBHOOK_ALLOWED_RANGES, which only the deployment changes.
+ */
+export const webhookAllowedRangesSchema = z.object({ ranges: z.array(z.string()), environment: z.array(z.string()) });
+export type WebhookAllowedRanges = z.infer<typeof webhookAllowedRangesSchema>;
+export const webhookAllowedRangesAnswerSchema = z.object({ data: webhookAllowedRangesSchema, message: z.string().optional() });
+export const webhookAllowedRangesPayloadSchema = z.object({
+  ranges: z.array(addressRangeSchema).max(WEBHOOK_ALLOWED_RANGES_MAX),
+});
+export type WebhookAllowedRangesPayload = z.infer<typeof webhookAllowedRangesPayloadSchema>;

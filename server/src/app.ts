@@ -95,6 +95,7 @@ import { creditRoutes } from './modules/credit/routes.ts';
 import { JobQueue } from './modules/jobs/queue.ts';
 import { JobsAdmin } from './modules/jobs/service.ts';
 import { jobsRoutes } from './modules/jobs/routes.ts';
+import { WebhookAllowedRangeList } from './modules/webhooks/allowed-ranges.ts';
 import { WebhookService } from './modules/webhooks/service.ts';
 import { webhooksRoutes } from './modules/webhooks/routes.ts';
 import { AddressGuard } from './modules/webhooks/address-guard.ts';
@@ -218,13 +219,18 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     ipThrottle: throttle(LOGIN_THROTTLES.ip),
   });
   const secrets = SecretBox.load({ key: config.BERTH_SECRET_KEY, oldKeys: config.BERTH_SECRET_KEYS_OLD, dataDir: config.BERTH_DATA_DIR });
+  const webhookRanges = new WebhookAllowedRangeList({ db, clock, audit, environment: config.WEBHOOK_ALLOWED_RANGES });
   const webhooks = new WebhookService({
     db,
     clock,
     secrets,
     jobs,
     log: app.log,
-    guard: new AddressGuard({ allowedRanges: config.WEBHOOK_ALLOWED_RANGES, resolvers: config.DNS_RESOLVERS?.split(',') ?? [] }),
+    guard: new AddressGuard({
+      allowedRanges: config.WEBHOOK_ALLOWED_RANGES,
+      resolvers: config.DNS_RESOLVERS?.split(',') ?? [],
+      extraRanges: () => webhookRanges.ranges(),
+    }),
   });
   const twoFactor = new TwoFactorService({
     db,
@@ -434,7 +440,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(outboxRoutes(mailer), { prefix: '/system' });
       await api.register(serversRoutes(db), { prefix: '/system' });
       await api.register(jobsRoutes(new JobsAdmin(db, jobs)), { prefix: '/system' });
-      await api.register(webhooksRoutes(webhooks), { prefix: '/system' });
+      await api.register(webhooksRoutes(webhooks, webhookRanges, impersonation), { prefix: '/system' });
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, hosting.domainProof, domains, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, hosting.autoreplies, impersonation));
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));

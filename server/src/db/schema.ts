@@ -792,6 +792,12 @@ export interface CardChargesTable {
   told_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** 0036: a private range the super admin lets webhooks reach. */
+export interface WebhookAllowedRangesTable {
+  range: string;
+  created_at: Timestamp;
+}
+
 /** 0036: the seller's legal details an EN 16931 invoice carries; copied onto each invoice. */
 export interface SellerDetails {
   legal_name: string;
@@ -825,6 +831,7 @@ export interface Database {
   tenant_seller_details: TenantSellerDetailsTable;
   stripe_customers: StripeCustomersTable;
   card_charges: CardChargesTable;
+  webhook_allowed_ranges: WebhookAllowedRangesTable;
   payment_methods: PaymentMethodsTable;
   stripe_events: StripeEventsTable;
   shop_settings: ShopSettingsTable;

@@ -4,7 +4,9 @@ import {
   webhookDeliveriesAnswerSchema,
   webhookEndpointsAnswerSchema,
   webhookSecretAnswerSchema,
+  webhookAllowedRangesAnswerSchema,
   type MessageAnswer,
+  type WebhookAllowedRanges,
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEndpointPayload,
@@ -60,5 +62,27 @@ export function useWebhookAction() {
   return useMutation<MessageAnswer, ApiError, { path: string; method: 'POST' | 'DELETE' }>({
     mutationFn: ({ path, method }) => apiRequest(path, { method, schema: messageAnswerSchema }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.all }),
+  });
+}
+
+const rangesKey = ['system', 'webhooks', 'allowed-ranges'] as const;
+
+/** GET /api/system/webhooks/allowed-ranges (super admins: webhooks.allow_ranges). */
+export function useWebhookAllowedRanges(enabled: boolean) {
+  return useQuery<WebhookAllowedRanges, ApiError>({
+    queryKey: rangesKey,
+    enabled,
+    queryFn: async ({ signal }) =>
+      (await apiRequest('/system/webhooks/allowed-ranges', { schema: webhookAllowedRangesAnswerSchema, signal })).data,
+  });
+}
+
+/** PUT: the whole list; a 422 names the line (`ranges.<n>`) that is not an address or range. */
+export function useWebhookAllowedRangesSave() {
+  const queryClient = useQueryClient();
+  return useMutation<z.output<typeof webhookAllowedRangesAnswerSchema>, ApiError, string[]>({
+    mutationFn: (ranges) =>
+      apiRequest('/system/webhooks/allowed-ranges', { method: 'PUT', body: { ranges }, schema: webhookAllowedRangesAnswerSchema }),
+    onSuccess: (answer) => queryClient.setQueryData(rangesKey, answer.data),
   });
 }

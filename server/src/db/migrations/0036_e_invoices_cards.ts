@@ -6,7 +6,8 @@ import { sql, type Kysely } from 'kysely';
  *   must carry, copied onto each invoice when it is issued like the buyer's;
  * - the Stripe Customer each user's cards are attached to (a card can be charged later, with the
  *   customer away, only through a Customer), and the customer a saved card belongs to;
- * - one row per attempt to charge a saved card for an unpaid invoice, claimed once per step.
+ * - one row per attempt to charge a saved card for an unpaid invoice, claimed once per step;
+ * - the private ranges the super admin lets webhooks reach (modules/webhooks/address-guard.ts).
  */
 const statements = [
   `create table public.tenant_seller_details (
@@ -40,6 +41,10 @@ const statements = [
     told_at timestamptz,
     unique (invoice_id, step)
   )`,
+  `create table public.webhook_allowed_ranges (
+    range text primary key,
+    created_at timestamptz not null
+  )`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -47,6 +52,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql.raw('drop table public.webhook_allowed_ranges').execute(db);
   await sql.raw('drop table public.card_charges').execute(db);
   await sql.raw('alter table public.payment_methods drop column stripe_customer_id').execute(db);
   await sql.raw('drop table public.stripe_customers').execute(db);

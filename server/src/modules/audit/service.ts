@@ -87,6 +87,7 @@ export type AuditAction =
   | 'invoice.paid_by_statement'
   | 'invoice.paid_by_stripe'
   | 'payments.bank_statement_imported'
+  | 'webhooks.allowed_ranges_set'
   // the shop
   | 'shop.settings_updated'
   | 'shop.plan_created'

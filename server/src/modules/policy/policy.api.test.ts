@@ -31,6 +31,7 @@ const PROBES: Record<Ability, ((customerId: number) => string) | null> = {
   'servers.manage': () => '/api/system/servers',
   'jobs.manage': () => '/api/system/jobs',
   'webhooks.manage': () => '/api/system/webhooks',
+  'webhooks.allow_ranges': () => '/api/system/webhooks/allowed-ranges',
   'api_docs.view': null,
 };
 
@@ -52,6 +53,8 @@ const MENU: Record<Ability, ((role: Role) => string | null) | null> = {
   'servers.manage': () => 'system.servers',
   'jobs.manage': () => 'system.jobs',
   'webhooks.manage': () => 'system.webhooks',
+  // A section of the webhooks page.
+  'webhooks.allow_ranges': null,
   'api_docs.view': () => 'api',
 };
 

@@ -35,6 +35,8 @@ export const POLICY: Readonly<Record<Ability, Readonly<Record<Role, Kinds>>>> = 
   'jobs.manage': superOnly,
   // A tenant's automation: its admins (a super admin for the operator tenant).
   'webhooks.manage': admins,
+  // Which private addresses webhooks may reach is the platform's security, not a tenant's.
+  'webhooks.allow_ranges': superOnly,
   'api_docs.view': admins,
 };
 

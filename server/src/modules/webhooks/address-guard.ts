@@ -96,6 +96,8 @@ export function parseRanges(text: string | undefined): BlockList {
     const family = isIP(network);
     if (family === 0) throw new Error(`WEBHOOK_ALLOWED_RANGES: ${item} is not an address or range`);
     const prefix = prefixText === undefined ? (family === 4 ? 32 : 128) : Number(prefixText);
+    if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128) || item.split('/').length > 2)
+      throw new Error(`WEBHOOK_ALLOWED_RANGES: ${item} is not an address or range`);
     list.addSubnet(network, prefix, family === 4 ? 'ipv4' : 'ipv6');
   }
   return list;
@@ -104,16 +106,24 @@ export function parseRanges(text: string | undefined): BlockList {
 export class AddressGuard {
   private readonly allowed: BlockList;
   private readonly resolvers: string[];
+  private readonly extraRanges: () => Promise<string[]>;
 
-  constructor(options: { allowedRanges?: string | undefined; resolvers?: string[] }) {
+  constructor(options: {
+    allowedRanges?: string | undefined;
+    resolvers?: string[];
+    /** The super admin's ranges (webhooks/allowed-ranges.ts), read at each check. */
+    extraRanges?: () => Promise<string[]>;
+  }) {
     this.allowed = parseRanges(options.allowedRanges);
     this.resolvers = options.resolvers ?? [];
+    this.extraRanges = options.extraRanges ?? (() => Promise.resolve([]));
   }
 
-  private allowedAddress(address: string): boolean {
+  private allowedAddress(address: string, extra: BlockList): boolean {
     const v4 = isIP(address) === 6 ? embeddedIpv4(address) : undefined;
     const target = v4 ?? address;
-    return this.allowed.check(target, isIP(target) === 4 ? 'ipv4' : 'ipv6') || classifyAddress(address) === 'public';
+    const type = isIP(target) === 4 ? 'ipv4' : 'ipv6';
+    return this.allowed.check(target, type) || extra.check(target, type) || classifyAddress(address) === 'public';
   }
 
   /** Every address `host` resolves to, once; throws AddressRefused unless all may be reached. */
@@ -130,8 +140,9 @@ export class AddressGuard {
       addresses = (await lookup(bare, { all: true }).catch(() => [])).map((entry) => entry.address);
     }
     if (addresses.length === 0) throw new AddressRefused(host, 'unresolved');
+    const extra = parseRanges((await this.extraRanges()).join(','));
     for (const address of addresses) {
-      if (!this.allowedAddress(address)) throw new AddressRefused(host, classifyAddress(address), address);
+      if (!this.allowedAddress(address, extra)) throw new AddressRefused(host, classifyAddress(address), address);
     }
     const address = addresses[0]!;
     return { address, family: isIP(address) === 6 ? 6 : 4 };

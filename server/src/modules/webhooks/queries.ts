@@ -69,3 +69,18 @@ export const findDelivery = (db: Db, tenantId: number, id: number) =>
     .where('e.tenant_id', '=', tenantId)
     .where('d.id', '=', id)
     .executeTakeFirst();
+
+/* ---- the private ranges the super admin lets webhooks reach ---- */
+
+export const listAllowedRanges = async (db: Db): Promise<string[]> =>
+  (await db.selectFrom('webhook_allowed_ranges').select('range').orderBy('range').execute()).map((row) => row.range);
+
+/** Replaces the whole list (the page saves it as one). */
+export async function replaceAllowedRanges(db: Db, ranges: string[], now: Date): Promise<void> {
+  await db.deleteFrom('webhook_allowed_ranges').execute();
+  if (ranges.length)
+    await db
+      .insertInto('webhook_allowed_ranges')
+      .values(ranges.map((range) => ({ range, created_at: now })))
+      .execute();
+}

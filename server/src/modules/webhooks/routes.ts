@@ -11,21 +11,57 @@ import {
   webhookEndpointUpdateSchema,
   webhookEndpointsAnswerSchema,
   webhookSecretAnswerSchema,
+  webhookAllowedRangesAnswerSchema,
+  webhookAllowedRangesPayloadSchema,
 } from '@berth/contracts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 import { translate } from '../../i18n/messages.ts';
 import { requireAbility } from '../policy/guard.ts';
+import type { ActorSource } from '../audit/service.ts';
+import type { WebhookAllowedRangeList } from './allowed-ranges.ts';
 import type { WebhookService } from './service.ts';
 
 const idParams = z.object({ id: idSchema });
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 422: errorAnswerSchema };
 
 /** Mounted under /api/system: the signed-in admin's tenant's webhook endpoints (`webhooks.manage`). */
-export function webhooksRoutes(webhooks: WebhookService) {
+export function webhooksRoutes(webhooks: WebhookService, allowedRanges: WebhookAllowedRangeList, actors: ActorSource) {
   return async (app: FastifyInstance): Promise<void> => {
     const api = app.withTypeProvider<ZodTypeProvider>();
     const guard = requireAbility('webhooks.manage');
     const tags = ['webhooks'];
+
+    // Registered before /webhooks/:id so the literal path wins.
+    api.get(
+      '/webhooks/allowed-ranges',
+      {
+        config: { rateLimit: RATE_LIMITS.read },
+        preHandler: requireAbility('webhooks.allow_ranges'),
+        schema: {
+          tags,
+          summary: 'Super admins: the private ranges every tenant’s webhooks may reach (and those of WEBHOOK_ALLOWED_RANGES)',
+          response: { 200: webhookAllowedRangesAnswerSchema, ...errors },
+        },
+      },
+      async () => ({ data: await allowedRanges.get() }),
+    );
+    api.put(
+      '/webhooks/allowed-ranges',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireAbility('webhooks.allow_ranges'),
+        schema: {
+          tags,
+          summary: 'Super admins: replaces the allowed private ranges (addresses or CIDR ranges, IPv4 or IPv6)',
+          body: webhookAllowedRangesPayloadSchema,
+          response: { 200: webhookAllowedRangesAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        data: await allowedRanges.set(await actors.actor(request), request.body.ranges),
+        message: translate(request.lang, 'webhooks.ranges_saved'),
+      }),
+    );
 
     api.get(
       '/webhooks',

@@ -223,6 +223,47 @@ describe('webhooks', () => {
     expect(forbidden.received).toHaveLength(0);
   });
 
+  it('reaches a private range only once the super admin allows it on the page, and stops when it is removed', async () => {
+    const url = '/api/system/webhooks/allowed-ranges';
+    expect((await hostAdmin({ method: 'GET', url })).statusCode).toBe(403);
+    expect((await hostAdmin({ method: 'PUT', url, payload: { ranges: ['127.0.0.2/32'] } })).statusCode).toBe(403);
+    expect((await admin({ method: 'GET', url })).json().data).toEqual({ ranges: [], environment: ['127.0.0.1/32'] });
+    // Nothing but addresses and ranges: what would reach a file or a query is refused on its line.
+    for (const bad of ['10.0.0.0/33', '127.0.0.1;rm', '{"a":1}', '10.0.0.0/8\n::1', '../etc', 'localhost', '1.2.3.4/8/8', ':::1']) {
+      const answer = await admin({ method: 'PUT', url, payload: { ranges: ['10.1.0.0/16', bad] } });
+      expect(answer.statusCode, bad).toBe(422);
+      expect(Object.keys(answer.json().errors), bad).toEqual(['ranges.1']);
+    }
+    expect((await admin({ method: 'GET', url })).json().data.ranges).toEqual([]);
+
+    forbidden.received.length = 0;
+    const endpoint = await addEndpoint(admin, forbidden.url, ['customer.created']);
+    const saved = await admin({ method: 'PUT', url, payload: { ranges: ['127.0.0.2/32', 'FD00::/8', '127.0.0.2/32'] } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data.ranges).toEqual(['127.0.0.2/32', 'fd00::/8']);
+    await admin({ method: 'POST', url: `/api/system/webhooks/${endpoint.id}/test` });
+    await t.services.jobs.idle();
+    expect(forbidden.received).toHaveLength(1);
+    expect((await deliveries(admin, endpoint.id))[0]).toMatchObject({ status: 'delivered', response_code: 200 });
+
+    await admin({ method: 'PUT', url, payload: { ranges: [] } });
+    await admin({ method: 'POST', url: `/api/system/webhooks/${endpoint.id}/test` });
+    await t.services.jobs.idle();
+    expect(forbidden.received).toHaveLength(1);
+    expect((await deliveries(admin, endpoint.id))[0]!.error).toBe('127.0.0.2 is a loopback address: webhooks go to public addresses only');
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('data')
+      .where('action', '=', 'webhooks.allowed_ranges_set')
+      .orderBy('id')
+      .execute();
+    expect(audit.map((row) => row.data)).toEqual([
+      { added: '127.0.0.2/32, fd00::/8', removed: '' },
+      { added: '', removed: '127.0.0.2/32, fd00::/8' },
+    ]);
+    await admin({ method: 'DELETE', url: `/api/system/webhooks/${endpoint.id}` });
+  });
+
   it('checks the address field and holds the limit of 10 endpoints when 30 are added at once', async () => {
     for (const url of ['ftp://example.net/', 'http://user:pass@example.net/', 'javascript:alert(1)', 'http://a\n.example/', 'not a url']) {
       const answer = await hostAdmin({ method: 'POST', url: '/api/system/webhooks', payload: { url, events: ['order.paid'] } });

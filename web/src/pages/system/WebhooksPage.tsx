@@ -1,16 +1,19 @@
-import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { Badge, Button, Checkbox, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconKey, IconPlus, IconRefresh, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { SUBSCRIBABLE_EVENTS, type WebhookEndpoint } from '@berth/contracts';
 import {
   useWebhookAction,
+  useWebhookAllowedRanges,
+  useWebhookAllowedRangesSave,
   useWebhookCreate,
   useWebhookDeliveries,
   useWebhookRotate,
   useWebhooks,
   type WebhookSecretAnswer,
 } from '../../api/webhooks.ts';
+import { ApiError } from '../../api/client.ts';
 import { AppModal } from '../../components/AppModal.tsx';
 import { CopyValueButton } from '../../components/CopyValueButton.tsx';
 import { formatDateTime } from '../../components/formatDate.ts';
@@ -35,7 +38,9 @@ import hookClasses from './Jobs.module.css';
  */
 export function WebhooksPage() {
   const { t } = useTranslation();
-  const may = useMay()('webhooks.manage');
+  const abilities = useMay();
+  const may = abilities('webhooks.manage');
+  const mayAllow = abilities('webhooks.allow_ranges');
   const endpoints = useWebhooks(may);
   const [adding, setAdding] = useState(false);
   const [shown, setShown] = useState<number | null>(null);
@@ -77,9 +82,87 @@ export function WebhooksPage() {
           </Stack>
         )}
       </Section>
+      {mayAllow ? <AllowedRangesSection /> : null}
       <EndpointDialog opened={adding} onClose={() => setAdding(false)} onCreated={setSecret} />
       <SecretDialog answer={secret} onClose={() => setSecret(null)} />
     </div>
+  );
+}
+
+/**
+ * Super admins: private ranges every tenant's webhooks may reach (an automation host inside the
+ * operator's network). Webhooks go to public addresses only otherwise.
+ */
+function AllowedRangesSection() {
+  const { t } = useTranslation();
+  const ranges = useWebhookAllowedRanges(true);
+  return (
+    <Section id="allowed-ranges" title={t('webhooks.ranges.title')} description={t('webhooks.ranges.description')}>
+      {ranges.isPending ? (
+        <LoadingRows height={48} />
+      ) : ranges.isError ? (
+        <LoadFailed error={ranges.error} onRetry={() => void ranges.refetch()} />
+      ) : (
+        <AllowedRangesForm initial={ranges.data.ranges} environment={ranges.data.environment} />
+      )}
+    </Section>
+  );
+}
+
+function AllowedRangesForm({ initial, environment }: { initial: string[]; environment: string[] }) {
+  const { t } = useTranslation();
+  const save = useWebhookAllowedRangesSave();
+  const [text, setText] = useState(initial.join('\n'));
+  const [error, setError] = useState<string | null>(null);
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const answer = await save.mutateAsync(lines);
+      setText(answer.data.ranges.join('\n'));
+      pushMessage({ type: 'notice', data: answer.message ?? t('webhooks.ranges.saved'), timeout: NOTICE_TIMEOUT_MS });
+    } catch (failure) {
+      // The server names the line: ranges.<n>.
+      const fields = failure instanceof ApiError ? failure.fieldErrors : {};
+      const line = Object.keys(fields).map((key) => Number(key.split('.')[1]))[0];
+      setError(
+        line !== undefined && lines[line] !== undefined ? t('webhooks.ranges.badLine', { line: lines[line] }) : describeError(failure, t),
+      );
+    }
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate className={classes.formNarrow} data-testid="allowed-ranges-form">
+      <Stack gap="md">
+        <Textarea
+          label={t('webhooks.ranges.label')}
+          description={t('webhooks.ranges.hint')}
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          autosize
+          minRows={3}
+          maxRows={12}
+          spellCheck={false}
+          autoCapitalize="off"
+          error={error}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        />
+        {environment.length > 0 ? (
+          <Text fz="sm" c="dimmed" data-testid="allowed-ranges-environment">
+            {t('webhooks.ranges.environment', { ranges: environment.join(', ') })}
+          </Text>
+        ) : null}
+        <div>
+          <Button type="submit" loading={save.isPending}>
+            {t('webhooks.ranges.save')}
+          </Button>
+        </div>
+      </Stack>
+    </form>
   );
 }
 

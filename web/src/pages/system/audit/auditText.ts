@@ -91,6 +91,7 @@ export const AUDIT_ACTIONS = {
   subscription: ['subscription.cancelled', 'subscription.auto_renew_on', 'subscription.auto_renew_off'],
   invoice: ['invoice.paid', 'invoice.marked_paid', 'invoice.paid_by_statement', 'invoice.paid_by_stripe'],
   payments: ['payments.bank_statement_imported'],
+  webhooks: ['webhooks.allowed_ranges_set'],
   payment_method: ['payment_method.added', 'payment_method.default_set', 'payment_method.removed'],
   credit: ['credit.top_up_requested', 'credit.adjusted', 'credit.adjust_refused'],
   promo: ['promo.created', 'promo.updated', 'promo.deleted'],
