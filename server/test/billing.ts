@@ -5,6 +5,17 @@ import type { Caller } from './hosting.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** A domain of `ownerId` that the tenant's admin adds, expiring `days` from the test clock's now; answers its id. */
+export async function domainExpiringIn(t: TestApp, admin: Caller, ownerId: number, name: string, days: number): Promise<number> {
+  const answer = await admin({
+    method: 'POST',
+    url: '/api/host/domain',
+    payload: { name, owner_id: ownerId, expire_at: new Date(t.clock.now().getTime() + days * DAY).toISOString() },
+  });
+  expect(answer.statusCode, answer.body).toBe(201);
+  return answer.json().data.id;
+}
+
 /**
  * Suspends `ownerId` the way the business does it (modules/billing): the tenant's admin adds them a
  * .com domain expiring in 10 days, the billing pass renews it with no credit to pay from (an unpaid

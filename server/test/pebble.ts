@@ -19,6 +19,8 @@ export interface Pebble {
   caFile: string;
   /** Pebble's root of this run, PEM. */
   root(): Promise<string>;
+  /** What Pebble's management API says of a certificate it issued: "Valid" or "Revoked". */
+  certificateStatus(serialHex: string): Promise<string>;
   process: ChildProcess;
   stop(): void;
 }
@@ -79,6 +81,9 @@ export async function startPebble(dir: string, options: { dnsServer: string; htt
     directoryUrl,
     caFile: cert,
     root: async () => (await fetch(`https://127.0.0.1:${management}/roots/0`)).body,
+    certificateStatus: async (serial) =>
+      (JSON.parse((await fetch(`https://127.0.0.1:${management}/cert-status-by-serial/${serial.toLowerCase()}`)).body) as { Status: string })
+        .Status,
     process: child,
     stop: () => child.kill('SIGKILL'),
   };

@@ -36,6 +36,7 @@ import * as m0033 from './migrations/0033_billing.ts';
 import * as m0034 from './migrations/0034_plan_renewal.ts';
 import * as m0035 from './migrations/0035_certificates.ts';
 import * as m0036 from './migrations/0036_e_invoices_cards.ts';
+import * as m0037 from './migrations/0037_certificate_revocation.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0034_plan_renewal': m0034,
   '0035_certificates': m0035,
   '0036_e_invoices_cards': m0036,
+  '0037_certificate_revocation': m0037,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -792,6 +792,19 @@ export interface CardChargesTable {
   told_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** 0037: a certificate to revoke because its domain was deleted (modules/certificates). */
+export interface CertificateRevocationsTable {
+  id: Generated<number>;
+  serial: string;
+  names: string[];
+  cert_pem: string;
+  created_at: Generated<Date>;
+  next_try_at: Generated<Date>;
+  attempts: Generated<number>;
+  problem: string | null;
+  revoked_at: Date | null;
+}
+
 /** 0036: a private range the super admin lets webhooks reach. */
 export interface WebhookAllowedRangesTable {
   range: string;
@@ -832,6 +845,7 @@ export interface Database {
   stripe_customers: StripeCustomersTable;
   card_charges: CardChargesTable;
   webhook_allowed_ranges: WebhookAllowedRangesTable;
+  certificate_revocations: CertificateRevocationsTable;
   payment_methods: PaymentMethodsTable;
   stripe_events: StripeEventsTable;
   shop_settings: ShopSettingsTable;

@@ -126,10 +126,11 @@ async function addDomain(name: string): Promise<number> {
   return answer.json().data.id;
 }
 /** A pass as main.ts runs it, and the orders it queued run to their end. */
+/** One certificate pass and the orders it started; `revoked` is asked for where a test expects it. */
 async function pass() {
-  const done = await t.services.certificates.runOnce();
+  const { ordered } = await t.services.certificates.runOnce();
   await JobQueue.idleAll();
-  return done;
+  return { ordered };
 }
 const certificateOf = async (id: number, caller = customer) => {
   const answer = await caller.call({ method: 'GET', url: `/api/host/domain/${id}/certificate` });
@@ -261,6 +262,25 @@ describe('a domain whose zone Berth serves', () => {
     expect((await rowOf(id)).serial).not.toBe(before.serial);
     expect((await stranger.call({ method: 'GET', url: `/api/host/domain/${id}/certificate` })).statusCode).toBe(404);
     expect((await stranger.call({ method: 'POST', url: `/api/host/domain/${id}/certificate/renew` })).statusCode).toBe(404);
+  });
+});
+
+describe('a deleted domain', () => {
+  it('has the certificate Berth ordered for it revoked at the CA, once', async () => {
+    const gone = await addDomain('leaving.example');
+    expect(await pass()).toEqual({ ordered: 1 });
+    const { serial } = await rowOf(gone);
+    expect(await pebble.certificateStatus(serial!)).toBe('Valid');
+    const deleted = await customer.call({ method: 'DELETE', url: `/api/host/domain/${gone}?confirm=leaving.example` });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    // Two passes at once: one revocation.
+    const passes = await Promise.all([t.services.certificates.runOnce(), t.services.certificates.runOnce()]);
+    expect(passes.map((done) => done.revoked).sort()).toEqual([0, 1]);
+    expect(await pebble.certificateStatus(serial!)).toBe('Revoked');
+    const left = await t.db.selectFrom('certificate_revocations').selectAll().where('serial', '=', serial!).execute();
+    expect(left).toMatchObject([{ attempts: 1, problem: null }]);
+    expect(left[0]!.revoked_at).not.toBeNull();
+    expect((await t.services.certificates.runOnce()).revoked).toBe(0);
   });
 });
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEventDataSchemas, type WebhookEvent, type WebhookEventType } from '@berth/contracts';
+import { domainExpiringIn as expiringDomain } from '../../../test/billing.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addDomainWithUser, callerFor, type Caller } from '../../../test/hosting.ts';
 import { mailsTo } from '../../../test/outbox.ts';
@@ -50,19 +51,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-/** A domain of `ownerId` the host admin adds, expiring `days` from the test clock's now. */
-async function domainExpiringIn(ownerId: number, name: string, days: number): Promise<number> {
-  const answer = await ok(
-    shop.admin.call,
-    {
-      method: 'POST',
-      url: '/api/host/domain',
-      payload: { name, owner_id: ownerId, expire_at: new Date(t.clock.now().getTime() + days * DAY).toISOString() },
-    },
-    201,
-  );
-  return answer.data.id;
-}
+const domainExpiringIn = (ownerId: number, name: string, days: number) => expiringDomain(t, shop.admin.call, ownerId, name, days);
 
 const domainRow = (id: number) =>
   t.db.selectFrom('domains').select(['expire_at', 'auto_renew']).where('id', '=', id).executeTakeFirstOrThrow();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { domainExpiringIn as expiringDomain } from '../../../test/billing.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { mailsTo } from '../../../test/outbox.ts';
 import { ledgerConsistent, ok, shopTenant, balance } from '../../../test/shop.ts';
@@ -29,18 +30,7 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-async function domainExpiringIn(ownerId: number, name: string, days: number): Promise<number> {
-  const answer = await ok(
-    shop.admin.call,
-    {
-      method: 'POST',
-      url: '/api/host/domain',
-      payload: { name, owner_id: ownerId, expire_at: new Date(t.clock.now().getTime() + days * DAY).toISOString() },
-    },
-    201,
-  );
-  return answer.data.id;
-}
+const domainExpiringIn = (ownerId: number, name: string, days: number) => expiringDomain(t, shop.admin.call, ownerId, name, days);
 const saveCard = (owner: (typeof shop.customers)[number], paymentMethod: string) =>
   ok(
     owner.call,

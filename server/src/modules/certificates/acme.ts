@@ -118,6 +118,21 @@ export class AcmeCa {
     };
   }
 
+  /**
+   * Revokes a certificate this account ordered, for reason 5 (cessationOfOperation: its domain is
+   * gone). One the CA already revoked counts as done.
+   */
+  async revoke(account: { keyPem: string; accountUrl: string }, certPem: string): Promise<void> {
+    const client = this.client(account.keyPem, account.accountUrl);
+    try {
+      await client.revokeCertificate(certPem, { reason: 5 });
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      if (/already revoked/i.test(text)) return;
+      throw new AcmeProblem(text);
+    }
+  }
+
   private client(keyPem: string, accountUrl: string | undefined) {
     return new acme.Client({
       directoryUrl: this.settings.directoryUrl,

@@ -50,7 +50,7 @@ describe('certificates without a CA configured', () => {
       problem: null,
       next_try_at: null,
     });
-    expect(await t.services.certificates.runOnce()).toEqual({ ordered: 0 });
+    expect(await t.services.certificates.runOnce()).toEqual({ ordered: 0, revoked: 0 });
     const renew = await owner.call({ method: 'POST', url: `/api/host/domain/${domainId}/certificate/renew` });
     expect(renew.statusCode).toBe(409);
     expect(renew.json().message).toBe("Berth does not serve this domain's DNS yet, so it cannot get a certificate here.");

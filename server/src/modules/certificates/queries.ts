@@ -152,3 +152,33 @@ export const insertDnsChallenge = async (db: Db, values: { domain_id: number; na
   (await db.insertInto('acme_dns_challenges').values(values).returning('id').executeTakeFirstOrThrow()).id;
 
 export const deleteDnsChallenge = (db: Db, id: number) => db.deleteFrom('acme_dns_challenges').where('id', '=', id).execute();
+
+/* ---- revocation of the certificates of deleted domains (migration 0037) ---- */
+
+/** Revocations whose next try is due; after `maxAttempts` the CA's last answer stands. */
+export const dueRevocations = (db: Db, q: { now: Date; limit: number; maxAttempts: number }) =>
+  db
+    .selectFrom('certificate_revocations')
+    .select(['id', 'serial', 'cert_pem', 'attempts'])
+    .where('revoked_at', 'is', null)
+    .where('next_try_at', '<=', q.now)
+    .where('attempts', '<', q.maxAttempts)
+    .orderBy('next_try_at')
+    .limit(q.limit)
+    .execute();
+
+/** Claims one try: a pass racing this one finds the next try moved and leaves it. */
+export const claimRevocation = async (db: Db, id: number, now: Date, nextTryAt: Date): Promise<boolean> =>
+  (
+    await db
+      .updateTable('certificate_revocations')
+      .set((eb) => ({ next_try_at: nextTryAt, attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .where('next_try_at', '<=', now)
+      .returning('id')
+      .execute()
+  ).length === 1;
+
+export const finishRevocation = (db: Db, id: number, outcome: { revoked_at: Date | null; problem: string | null }) =>
+  db.updateTable('certificate_revocations').set(outcome).where('id', '=', id).execute();

@@ -27,8 +27,11 @@ import {
   claimExpiryWarning,
   deleteDnsChallenge,
   domainForCertificate,
+  claimRevocation,
   dueDomains,
+  dueRevocations,
   findAccount,
+  finishRevocation,
   findCertificate,
   finishOrder,
   insertAccount,
@@ -57,6 +60,8 @@ export const LETS_ENCRYPT_LIMITS = {
 } as const;
 /** After the n-th failed order in a row: 15 minutes, 1 hour, 4 hours, 12 hours, then once a day. */
 export const RETRY_AFTER_MINUTES = [15, 60, 240, 720, 1440] as const;
+/** A revocation the CA keeps refusing is given up after this many tries (a week with the backoff). */
+export const REVOKE_ATTEMPTS = 10;
 /** How long a claimed order may run before another pass may take it over (a crashed worker's). */
 const ORDER_LEASE_MS = 10 * MINUTE;
 /** The owner is told when renewal still fails this close to the end. */
@@ -109,18 +114,46 @@ export class CertificateService {
     return this.ca !== null;
   }
 
-  /** One pass: what is due is claimed and ordered, within the CA's limit on new orders. */
-  async runOnce(now: Date = this.deps.clock.now()): Promise<{ ordered: number }> {
-    if (!this.ca) return { ordered: 0 };
+  /**
+   * One pass: what is due is claimed and ordered, within the CA's limit on new orders; the
+   * certificates of deleted domains are revoked.
+   */
+  async runOnce(now: Date = this.deps.clock.now()): Promise<{ ordered: number; revoked: number }> {
+    if (!this.ca) return { ordered: 0, revoked: 0 };
+    const revoked = await this.revokeDue(this.ca, now);
     const room = LETS_ENCRYPT_LIMITS.newOrdersPer3Hours - (await ordersSince(this.deps.db, new Date(now.getTime() - 3 * HOUR)));
-    if (room <= 0) return { ordered: 0 };
+    if (room <= 0) return { ordered: 0, revoked };
     let ordered = 0;
     for (const domain of await dueDomains(this.deps.db, { now, limit: Math.min(room, 100) })) {
       if (!(await claimCertificate(this.deps.db, domain, now, new Date(now.getTime() + ORDER_LEASE_MS)))) continue;
       await this.start(domain.id);
       ordered++;
     }
-    return { ordered };
+    return { ordered, revoked };
+  }
+
+  /**
+   * The certificates of deleted domains (left by the database when their row went, migration
+   * 0037), revoked at the CA; a CA that cannot be reached is asked again with the orders' backoff,
+   * up to REVOKE_ATTEMPTS times.
+   */
+  private async revokeDue(ca: AcmeCa, now: Date): Promise<number> {
+    const { db } = this.deps;
+    let revoked = 0;
+    for (const row of await dueRevocations(db, { now, limit: 20, maxAttempts: REVOKE_ATTEMPTS })) {
+      const wait = RETRY_AFTER_MINUTES[Math.min(row.attempts, RETRY_AFTER_MINUTES.length - 1)]! * MINUTE;
+      if (!(await claimRevocation(db, row.id, now, new Date(now.getTime() + wait)))) continue;
+      try {
+        await ca.revoke(await this.account(), row.cert_pem);
+        await finishRevocation(db, row.id, { revoked_at: now, problem: null });
+        revoked++;
+      } catch (error) {
+        const problem = error instanceof Error ? error.message : String(error);
+        this.deps.log.warn({ serial: row.serial, problem }, 'certificate revocation failed');
+        await finishRevocation(db, row.id, { revoked_at: null, problem });
+      }
+    }
+    return revoked;
   }
 
   /** "Renew now" on the domain page: ordered at once unless an order runs or a failed one's wait is not over. */

@@ -56,6 +56,7 @@ describe('first start', () => {
       '0034_plan_renewal',
       '0035_certificates',
       '0036_e_invoices_cards',
+      '0037_certificate_revocation',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
