@@ -82,8 +82,11 @@ export async function startPebble(dir: string, options: { dnsServer: string; htt
     caFile: cert,
     root: async () => (await fetch(`https://127.0.0.1:${management}/roots/0`)).body,
     certificateStatus: async (serial) =>
-      (JSON.parse((await fetch(`https://127.0.0.1:${management}/cert-status-by-serial/${serial.toLowerCase()}`)).body) as { Status: string })
-        .Status,
+      (
+        JSON.parse((await fetch(`https://127.0.0.1:${management}/cert-status-by-serial/${serial.toLowerCase()}`)).body) as {
+          Status: string;
+        }
+      ).Status,
     process: child,
     stop: () => child.kill('SIGKILL'),
   };
