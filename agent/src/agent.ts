@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { webSiteSchema, type WebSite } from '@berth/contracts';
 import {
+  acmeSocket,
   certificatesDir,
   checkedEntries,
   claimHosts,
@@ -25,6 +26,7 @@ import { placeholderPage, suspendedPage } from './pages.ts';
 import { reportDisk, reportLogs, reportServer, reportSite, serverIdOf, sitesOf } from './queries.ts';
 import { SiteLogs } from './logs.ts';
 import { SiteCertificates } from './certificates.ts';
+import { startAcmeResponder } from './acme-challenges.ts';
 import { folderKey, measureSiteFolders, sweepSiteFolders } from './upkeep.ts';
 import { CustomerUsers, type CustomerUser } from './users.ts';
 import {
@@ -124,6 +126,8 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     serverId = id;
     return serverId;
   };
+  // The CA's HTTP-01 questions, handed over by nginx (agent/src/acme-challenges.ts).
+  const acme = await startAcmeResponder(pool, server, acmeSocket(settings));
 
   const nginx = (args: string[]) => run('nginx', ['-e', path.join(logsDir(settings), 'nginx.error.log'), ...args]);
   /** nginx's own check of candidate sites (nginx's words when it fails). */
@@ -533,6 +537,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       if (retry) clearTimeout(retry);
       await listener?.end().catch(() => undefined);
       await running?.catch(() => undefined);
+      await new Promise((resolve) => acme.close(resolve));
       await pool.end();
     },
   };

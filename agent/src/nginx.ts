@@ -17,6 +17,8 @@ export interface WebLayout {
 export const logsDir = (layout: WebLayout) => path.join(layout.runDir, 'logs');
 /** The sites' certificate files and the default one, readable by nginx's workers (agent/src/certificates.ts). */
 export const certificatesDir = (layout: WebLayout) => path.join(layout.runDir, 'certificates');
+/** Where the agent answers the CA's HTTP-01 questions (agent/src/acme-challenges.ts). */
+export const acmeSocket = (layout: WebLayout) => path.join(layout.runDir, 'acme.sock');
 export const pagesDir = (layout: WebLayout) => path.join(layout.runDir, 'pages');
 /** Every site of this server as nginx maps (renderSites); the agent's last good entries beside it. */
 export const sitesFile = (layout: WebLayout) => path.join(layout.runDir, 'sites.conf');
@@ -274,12 +276,21 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     '  ssl_session_timeout 1d;',
     '  ssl_session_tickets off;',
     `  map $host $berth_default_tls { default ${safe(certificatesDir(layout), 'the certificates directory')}/default; }`,
+    // A CA's HTTP-01 question is answered over HTTP, never sent to HTTPS first: "1" (to HTTPS and
+    // not a question) is the only value that redirects.
+    '  map $uri $berth_acme { default ""; ~^/\\.well-known/acme-challenge/ q; }',
+    '  map "$berth_to_https$berth_acme" $berth_https_redirect { default ""; 1 1; }',
     // HTTP and HTTPS in a server block each, alike but for what only one of them does: each
     // request asks only its own scheme's questions.
     '  server {',
     `    listen ${listen} default_server;`,
     '    server_name _;',
-    `    if ($berth_to_https) { return 301 https://$host${layout.httpsPort === 443 ? '' : `:${layout.httpsPort}`}$request_uri; }`,
+    `    if ($berth_https_redirect) { return 301 https://$host${layout.httpsPort === 443 ? '' : `:${layout.httpsPort}`}$request_uri; }`,
+    // The agent answers the CA's HTTP-01 questions from the database (migration 0038).
+    '    location ^~ /.well-known/acme-challenge/ {',
+    `      proxy_pass http://unix:${safe(acmeSocket(layout), 'the ACME socket')}:;`,
+    '      proxy_set_header Host $host;',
+    '    }',
     ...siteBody,
     '  }',
     '  server {',

@@ -391,6 +391,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     audit,
     log: app.log,
     fallbackUrl,
+    resolvers: dnsResolvers,
   });
 
   await app.register(swagger, {

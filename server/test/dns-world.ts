@@ -4,7 +4,7 @@ import dnsPacket from 'dns-packet';
 
 /**
  * The public DNS a customer's own domain lives in, for tests: an authoritative UDP server on a
- * loopback port that answers TXT questions from `txt` (name → texts), A questions from `a` and NXDOMAIN for anything
+ * loopback port that answers TXT questions from `txt` (name → texts), A questions from `a`, NS questions from `ns` and NXDOMAIN for anything
  * else, built with dns-packet. Berth's proof lookup is pointed at it by DNS_RESOLVERS.
  */
 export interface DnsWorld {
@@ -14,6 +14,8 @@ export interface DnsWorld {
   setTxt(name: string, texts: string[]): void;
   /** Answers A questions for `name` with what `addresses` gives on each question (a rebinding name changes it). */
   setA(name: string, addresses: () => string[]): void;
+  /** Delegates `name` to these name servers (NS answers). */
+  setNs(name: string, servers: string[]): void;
   /** How many A questions `name` got. */
   aQuestions(name: string): number;
   /** How many questions it has answered. */
@@ -24,6 +26,7 @@ export interface DnsWorld {
 export async function startDnsWorld(): Promise<DnsWorld> {
   const txt = new Map<string, string[]>();
   const a = new Map<string, () => string[]>();
+  const ns = new Map<string, string[]>();
   const aAsked = new Map<string, number>();
   let asked = 0;
   let closed = false;
@@ -40,8 +43,9 @@ export async function startDnsWorld(): Promise<DnsWorld> {
     const name = question?.name.toLowerCase() ?? '';
     const texts = question && question.type === 'TXT' ? txt.get(name) : undefined;
     const addresses = question && question.type === 'A' ? a.get(name)?.() : undefined;
+    const servers = question && question.type === 'NS' ? ns.get(name) : undefined;
     if (addresses) aAsked.set(name, (aAsked.get(name) ?? 0) + 1);
-    const known = txt.has(name) || a.has(name);
+    const known = txt.has(name) || a.has(name) || ns.has(name);
     const answer = dnsPacket.encode({
       type: 'response',
       id: query.id ?? 0,
@@ -57,6 +61,13 @@ export async function startDnsWorld(): Promise<DnsWorld> {
           class: 'IN' as const,
           data: address,
         })),
+        ...(servers ?? []).map((server) => ({
+          type: 'NS' as const,
+          name: question?.name ?? '',
+          ttl: 60,
+          class: 'IN' as const,
+          data: server,
+        })),
       ],
     });
     socket.send(answer, peer.port, peer.address);
@@ -68,6 +79,7 @@ export async function startDnsWorld(): Promise<DnsWorld> {
     address: `127.0.0.1:${port}`,
     setTxt: (name, texts) => void txt.set(name.toLowerCase(), texts),
     setA: (name, addresses) => void a.set(name.toLowerCase(), addresses),
+    setNs: (name, servers) => void ns.set(name.toLowerCase(), servers),
     aQuestions: (name) => aAsked.get(name.toLowerCase()) ?? 0,
     questions: () => asked,
     close: () => {

@@ -37,6 +37,7 @@ import * as m0034 from './migrations/0034_plan_renewal.ts';
 import * as m0035 from './migrations/0035_certificates.ts';
 import * as m0036 from './migrations/0036_e_invoices_cards.ts';
 import * as m0037 from './migrations/0037_certificate_revocation.ts';
+import * as m0038 from './migrations/0038_http01.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '0035_certificates': m0035,
   '0036_e_invoices_cards': m0036,
   '0037_certificate_revocation': m0037,
+  '0038_http01': m0038,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

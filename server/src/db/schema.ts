@@ -792,6 +792,15 @@ export interface CardChargesTable {
   told_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+/** 0038: an HTTP-01 answer the site's web server hands out (modules/certificates). */
+export interface AcmeHttpChallengesTable {
+  id: Generated<number>;
+  domain_id: number;
+  token: string;
+  key_authorization: string;
+  created_at: Timestamp;
+}
+
 /** 0037: a certificate to revoke because its domain was deleted (modules/certificates). */
 export interface CertificateRevocationsTable {
   id: Generated<number>;
@@ -846,6 +855,7 @@ export interface Database {
   card_charges: CardChargesTable;
   webhook_allowed_ranges: WebhookAllowedRangesTable;
   certificate_revocations: CertificateRevocationsTable;
+  acme_http_challenges: AcmeHttpChallengesTable;
   payment_methods: PaymentMethodsTable;
   stripe_events: StripeEventsTable;
   shop_settings: ShopSettingsTable;

@@ -17,6 +17,7 @@ import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, callerFor } from '../hosting.ts';
 import { mailsTo } from '../outbox.ts';
+import { startDnsWorld, type DnsWorld } from '../dns-world.ts';
 import { startPebble, type Pebble } from '../pebble.ts';
 
 // Certificates from Debian's Pebble with validation on: it asks Berth's PowerDNS (reading this
@@ -26,6 +27,8 @@ let t: TestApp;
 let dir: string;
 let pdns: ChildProcess;
 let pebble: Pebble;
+let world: DnsWorld;
+let tenant: number;
 let web: WebSettings;
 let agent: ChildProcess;
 let nginx: ChildProcess;
@@ -44,20 +47,25 @@ let receiver: Server;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'berth-acme-'));
   const dnsPort = await freePort();
-  pebble = await startPebble(dir, { dnsServer: `127.0.0.1:${dnsPort}` });
+  // Pebble asks HTTP-01 questions of the web server's HTTP port, at the address Berth's zone gives.
+  const httpPort = await freePort();
+  pebble = await startPebble(dir, { dnsServer: `127.0.0.1:${dnsPort}`, httpPort });
+  // The public DNS Berth asks where a name is delegated (a domain whose DNS is elsewhere).
+  world = await startDnsWorld();
   t = await createTestApp({
     env: {
       ACME_DIRECTORY_URL: pebble.directoryUrl,
       ACME_CA_FILE: pebble.caFile,
       ACME_EMAIL: 'hostmaster@berth.test',
       WEBHOOK_ALLOWED_RANGES: '127.0.0.1/32',
+      DNS_RESOLVERS: world.address,
     },
   });
   if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
   const settings: PowerDnsSettings = { databaseUrl: t.databaseUrl, address: '127.0.0.1', port: dnsPort, runDir: path.join(dir, 'pdns') };
   await preparePowerDns(t.db, settings);
   pdns = await startPowerDns(settings);
-  const tenant = await addTenant(t, 'Alpha', 'alpha.test', ['ns1.alpha.test', 'ns2.alpha.test']);
+  tenant = await addTenant(t, 'Alpha', 'alpha.test', ['ns1.alpha.test', 'ns2.alpha.test']);
   admin = await addUser(t, tenant, 'admin@alpha.test', 'host_admin');
   customer = await addUser(t, tenant, 'customer@alpha.test');
   stranger = await addUser(t, tenant, 'stranger@alpha.test');
@@ -76,7 +84,7 @@ beforeAll(async () => {
     databaseUrl: t.databaseUrl,
     serverName: 'web1',
     address: '127.0.0.1',
-    httpPort: await freePort(),
+    httpPort,
     httpsPort: await freePort(),
     runDir: path.join(dir, 'web'),
     webRoot: path.join(dir, 'www'),
@@ -114,6 +122,7 @@ afterAll(async () => {
       await new Promise((resolve) => spawn('userdel', [name]).on('exit', resolve));
   }
   pebble?.stop();
+  await world?.close();
   pdns?.kill('SIGKILL');
   await t?.close();
   await new Promise((resolve) => receiver?.close(resolve));
@@ -158,9 +167,9 @@ async function expectChain(pem: string, names: string[]) {
 }
 
 /** GET http://<name>/ on the web server's HTTP port: status and the redirect's address. */
-function plainGet(name: string): Promise<{ status: number; location: string | undefined }> {
+function plainGet(name: string, at = '/'): Promise<{ status: number; location: string | undefined }> {
   return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port: web.httpPort, path: '/', headers: { host: name } }, (response) => {
+    request({ host: '127.0.0.1', port: web.httpPort, path: at, headers: { host: name } }, (response) => {
       response.resume();
       response.on('end', () => resolve({ status: response.statusCode ?? 0, location: response.headers.location }));
     })
@@ -262,6 +271,30 @@ describe('a domain whose zone Berth serves', () => {
     expect((await rowOf(id)).serial).not.toBe(before.serial);
     expect((await stranger.call({ method: 'GET', url: `/api/host/domain/${id}/certificate` })).statusCode).toBe(404);
     expect((await stranger.call({ method: 'POST', url: `/api/host/domain/${id}/certificate/renew` })).statusCode).toBe(404);
+  });
+});
+
+describe('a domain whose DNS is elsewhere', () => {
+  it("gets a certificate for its name and www by HTTP-01, answered by the site's web server from the database", async () => {
+    // Its zone (prepared in Berth) gives the web server's address; the public delegation names other servers.
+    await t.db.updateTable('tenants').set({ hosting_ipv4: '127.0.0.1' }).where('id', '=', tenant).execute();
+    world.setNs('outside.example', ['ns1.elsewhere.test', 'ns2.elsewhere.test']);
+    const id = await addDomain('outside.example');
+    expect(await pass()).toEqual({ ordered: 1 });
+    const shown = await certificateOf(id);
+    expect(shown, JSON.stringify(shown)).toMatchObject({
+      state: 'valid',
+      names: ['outside.example', 'www.outside.example'],
+      method: 'http-01',
+      problem: null,
+    });
+    const row = await rowOf(id);
+    await expectChain(row.cert_pem!, ['outside.example', 'www.outside.example']);
+    // The answers existed only while the order ran; a question now is not answered.
+    expect(await t.db.selectFrom('acme_http_challenges').selectAll().execute()).toEqual([]);
+    expect((await plainGet('outside.example', '/.well-known/acme-challenge/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
+    await within(15_000, async () => expect(await handshake('outside.example')).toMatchObject({ authorized: true, serial: row.serial }));
+    await t.db.updateTable('tenants').set({ hosting_ipv4: null }).where('id', '=', tenant).execute();
   });
 });
 

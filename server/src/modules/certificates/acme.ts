@@ -20,6 +20,12 @@ export interface DnsAnswer {
   token: string;
 }
 
+/** An HTTP-01 answer to hand out: the token in the path and the key authorization the CA expects. */
+export interface HttpAnswer {
+  token: string;
+  keyAuthorization: string;
+}
+
 export interface IssuedCertificate {
   /** The leaf and its chain, PEM. */
   certPem: string;
@@ -74,6 +80,40 @@ export class AcmeCa {
     publish: (answer: DnsAnswer) => Promise<number>,
     unpublish: (id: number) => Promise<void>,
   ): Promise<IssuedCertificate> {
+    return this.order(
+      account,
+      names,
+      'dns-01',
+      async (host, token) => {
+        const below = host === zone ? '' : host.slice(0, -(zone.length + 1));
+        if (host !== zone && !host.endsWith(`.${zone}`)) throw new AcmeProblem(`${host} is not in ${zone}.`);
+        return publish({ name: below ? `_acme-challenge.${below}` : '_acme-challenge', token });
+      },
+      unpublish,
+    );
+  }
+
+  /**
+   * Orders a certificate for `names` (no wildcards) proven by HTTP-01: `publish` stores the token
+   * and key authorization that the site's web server hands out at
+   * `/.well-known/acme-challenge/<token>` (agent/src/acme-challenges.ts).
+   */
+  async orderByHttp(
+    account: { keyPem: string; accountUrl: string },
+    names: string[],
+    publish: (answer: HttpAnswer) => Promise<number>,
+    unpublish: (id: number) => Promise<void>,
+  ): Promise<IssuedCertificate> {
+    return this.order(account, names, 'http-01', (_host, keyAuthorization, token) => publish({ token, keyAuthorization }), unpublish);
+  }
+
+  private async order(
+    account: { keyPem: string; accountUrl: string },
+    names: string[],
+    type: 'dns-01' | 'http-01',
+    publish: (host: string, answer: string, token: string) => Promise<number>,
+    unpublish: (id: number) => Promise<void>,
+  ): Promise<IssuedCertificate> {
     const client = this.client(account.keyPem, account.accountUrl);
     const [key, csr] = await acme.crypto.createCsr(
       { commonName: names[0]!, altNames: names },
@@ -84,21 +124,18 @@ export class AcmeCa {
     try {
       certPem = await client.auto({
         csr,
-        challengePriority: ['dns-01'],
-        // The answer is in Berth's own zone, served the moment it is written: nothing to wait for,
-        // and the CA asks Berth's name servers, not this machine's resolver.
+        challengePriority: [type],
+        // The answer is Berth's own (its zone, or its web server), in place the moment it is
+        // written: nothing to wait for, and the CA asks the name's servers, not this machine's resolver.
         skipChallengeVerification: true,
         termsOfServiceAgreed: true,
-        challengeCreateFn: async (authz, challenge, token) => {
-          if (challenge.type !== 'dns-01') throw new AcmeProblem(`The CA offered no DNS challenge for ${authz.identifier.value}.`);
-          const host = authz.identifier.value;
-          const below = host === zone ? '' : host.slice(0, -(zone.length + 1));
-          if (host !== zone && !host.endsWith(`.${zone}`)) throw new AcmeProblem(`${host} is not in ${zone}.`);
-          const id = await publish({ name: below ? `_acme-challenge.${below}` : '_acme-challenge', token });
-          published.set(`${authz.url} ${token}`, id);
+        challengeCreateFn: async (authz, challenge, answer) => {
+          if (challenge.type !== type) throw new AcmeProblem(`The CA offered no ${type} challenge for ${authz.identifier.value}.`);
+          const id = await publish(authz.identifier.value, answer, challenge.token);
+          published.set(`${authz.url} ${answer}`, id);
         },
-        challengeRemoveFn: async (authz, _challenge, token) => {
-          const id = published.get(`${authz.url} ${token}`);
+        challengeRemoveFn: async (authz, _challenge, answer) => {
+          const id = published.get(`${authz.url} ${answer}`);
           if (id !== undefined) await unpublish(id);
         },
       });

@@ -22,8 +22,17 @@ export type CertificateRow = NonNullable<Awaited<ReturnType<typeof findCertifica
 export const domainForCertificate = (db: Db, id: number) =>
   db
     .selectFrom('domains as d')
+    .innerJoin('tenants as t', 't.id', 'd.tenant_id')
     .leftJoin('dns_zones as z', 'z.domain_id', 'd.id')
-    .select(['d.id', 'd.name', 'd.tenant_id', 'd.owner_id', sql<boolean>`coalesce(z.served, false)`.as('served')])
+    .select([
+      'd.id',
+      'd.name',
+      'd.tenant_id',
+      'd.owner_id',
+      'd.web_server_id',
+      't.name_servers',
+      sql<boolean>`coalesce(z.served, false)`.as('served'),
+    ])
     .where('d.id', '=', id)
     .executeTakeFirst();
 
@@ -152,6 +161,13 @@ export const insertDnsChallenge = async (db: Db, values: { domain_id: number; na
   (await db.insertInto('acme_dns_challenges').values(values).returning('id').executeTakeFirstOrThrow()).id;
 
 export const deleteDnsChallenge = (db: Db, id: number) => db.deleteFrom('acme_dns_challenges').where('id', '=', id).execute();
+
+export const insertHttpChallenge = async (
+  db: Db,
+  values: { domain_id: number; token: string; key_authorization: string; created_at: Date },
+): Promise<number> => (await db.insertInto('acme_http_challenges').values(values).returning('id').executeTakeFirstOrThrow()).id;
+
+export const deleteHttpChallenge = (db: Db, id: number) => db.deleteFrom('acme_http_challenges').where('id', '=', id).execute();
 
 /* ---- revocation of the certificates of deleted domains (migration 0037) ---- */
 

@@ -1,3 +1,4 @@
+import { Resolver } from 'node:dns/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Certificate, NotificationEvent } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
@@ -26,6 +27,7 @@ import {
   claimCertificate,
   claimExpiryWarning,
   deleteDnsChallenge,
+  deleteHttpChallenge,
   domainForCertificate,
   claimRevocation,
   dueDomains,
@@ -36,6 +38,7 @@ import {
   finishOrder,
   insertAccount,
   insertDnsChallenge,
+  insertHttpChallenge,
   insertOrder,
   issuedSince,
   saveUploaded,
@@ -82,12 +85,15 @@ export interface CertificateDeps {
   audit: AuditService;
   log: FastifyBaseLogger;
   fallbackUrl: string;
+  /** Where the name's delegation is asked (DNS_RESOLVERS; empty: the system's resolvers). */
+  resolvers: string[];
 }
 
 /**
  * Every domain whose zone Berth serves gets a certificate for its name and wildcard by DNS-01: the
  * CA's question is answered by a TXT record in Berth's own zone (served by PowerDNS the moment it
- * is written). A pass finds what is due — new, failed and waiting no longer, or at two thirds of its
+ * is written); a domain whose public DNS is delegated elsewhere gets one for its name and www by
+ * HTTP-01, answered by its web server's agent (agent/src/acme-challenges.ts). A pass finds what is due — new, failed and waiting no longer, or at two thirds of its
  * lifetime — and claims each in the database, so any number of instances can run it; the order
  * itself is a durable job.
  */
@@ -224,7 +230,8 @@ export class CertificateService {
   }
 
   /**
-   * One order for a claimed domain: the domain and its wildcard by DNS-01. Success stores the
+   * One order for a claimed domain: the domain and its wildcard by DNS-01, or, when the public DNS
+   * delegates the domain elsewhere, the domain and www by HTTP-01. Success stores the
    * certificate (key sealed) and its renewal time; a failure keeps what was valid, records the
    * CA's reason and when to try again, and tells the tenant's webhooks and, near the end, the owner.
    */
@@ -234,11 +241,15 @@ export class CertificateService {
     const domain = await domainForCertificate(db, domainId);
     const row = await findCertificate(db, domainId);
     if (!domain || !row) return;
-    const names = [domain.name, `*.${domain.name}`];
     if (!domain.served) {
       await updateCertificate(db, domainId, { next_try_at: null, updated_at: clock.now() });
       return;
     }
+    // Berth's own zone answers DNS-01 (the name and its wildcard) unless the name's delegation
+    // points elsewhere; then the site's web server answers HTTP-01 (the name and www).
+    const method =
+      (await this.delegatedElsewhere(domain.name, domain.name_servers)) && domain.web_server_id !== null ? 'http-01' : 'dns-01';
+    const names = method === 'dns-01' ? [domain.name, `*.${domain.name}`] : [domain.name, `www.${domain.name}`];
     const started = clock.now();
     // The CA allows the same names only so often a week: wait until the oldest of them is a week old.
     const week = await issuedSince(db, domainId, new Date(started.getTime() - 7 * DAY));
@@ -250,17 +261,31 @@ export class CertificateService {
     const orderId = await insertOrder(db, { domain_id: domainId, names, started_at: started });
     try {
       const account = await this.account();
-      const issued = await this.ca.orderByDns(
-        account,
-        domain.name,
-        names,
-        (answer) => insertDnsChallenge(db, { domain_id: domainId, name: answer.name, token: answer.token, created_at: clock.now() }),
-        async (id) => void (await deleteDnsChallenge(db, id)),
-      );
+      const issued =
+        method === 'dns-01'
+          ? await this.ca.orderByDns(
+              account,
+              domain.name,
+              names,
+              (answer) => insertDnsChallenge(db, { domain_id: domainId, name: answer.name, token: answer.token, created_at: clock.now() }),
+              async (id) => void (await deleteDnsChallenge(db, id)),
+            )
+          : await this.ca.orderByHttp(
+              account,
+              names,
+              (answer) =>
+                insertHttpChallenge(db, {
+                  domain_id: domainId,
+                  token: answer.token,
+                  key_authorization: answer.keyAuthorization,
+                  created_at: clock.now(),
+                }),
+              async (id) => void (await deleteHttpChallenge(db, id)),
+            );
 
       await updateCertificate(db, domainId, {
         names,
-        method: 'dns-01',
+        method,
         state: 'valid',
         issuer: issued.issuer,
         serial: issued.serial,
@@ -278,14 +303,30 @@ export class CertificateService {
       this.deps.log.info({ domain: domain.name, notAfter: issued.notAfter }, 'certificate issued');
     } catch (error) {
       await finishOrder(db, orderId, 'failed');
-      await this.failed(domain, row, names, error instanceof AcmeProblem ? error.message : String(error));
+      await this.failed(domain, row, names, method, error instanceof AcmeProblem ? error.message : String(error));
     }
+  }
+
+  /**
+   * Whether the public DNS (DNS_RESOLVERS, else the system's) delegates `name` to name servers
+   * other than the tenant's: the CA would not ask Berth's zone. Unknown (no answer, no name
+   * servers of the tenant) counts as Berth's.
+   */
+  private async delegatedElsewhere(name: string, nameServers: string[]): Promise<boolean> {
+    const bare = (host: string) => host.toLowerCase().replace(/\.$/, '');
+    const ours = new Set(nameServers.map(bare));
+    if (ours.size === 0) return false;
+    const resolver = new Resolver({ timeout: 2_000, tries: 1 });
+    if (this.deps.resolvers.length > 0) resolver.setServers(this.deps.resolvers);
+    const delegated = await resolver.resolveNs(name).catch(() => [] as string[]);
+    return delegated.length > 0 && !delegated.some((host) => ours.has(bare(host)));
   }
 
   private async failed(
     domain: { id: number; name: string; tenant_id: number; owner_id: number | null },
     row: CertificateRow,
     names: string[],
+    method: 'dns-01' | 'http-01',
     problem: string,
   ): Promise<void> {
     const { db, clock } = this.deps;
@@ -297,7 +338,7 @@ export class CertificateService {
     await db.transaction().execute(async (trx) => {
       await updateCertificate(trx, domain.id, {
         names,
-        method: row.method ?? 'dns-01',
+        method,
         state: validUntil ? 'valid' : 'failed',
         problem: problem.slice(0, 2000),
         attempts,

@@ -57,6 +57,7 @@ describe('first start', () => {
       '0035_certificates',
       '0036_e_invoices_cards',
       '0037_certificate_revocation',
+      '0038_http01',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
