@@ -18,6 +18,11 @@ export const loginForm = (page: Page) => ({
 export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
   if (!onPath('/login')(new URL(page.url()))) await page.goto('/login');
   const form = loginForm(page);
+  // The prerendered screen asks for the app once it is used, and the app takes what was typed into
+  // it (login.spec.ts tests that hand-over with the scripts held back). Here the app is awaited
+  // first: on a loaded machine it may arrive in the middle of a fill.
+  await form.email.focus();
+  await expect(page.locator('#prerender')).toHaveCount(0, { timeout: 30_000 });
   await form.email.fill(email);
   await form.password.fill(password);
   await form.submit.click();

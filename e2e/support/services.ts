@@ -115,6 +115,11 @@ export const test = base.extend<
         BERTH_POP3S_PORT: String(await freePort()),
         BERTH_LMTP_PORT: String(await freePort()),
         BERTH_QUOTA_STATUS_PORT: String(await freePort()),
+        BERTH_MILTER_PORT: String(await freePort()),
+        // rspamd asks Berth's own name server: nothing it looks up leaves the machine.
+        BERTH_RSPAMD_DNS: `127.0.0.1:${ports.dnsPort}`,
+        // Compiled once for all workers (a start without them takes seconds).
+        BERTH_RSPAMD_CACHE_DIR: path.join(tmpdir(), 'berth-rspamd-cache'),
         BERTH_HTTP_PORT: String(ports.httpPort),
         BERTH_HTTPS_PORT: String(ports.httpsPort),
         BERTH_FTP_PORT: String(ports.ftpPort),

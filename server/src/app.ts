@@ -144,6 +144,8 @@ export interface Services {
   expiry: ExpiryReminders;
   billing: Billing;
   certificates: CertificateService;
+  /** Zones, records and DKIM keys. */
+  dns: DnsService;
   /** Seals what must be read back (TOTP seeds, certificate and account keys). */
   secrets: SecretBox;
   /** The shop's money seam: how invoices get paid and settled. */
@@ -499,6 +501,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       expiry,
       billing,
       certificates,
+      dns: hosting.dns,
       secrets,
       paymentProviders,
       settlement: invoiceSettlement,

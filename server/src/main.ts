@@ -45,6 +45,8 @@ async function start(config: Config): Promise<void> {
 
   const resealed = await services.twoFactor.sealStoredSeeds();
   if (resealed) app.log.info({ resealed }, 'two-factor seeds sealed under the current key');
+  const dkimSealed = await services.dns.sealDkimKeys();
+  if (dkimSealed) app.log.info({ dkimSealed }, 'DKIM keys sealed for the signer');
   lock?.serve((request) => runAdminCommand({ handle, hasher: services.hasher, clock: services.clock, config }, request));
 
   const admin = await ensureOperator(handle.db, services.hasher, services.clock, {

@@ -23,7 +23,8 @@ export interface DnsWorld {
   close(): Promise<void>;
 }
 
-export async function startDnsWorld(): Promise<DnsWorld> {
+/** `unref`: the server does not keep the test's process alive (one shared by a whole file, never closed). */
+export async function startDnsWorld(options: { unref?: boolean } = {}): Promise<DnsWorld> {
   const txt = new Map<string, string[]>();
   const a = new Map<string, () => string[]>();
   const ns = new Map<string, string[]>();
@@ -74,6 +75,7 @@ export async function startDnsWorld(): Promise<DnsWorld> {
   });
   socket.bind(0, '127.0.0.1');
   await once(socket, 'listening');
+  if (options.unref) socket.unref();
   const { port } = socket.address();
   return {
     address: `127.0.0.1:${port}`,

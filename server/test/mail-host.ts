@@ -1,13 +1,27 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MailSettings } from '../src/daemons/mail.ts';
 import { freePort } from './faults/processes.ts';
+import { startDnsWorld, type DnsWorld } from './dns-world.ts';
+
+/**
+ * What rspamd asks when a test gives it no name server of its own: a loopback server that knows no
+ * name (NXDOMAIN), so no question of its (blocklists, its maps' hosts) leaves the machine.
+ */
+let nowhere: Promise<DnsWorld> | undefined;
+
+/** Compiled expressions of rspamd, shared by the mail hosts of all tests (a start without them takes seconds). */
+const RSPAMD_CACHE = path.join(tmpdir(), 'berth-rspamd-cache');
 
 /** A mail host of a test's own: every port a free one on loopback, its files in a new temporary directory. */
-export async function mailHostSettings(databaseUrl: string, options: { relayPort?: number; prefix?: string } = {}): Promise<MailSettings> {
+export async function mailHostSettings(
+  databaseUrl: string,
+  options: { relayPort?: number; prefix?: string; rspamdDns?: string } = {},
+): Promise<MailSettings> {
+  nowhere ??= startDnsWorld({ unref: true });
   return {
     databaseUrl,
     address: '127.0.0.1',
@@ -24,9 +38,24 @@ export async function mailHostSettings(databaseUrl: string, options: { relayPort
     policyPort: await freePort(),
     srsForwardPort: await freePort(),
     srsReversePort: await freePort(),
+    milterPort: await freePort(),
+    rspamdDns: options.rspamdDns ?? (await nowhere).address,
+    rspamdCacheDir: RSPAMD_CACHE,
     ...(options.relayPort ? { relayHost: `[127.0.0.1]:${options.relayPort}` } : {}),
     runDir: mkdtempSync(path.join(tmpdir(), options.prefix ?? 'berth-mail-')),
   };
+}
+
+/**
+ * The last lines of the mail host's logs (Postfix, Dovecot, the mail agent, rspamd): the message of an
+ * assertion that a daemon answered, so that a failure in CI says what the daemons saw.
+ */
+export function mailLogTail(settings: MailSettings, lines = 12): string {
+  return ['postfix.log', 'dovecot.log', 'mail-agent.log', 'rspamd.log', 'rspamd/log/rspamd.log']
+    .map((name) => path.join(settings.runDir, name))
+    .filter((file) => existsSync(file))
+    .map((file) => `${path.basename(file)}:\n${readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`)
+    .join('\n');
 }
 
 /** Sends one message to the mail host's SMTP port (no SIZE unless given); answers the SMTP error's code when it is refused. */

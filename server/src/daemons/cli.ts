@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { SecretBox } from '../lib/secret-box.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from '../modules/certificates/keys.ts';
+import { DKIM_KEYS_PURPOSE } from '../modules/dns/dkim.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { mailPrograms, prepareMail, type MailSettings } from './mail.ts';
@@ -37,6 +38,9 @@ const mailPorts = {
   policyPort: port('BERTH_MAIL_POLICY_PORT', 2628),
   srsForwardPort: port('BERTH_SRS_FORWARD_PORT', 10001),
   srsReversePort: port('BERTH_SRS_REVERSE_PORT', 10002),
+  milterPort: port('BERTH_MILTER_PORT', 2629),
+  rspamdDns: process.env.BERTH_RSPAMD_DNS ?? '',
+  ...(process.env.BERTH_RSPAMD_CACHE_DIR ? { rspamdCacheDir: process.env.BERTH_RSPAMD_CACHE_DIR } : {}),
   relayHost: process.env.BERTH_RELAY_HOST ?? '',
 };
 
@@ -53,15 +57,17 @@ const HELP = `Berth hosting services: npm run services -- <start|stop|status>
 
   start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
           submission ${mailPorts.submissionPort} (STARTTLS) and ${mailPorts.smtpsPort} (TLS), Dovecot (IMAP) on
-          ${mailPorts.address}:${mailPorts.imapPort}, IMAPS ${mailPorts.imapsPort}, POP3 ${mailPorts.pop3Port}, POP3S ${mailPorts.pop3sPort}, postsrsd and Berth's mail agent,
+          ${mailPorts.address}:${mailPorts.imapPort}, IMAPS ${mailPorts.imapsPort}, POP3 ${mailPorts.pop3Port}, POP3S ${mailPorts.pop3sPort}, postsrsd, Berth's mail agent,
+          rspamd (DKIM signing milter on 127.0.0.1:${mailPorts.milterPort}),
           nginx (HTTP ${web.address}:${web.httpPort}, HTTPS ${web.httpsPort}) with PHP-FPM and Berth's web agent as server
           ${web.serverName}, Pure-FTPd (explicit FTPS ${web.address}:${web.ftpPort}, passive ${web.passivePorts.join('-')}), all reading
           DATABASE_URL, under supervisord (a daemon that dies is started again at once)
           (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_SUBMISSION_PORT, BERTH_SMTPS_PORT, BERTH_IMAP_PORT, BERTH_IMAPS_PORT,
           BERTH_POP3_PORT, BERTH_POP3S_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT,
-          BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT, BERTH_HTTP_PORT, BERTH_HTTPS_PORT,
+          BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT, BERTH_MILTER_PORT, BERTH_HTTP_PORT, BERTH_HTTPS_PORT,
           BERTH_FTP_PORT, BERTH_FTP_PASSIVE_PORTS, BERTH_SERVER, BERTH_WEB_ROOT, BERTH_WEB_USER_PREFIX to change;
-          BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay)
+          BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay, BERTH_RSPAMD_DNS=host:port is the
+          name server rspamd asks instead of the system's, BERTH_RSPAMD_CACHE_DIR where it keeps compiled expressions)
   stop    stops every daemon and the supervisor
   status  what supervisorctl says of each daemon, and whether it answers
 
@@ -72,15 +78,20 @@ const config = loadConfig();
 const runDir = path.resolve(config.BERTH_DATA_DIR, 'services');
 const databaseUrl = config.DATABASE_URL ?? '';
 const dnsSettings: PowerDnsSettings = { databaseUrl, ...dns, runDir: path.join(runDir, 'powerdns') };
-// The agents open certificate keys with the key derived for them, and nothing else of the server's secrets.
-const certificateKeys = SecretBox.load({
+// The agents open certificate and DKIM keys with the keys derived for them, and nothing else of the server's secrets.
+const secrets = SecretBox.load({
   key: config.BERTH_SECRET_KEY,
   oldKeys: config.BERTH_SECRET_KEYS_OLD,
   dataDir: config.BERTH_DATA_DIR,
-})
-  .derive(CERTIFICATE_KEYS_PURPOSE)
-  .exportKeys();
-const mailSettings: MailSettings = { databaseUrl, ...mailPorts, runDir: path.join(runDir, 'mail'), certificateKeys };
+});
+const certificateKeys = secrets.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys();
+const mailSettings: MailSettings = {
+  databaseUrl,
+  ...mailPorts,
+  runDir: path.join(runDir, 'mail'),
+  certificateKeys,
+  dkimKeys: secrets.derive(DKIM_KEYS_PURPOSE).exportKeys(),
+};
 const webSettings: WebSettings = {
   databaseUrl,
   ...web,
@@ -96,6 +107,7 @@ const WHERE: Record<string, string> = {
   dovecot: `IMAP  ${mailPorts.address}:${mailPorts.imapPort}, IMAPS ${mailPorts.imapsPort}, POP3 ${mailPorts.pop3Port}, POP3S ${mailPorts.pop3sPort}`,
   postsrsd: `SRS   127.0.0.1:${mailPorts.srsForwardPort}, ${mailPorts.srsReversePort}`,
   'mail-agent': `AGENT 127.0.0.1:${mailPorts.policyPort}`,
+  rspamd: `DKIM  127.0.0.1:${mailPorts.milterPort} (milter)`,
   postfix: `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}, submission ${mailPorts.submissionPort} and ${mailPorts.smtpsPort}`,
   'web-agent': `WEB   server ${web.serverName}, sites in ${webSettings.webRoot}`,
   nginx: `HTTP  ${web.address}:${web.httpPort}, HTTPS ${web.address}:${web.httpsPort}`,

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { ChannelListener } from '../db/listener.ts';
 import { syncMailCertificates, type MailTlsSettings } from './mail-certificates.ts';
+import { syncDkimKeys, type MailDkimSettings } from './mail-dkim.ts';
 
 /**
  * The mail host's own agent, beside Postfix and Dovecot (started with them by `npm run services`):
@@ -24,6 +25,8 @@ import { syncMailCertificates, type MailTlsSettings } from './mail-certificates.
  * - It writes each served domain's certificate for Dovecot's `local_name` and Postfix's SNI table
  *   (daemons/mail-certificates.ts) on start and whenever one changes (`certificates` on the same
  *   channel), and reloads both.
+ * - It writes each served domain's DKIM signing key for rspamd (daemons/mail-dkim.ts) on start and
+ *   whenever one is made or removed (`dkim` on the same channel).
  * - It answers Postfix's end-of-data policy request (deploy/postfix/main.cf): a message whose real
  *   size no longer fits a recipient's quota is refused while the sender is still connected, for
  *   every recipient of the message, by asking Dovecot's quota-status for each with that size;
@@ -47,6 +50,8 @@ export interface MailAgentSettings {
   sweepEveryMs?: number;
   /** Each domain's certificate for Dovecot and Postfix (daemons/mail-certificates.ts). */
   tls?: MailTlsSettings;
+  /** Each domain's DKIM signing key for rspamd (daemons/mail-dkim.ts). */
+  dkim?: MailDkimSettings;
 }
 
 const run = promisify(execFile);
@@ -99,55 +104,40 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
 
   let lost = false;
   let outage: NodeJS.Timeout | undefined;
-  const reloadDaemons = async () => {
-    lost = false;
-    clearInterval(outage);
+  /** Fresh processes for Dovecot and Postfix: open IMAP sessions and SMTP transactions go on. */
+  const reloadBoth = async (why: string) => {
     for (const [command, args] of [
       ['doveadm', ['-c', settings.dovecotConfig, 'reload']],
       ['postfix', ['-c', settings.postfixConfig, 'reload']],
     ] as const) {
       await run(command, [...args]).catch((error: Error) => log(`${command} reload failed: ${error.message}`));
     }
-    log('database back: Dovecot and Postfix reloaded');
+    log(`${why}: Dovecot and Postfix reloaded`);
   };
-  // One certificate sync at a time; a change during one asks for one more after it.
-  let syncing: Promise<void> | undefined;
-  let syncAgain = false;
-  const syncCertificates = (): Promise<void> => {
-    const tls = settings.tls;
-    if (!tls) return Promise.resolve();
-    if (syncing) {
-      syncAgain = true;
-      return syncing;
-    }
-    syncing = (async () => {
-      do {
-        syncAgain = false;
-        try {
-          if (await syncMailCertificates(pool, tls)) {
-            for (const [command, args] of [
-              ['doveadm', ['-c', settings.dovecotConfig, 'reload']],
-              ['postfix', ['-c', settings.postfixConfig, 'reload']],
-            ] as const) {
-              await run(command, [...args]).catch((error: Error) => log(`${command} reload failed: ${error.message}`));
-            }
-            log('certificates written; Dovecot and Postfix reloaded');
-          }
-        } catch (error) {
-          log(`certificates: ${(error as Error).message}`);
-        }
-      } while (syncAgain);
-    })().finally(() => {
-      syncing = undefined;
-    });
-    return syncing;
+  const reloadDaemons = async () => {
+    lost = false;
+    clearInterval(outage);
+    await reloadBoth('database back');
   };
+  const reloadForCertificates = async () => {
+    if (settings.tls && (await syncMailCertificates(pool, settings.tls))) await reloadBoth('certificates written');
+  };
+  const syncCertificates = oneAtATime('certificates', reloadForCertificates, log);
+  // rspamd watches its selector map: new keys need no reload.
+  const syncDkim = oneAtATime(
+    'DKIM keys',
+    async () => {
+      if (settings.dkim && (await syncDkimKeys(pool, settings.dkim))) log('DKIM keys written');
+    },
+    log,
+  );
   const listener = new ChannelListener({
     databaseUrl: settings.databaseUrl,
     channel: 'berth_mail',
     onNotification: (payload) => {
       const [kind, ...rest] = payload.split(':');
-      if (kind === 'certificates') void syncCertificates();
+      if (kind === 'certificates') void syncCertificates.run();
+      else if (kind === 'dkim') void syncDkim.run();
       else if (kind === 'gone') {
         const [id = '', address = ''] = [rest[0], rest.slice(1).join(':')];
         void kick(address).then(() => removeHome(id));
@@ -166,7 +156,8 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
       }
       if (listening) {
         void sweepQuietly();
-        void syncCertificates();
+        void syncCertificates.run();
+        void syncDkim.run();
       }
     },
     retryDelaysMs: [250, 500, 1_000],
@@ -176,7 +167,8 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
   const timer = setInterval(
     () => {
       void sweepQuietly();
-      void syncCertificates();
+      void syncCertificates.run();
+      void syncDkim.run();
     },
     settings.sweepEveryMs ?? 5 * 60_000,
   );
@@ -188,11 +180,51 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
     stop: async () => {
       clearInterval(timer);
       clearInterval(outage);
+      syncCertificates.stop();
+      syncDkim.stop();
       await listener.close();
       await new Promise<void>((resolve) => policy.close(() => resolve()));
       await pool.end();
     },
   };
+}
+
+/**
+ * `work` one run at a time: a call during a run asks for one more after it (a change it may have
+ * missed), and a failed run (the database busy or away) is tried again soon with backoff, not at
+ * the next sweep.
+ */
+function oneAtATime(what: string, work: () => Promise<void>, log: (line: string) => void) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+  const run = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await work();
+          failures = 0;
+        } catch (error) {
+          log(`${what}: ${(error as Error).message}`);
+          const wait = Math.min(30_000, 1_000 * 2 ** failures);
+          failures += 1;
+          clearTimeout(retry);
+          retry = setTimeout(() => void run(), wait);
+          retry.unref();
+        }
+      } while (again);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  return { run, stop: () => clearTimeout(retry) };
 }
 
 /** One Postfix policy request (attribute=value lines, ended by an empty line). */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { userInfo } from 'node:os';
@@ -14,6 +14,9 @@ import type { MailAgentSettings } from './mail-agent.ts';
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const POSTFIX_TEMPLATES = path.join(repoRoot, 'deploy/postfix');
 const DOVECOT_TEMPLATES = path.join(repoRoot, 'deploy/dovecot');
+const RSPAMD_TEMPLATES = path.join(repoRoot, 'deploy/rspamd');
+/** Debian's rspamd configuration, which reads Berth's from LOCAL_CONFDIR (deploy/rspamd). */
+const RSPAMD_CONFIG = '/etc/rspamd/rspamd.conf';
 /** The role Postfix and Dovecot log in as (one per database, daemons/queries.ts): it reads the schema `mail` and nothing else. */
 export const mailRoleOf = (databaseUrl: string) => daemonRoleName('berth_mail', databaseUrl);
 /** The name the mail host greets with, and signs SRS senders with, unless told otherwise. */
@@ -44,6 +47,12 @@ export interface MailSettings {
   /** postsrsd's forward and reverse lookups (SRS for forwarded mail); loopback like LMTP. */
   srsForwardPort: number;
   srsReversePort: number;
+  /** rspamd's milter (DKIM signing of what leaves); loopback like LMTP. */
+  milterPort: number;
+  /** The DNS server rspamd asks (`host:port`); empty: the system's resolvers. */
+  rspamdDns?: string;
+  /** Where rspamd keeps compiled expressions, shared by the mail hosts of one machine; default: its own. */
+  rspamdCacheDir?: string;
   /** Where outgoing mail goes instead of the recipient's MX (`[host]:port`); empty: the MX. */
   relayHost?: string;
   /** Configuration, queue, mailboxes and logs of both daemons. */
@@ -52,6 +61,8 @@ export interface MailSettings {
   hostname?: string;
   /** The keys certificate keys are sealed under (SecretBox.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys()): the mail agent writes each domain's files. */
   certificateKeys?: string;
+  /** The keys DKIM keys are sealed under (SecretBox.derive(DKIM_KEYS_PURPOSE).exportKeys()): the mail agent writes them for rspamd. */
+  dkimKeys?: string;
 }
 
 /** Debian's accounts the daemons run as: mail is stored as `mail`, Postfix runs as `postfix`. */
@@ -63,6 +74,8 @@ const dirs = (settings: MailSettings) => ({
   data: path.join(settings.runDir, 'postfix-data'),
   dovecot: path.join(settings.runDir, 'dovecot'),
   mail: path.join(settings.runDir, 'mailboxes'),
+  rspamd: path.join(settings.runDir, 'rspamd'),
+  dkim: path.join(settings.runDir, 'dkim'),
 });
 
 /** Grants the daemons' role and writes both daemons' configuration into runDir. */
@@ -90,6 +103,10 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     policy_port: settings.policyPort,
     srs_forward_port: settings.srsForwardPort,
     srs_reverse_port: settings.srsReversePort,
+    milter_port: settings.milterPort,
+    dkim_dir: where.dkim,
+    hs_cache_dir: rspamdCacheDir(settings),
+    dns_block: settings.rspamdDns ? `dns { nameserver = ["${rspamdDnsServer(settings.rspamdDns)}"]; }` : '',
     // LMTP, the policy services and the replies listener take unauthenticated mail: loopback only,
     // whatever address SMTP and IMAP are published on.
     internal_address: INTERNAL_ADDRESS,
@@ -146,6 +163,20 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   // Read by Dovecot's dict process, which runs as Dovecot's own internal user.
   const dict = path.join(where.dovecot, 'dovecot-dict-sieve.conf.ext');
   write(path.join(DOVECOT_TEMPLATES, 'dovecot-dict-sieve.conf.ext'), dict, 0o640, idOf('g', 'dovecot'));
+  // rspamd's own configuration (Debian's, with Berth's below LOCAL_CONFDIR) and its state, its user's.
+  const rspamdUser = { uid: idOf('u', '_rspamd'), gid: idOf('g', '_rspamd') };
+  for (const sub of ['local.d', 'override.d']) {
+    mkdirSync(path.join(where.rspamd, sub), { recursive: true, mode: 0o755 });
+    for (const name of readdirSync(path.join(RSPAMD_TEMPLATES, sub))) {
+      write(path.join(RSPAMD_TEMPLATES, sub, name), path.join(where.rspamd, sub, name), 0o644);
+    }
+  }
+  for (const dir of [...Object.values(rspamdDirs(settings)), rspamdCacheDir(settings)]) {
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chownSync(dir, rspamdUser.uid, rspamdUser.gid);
+  }
+  mkdirSync(where.dkim, { recursive: true, mode: 0o700 });
+  chownSync(where.dkim, rspamdUser.uid, rspamdUser.gid);
   const agent: MailAgentSettings = {
     databaseUrl: roleUrl(settings.databaseUrl, role, password),
     mailDir: where.mail,
@@ -161,6 +192,7 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
       postmapConfig: postmapConfigDir(settings),
       keys: settings.certificateKeys ?? '',
     },
+    dkim: { dir: where.dkim, ...rspamdUser, keys: settings.dkimKeys ?? '' },
   };
   writeFileSync(agentSettingsFile(settings), JSON.stringify(agent), { mode: 0o600 });
   // SRS signs rewritten senders with a secret of the mail host: made once, kept (a new one would
@@ -173,6 +205,35 @@ const tlsDir = (settings: MailSettings) => path.join(settings.runDir, 'tls');
 const tlsNamesFile = (settings: MailSettings) => path.join(tlsDir(settings), 'names.conf');
 const sniMapFile = (settings: MailSettings) => path.join(dirs(settings).postfix, 'sni');
 const postmapConfigDir = (settings: MailSettings) => path.join(tlsDir(settings), 'postmap');
+
+/** rspamd's state, pid file and log (its DBDIR, RUNDIR and LOGDIR). */
+const rspamdDirs = (settings: MailSettings) => ({
+  db: path.join(dirs(settings).rspamd, 'db'),
+  run: path.join(dirs(settings).rspamd, 'run'),
+  log: path.join(dirs(settings).rspamd, 'log'),
+});
+const rspamdCacheDir = (settings: MailSettings) => settings.rspamdCacheDir ?? path.join(dirs(settings).rspamd, 'cache');
+/** `host:port` as rspamd wants a name server; nothing else gets into its configuration. */
+function rspamdDnsServer(server: string): string {
+  if (!/^[0-9.]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/i.test(server)) throw new Error(`not a DNS server address (host:port): ${server}`);
+  return server;
+}
+
+/** rspamd in the foreground with Berth's configuration; as root it runs as its own user. */
+export function rspamdArgs(settings: MailSettings): string[] {
+  const where = rspamdDirs(settings);
+  const asRoot = userInfo().uid === 0 ? ['-u', '_rspamd', '-g', '_rspamd'] : [];
+  return [
+    '-f',
+    '-c',
+    RSPAMD_CONFIG,
+    ...asRoot,
+    `--var=LOCAL_CONFDIR=${dirs(settings).rspamd}`,
+    `--var=DBDIR=${where.db}`,
+    `--var=RUNDIR=${where.run}`,
+    `--var=LOGDIR=${where.log}`,
+  ];
+}
 
 const srsSecretFile = (settings: MailSettings) => path.join(settings.runDir, 'postsrsd.secret');
 
@@ -209,7 +270,7 @@ export interface Program {
 
 /**
  * The mail host's programs in the order they start: Dovecot (IMAP, LMTP, quota-status), postsrsd
- * (SRS), the mail agent (its policy service), Postfix. Postfix's master runs in the foreground
+ * (SRS), the mail agent (its policy service), rspamd (the signing milter), Postfix. Postfix's master runs in the foreground
  * after Postfix's own check (the work of `postfix start-fg`, without its shell in between, so that
  * a supervisor sees and restarts the master itself).
  */
@@ -241,6 +302,23 @@ export function mailPrograms(settings: MailSettings): Program[] {
       command: process.execPath,
       args: [AGENT, agentSettingsFile(settings)],
       ready: up(INTERNAL_ADDRESS, settings.policyPort),
+    },
+    {
+      name: 'rspamd',
+      command: '/bin/sh',
+      // A main process killed outright leaves its workers holding the milter port: they are ended
+      // first (their process group is the old main process's pid, which main.pid names: rspamd in
+      // the foreground writes no pid file, so the shell writes its own pid, which exec keeps).
+      args: [
+        '-c',
+        `old=$(cat '${path.join(rspamdDirs(settings).run, 'main.pid')}' 2>/dev/null); ` +
+          `[ -n "$old" ] && pkill -KILL -g "$old" -x rspamd; ` +
+          `echo $$ > '${path.join(rspamdDirs(settings).run, 'main.pid')}'; ` +
+          `exec rspamd ${rspamdArgs(settings)
+            .map((arg) => `'${arg}'`)
+            .join(' ')}`,
+      ],
+      ready: up(INTERNAL_ADDRESS, settings.milterPort),
     },
     {
       name: 'postfix',

@@ -1,4 +1,8 @@
-import { rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import type { Resolver } from 'node:dns/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { authenticate } from 'mailauth';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { ImapFlow } from 'imapflow';
@@ -6,15 +10,19 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { startSmtpReceiver } from '../smtp-receiver.ts';
-import { mailHostSettings, sendTo } from '../mail-host.ts';
+import { mailHostSettings, mailLogTail, sendTo } from '../mail-host.ts';
 import { confirmPaid, suspendForNonPayment } from '../billing.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
 import { within } from '../within.ts';
 import { ownChain } from '../own-certificate.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from '../../src/modules/certificates/keys.ts';
+import { DKIM_KEYS_PURPOSE } from '../../src/modules/dns/dkim.ts';
+import { preparePowerDns, resolverFor, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
+import { freePort } from '../faults/processes.ts';
 import { X509Certificate } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 // Mail that leaves: Postfix's submission ports (587 with STARTTLS required, 465 with TLS) take a
@@ -30,6 +38,9 @@ let mail: RunningMail;
 let settings: MailSettings;
 let outside: Awaited<ReturnType<typeof startSmtpReceiver>>;
 let domainId: number;
+let pdns: ChildProcess | undefined;
+let dnsDir: string | undefined;
+let resolver: Resolver;
 const PASSWORD = 'a long mailbox passphrase 77';
 const MAILBOX = 'info@send.example';
 const OTHER = 'other@send.example';
@@ -40,6 +51,8 @@ beforeAll(async () => {
   t = await createTestApp();
   if (!t.databaseUrl) throw new Error('the daemon tests run on PostgreSQL (BERTH_TEST_DB=postgres)');
   tenantId = await addTenant(t, 'Alpha', 'alpha.test');
+  // The mail host is at 127.0.0.1: the new zones' MX (and so their SPF, "mx") point there.
+  await t.db.updateTable('tenants').set({ hosting_ipv4: '127.0.0.1' }).where('id', '=', tenantId).execute();
   owner = await addUser(t, tenantId, 'owner@alpha.test', 'host_admin');
   domainId = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'send.example' } })).json().data.id;
   for (const uid of ['info', 'other']) {
@@ -63,14 +76,27 @@ beforeAll(async () => {
     expect(alias.statusCode, alias.body).toBe(201);
   }
   outside = await startSmtpReceiver();
-  settings = await mailHostSettings(t.databaseUrl, { relayPort: outside.port, prefix: 'berth-mail-send-' });
-  // The mail agent writes each domain's certificate, opening its key with the key derived for them.
+  // Berth's own name server: the receiver's checks (and rspamd) ask it for the domain's records.
+  dnsDir = mkdtempSync(path.join(tmpdir(), 'berth-mail-send-dns-'));
+  const dns: PowerDnsSettings = { databaseUrl: t.databaseUrl, address: '127.0.0.1', port: await freePort(), runDir: dnsDir };
+  await preparePowerDns(t.db, dns);
+  pdns = await startPowerDns(dns);
+  resolver = resolverFor(dns.address, dns.port);
+  settings = await mailHostSettings(t.databaseUrl, {
+    relayPort: outside.port,
+    prefix: 'berth-mail-send-',
+    rspamdDns: `${dns.address}:${dns.port}`,
+  });
+  // The mail agent writes each domain's certificate and DKIM key, opening them with the keys derived for them.
   settings.certificateKeys = t.services.secrets.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys();
+  settings.dkimKeys = t.services.secrets.derive(DKIM_KEYS_PURPOSE).exportKeys();
   await prepareMail(t.db, settings);
   mail = await startMail(settings);
 }, 120_000);
 afterAll(async () => {
   await mail?.stop();
+  pdns?.kill('SIGTERM');
+  if (dnsDir) rmSync(dnsDir, { recursive: true, force: true });
   await outside?.close();
   await t?.close();
   if (settings?.runDir) rmSync(settings.runDir, { recursive: true, force: true });
@@ -174,6 +200,60 @@ describe('submission: a mailbox sends with its panel password', () => {
       expect(ehlo).not.toContain('AUTH');
     } finally {
       socket.destroy();
+    }
+  });
+});
+
+describe('DKIM signing (rspamd as the milter of the listeners mail leaves through)', () => {
+  it("signs what a mailbox sends with its domain's key: the receiver's checks, asking Berth's name server, say dkim, spf and dmarc pass", async () => {
+    const key = await t.db.selectFrom('dkim_keys').select('selector').where('domain_id', '=', domainId).executeTakeFirstOrThrow();
+    for (const [from, subject] of [
+      [MAILBOX, 'Signed as the mailbox'],
+      ['sales@send.example', 'Signed as a forwarder'],
+    ] as const) {
+      expect(await submit(on587(), from, 'friend@outside.test', subject)).toBe('sent');
+      await arrivedOutside(subject);
+      const message = outside.received.find((received) => received.raw.includes(`Subject: ${subject}`))!;
+      const checked = await authenticate(message.raw, {
+        ip: '127.0.0.1',
+        helo: 'mail.berth.localhost',
+        sender: message.mailFrom,
+        mta: 'mx.outside.test',
+        // mailauth's type knows only text answers; MX and address answers come as Node's resolver gives them.
+        resolver: ((name: string, type: string) => resolver.resolve(name, type)) as NonNullable<
+          Parameters<typeof authenticate>[1]
+        >['resolver'],
+      });
+      expect(
+        checked.dkim.results.map((result) => [result.signingDomain, result.selector, result.status.result]),
+        mailLogTail(settings),
+      ).toEqual([['send.example', key.selector, 'pass']]);
+      expect(checked.spf && checked.spf.status.result).toBe('pass');
+      expect(checked.dmarc && checked.dmarc.status.result).toBe('pass');
+    }
+    // The key rspamd reads: its user's alone.
+    const file = statSync(path.join(settings.runDir, 'dkim', `send.example.${key.selector}.key`));
+    expect(file.mode & 0o777).toBe(0o600);
+    expect(file.uid).toBe(Number(execFileSync('id', ['-u', '_rspamd'], { encoding: 'utf8' }).trim()));
+  });
+
+  it('leaves mail arriving from outside unsigned', async () => {
+    expect(await sendTo(settings, OTHER, 'From the outside', { from: 'someone@send.example' })).toBe('sent');
+    await within(10_000, async () => expect(await inbox(OTHER, PASSWORD)).toContain('From the outside'));
+    const client = await imaps(OTHER, PASSWORD);
+    try {
+      const lock = await client.getMailboxLock('INBOX');
+      try {
+        const raw: string[] = [];
+        for await (const message of client.fetch('1:*', { source: true })) raw.push(message.source?.toString('utf8') ?? '');
+        const arrived = raw.find((text) => text.includes('Subject: From the outside'));
+        expect(arrived).toBeDefined();
+        expect(arrived).not.toMatch(/^DKIM-Signature:/im);
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await client.logout();
     }
   });
 });
@@ -292,7 +372,7 @@ describe('a customer suspended for an unpaid renewal (modules/billing)', () => {
       pop3s.destroy();
     }
     // Mail to the mailbox is still taken and kept.
-    expect(await sendTo(settings, LATE, 'Kept while suspended')).toBe('sent');
+    expect(await sendTo(settings, LATE, 'Kept while suspended'), mailLogTail(settings)).toBe('sent');
 
     await confirmPaid(owner.call, invoiceId);
     const paidAt = Date.now();
@@ -341,7 +421,7 @@ describe("each domain's own certificate", () => {
     });
     expect(put.statusCode, put.body).toBe(200);
     const serial = new X509Certificate(own.leaf).serialNumber;
-    await within(10_000, async () => expect(await tlsSerial(settings.imapsPort, 'mail.send.example')).toBe(serial));
+    await within(10_000, async () => expect(await tlsSerial(settings.imapsPort, 'mail.send.example'), mailLogTail(settings)).toBe(serial));
     expect(await tlsSerial(settings.imapsPort, 'imap.send.example')).toBe(serial);
     expect(await tlsSerial(settings.pop3sPort, 'pop3.send.example')).toBe(serial);
     expect(await tlsSerial(settings.imapsPort, 'elsewhere.test')).not.toBe(serial);

@@ -41,6 +41,7 @@ beforeAll(async () => {
     'MAIL_POLICY',
     'SRS_FORWARD',
     'SRS_REVERSE',
+    'MILTER',
     'HTTP',
     'HTTPS',
     'FTP',
@@ -51,6 +52,9 @@ beforeAll(async () => {
     DATABASE_URL: t.databaseUrl,
     BERTH_DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
+    // rspamd asks Berth's own name server: nothing it looks up leaves the machine.
+    BERTH_RSPAMD_DNS: `127.0.0.1:${ports.DNS}`,
+    BERTH_RSPAMD_CACHE_DIR: path.join(tmpdir(), 'berth-rspamd-cache'),
     BERTH_FTP_PASSIVE_PORTS: `${ports.FTP! + 1}:${ports.FTP! + 8}`,
     ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [`BERTH_${name}_PORT`, String(port)])),
   };
@@ -82,6 +86,7 @@ const READY: Record<string, () => Promise<boolean>> = {
   postfix: () => listening('127.0.0.1', ports.SMTP!),
   'mail-agent': () => listening('127.0.0.1', ports.MAIL_POLICY!),
   postsrsd: () => listening('127.0.0.1', ports.SRS_FORWARD!),
+  rspamd: () => listening('127.0.0.1', ports.MILTER!),
   nginx: () => listening('127.0.0.1', ports.HTTP!),
   'pure-ftpd': () => listening('127.0.0.1', ports.FTP!),
   'pure-authd': async () => existsSync(path.join(dataDir, 'services', 'web', 'ftp', 'authd.sock')),
@@ -122,9 +127,9 @@ describe('npm run services under supervisord', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(back, `${name} back after ${Date.now() - killedAt} ms`).toBe(true);
-    if (name === 'nginx') {
-      // nginx's workers outlive a master killed outright and would keep serving the old
-      // configuration: the new start ends them (daemons/web.ts).
+    if (name === 'nginx' || name === 'rspamd') {
+      // nginx's and rspamd's workers outlive a master killed outright and would keep serving the
+      // old configuration: the new start ends them (daemons/web.ts, daemons/mail.ts).
       const orphans = () =>
         run('pgrep', ['-g', String(pid)]).then(
           (found) => found.stdout.trim(),

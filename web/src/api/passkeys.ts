@@ -12,7 +12,7 @@ import {
   type Passkey,
   type SessionAnswer,
 } from '@berth/contracts';
-import { type ApiError, apiRequest } from './client.ts';
+import { ApiError, apiRequest } from './client.ts';
 import { queryKeys, storeSession } from './queries.ts';
 
 const passkeysKey = ['account', 'passkeys'] as const;
@@ -133,13 +133,15 @@ export function usePasskeyAutofill(onSignedIn: (answer: SessionAnswer) => void, 
     if (skipped()) return;
     let open = true;
     void import('@simplewebauthn/browser').then(async ({ browserSupportsWebAuthnAutofill }) => {
-      if (!open || !(await browserSupportsWebAuthnAutofill())) return;
+      if (!open || !(await browserSupportsWebAuthnAutofill()) || !open) return;
       mutate(
         { autofill: true },
         {
           onSuccess: (answer) => signedIn(answer),
+          // Only an answer of the server is the visitor's to read (a passkey it refused): the
+          // browser's own reasons for ending a waiting autofill are not something they did.
           onError: (error) => {
-            if (!passkeyCancelled(error)) failed(error);
+            if (error instanceof ApiError) failed(error);
           },
         },
       );

@@ -3,6 +3,12 @@ import { promisify } from 'node:util';
 
 const generate = promisify(generateKeyPair);
 
+/**
+ * The purpose DKIM private keys are sealed for (SecretBox.derive): the mail agent, which writes them
+ * for the signer (daemons/mail-dkim.ts), holds this key and opens nothing else the server keeps.
+ */
+export const DKIM_KEYS_PURPOSE = 'dkim-keys';
+
 /** RSA 2048: what every receiver verifies (RFC 8301 requires at least 1024, 2048 is the norm). */
 export const DKIM_KEY_BITS = 2048;
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser, type Caller } from '../../../test/hosting.ts';
 import { SecretBox } from '../../lib/secret-box.ts';
+import { DKIM_KEYS_PURPOSE } from './dkim.ts';
 import type { UserRow } from '../users/queries.ts';
 
 // DKIM, SPF and DMARC for every domain: the key made with the domain, its TXT record in the zone,
@@ -45,14 +46,30 @@ describe('mail records of a zone', () => {
 
     const stored = await t.db.selectFrom('dkim_keys').selectAll().where('domain_id', '=', id).executeTakeFirstOrThrow();
     expect(stored.private_key).not.toContain('PRIVATE KEY');
-    // The sealed private key opens with the server's key and signs what the published key verifies.
+    // The sealed private key opens with the key derived for the signer (the mail agent holds that
+    // one, not the server's) and signs what the published key verifies.
     const box = SecretBox.load({ key: t.config.BERTH_SECRET_KEY, dataDir: '' });
-    const privateKey = createPrivateKey(box.open(stored.private_key));
+    expect(() => box.open(stored.private_key)).toThrow();
+    const privateKey = createPrivateKey(box.derive(DKIM_KEYS_PURPOSE).open(stored.private_key));
     const signature = createSign('sha256').update('message').sign(privateKey);
     expect(createVerify('sha256').update('message').verify(publicKey, signature)).toBe(true);
 
     // The default MX, SPF and DMARC are there too; mail.<domain> waits for the tenant's address.
     expect(stateOf(zone)).toEqual({ mx: 'warning', spf: 'ok', dkim: 'ok', dmarc: 'ok' });
+  });
+
+  it("seals keys made before signing existed (under the server's key) for the signer once, at start", async () => {
+    const id = await newDomain('older.example');
+    const box = SecretBox.load({ key: t.config.BERTH_SECRET_KEY, dataDir: '' });
+    const signer = box.derive(DKIM_KEYS_PURPOSE);
+    const stored = await t.db.selectFrom('dkim_keys').select('private_key').where('domain_id', '=', id).executeTakeFirstOrThrow();
+    const pem = signer.open(stored.private_key);
+    await t.db.updateTable('dkim_keys').set({ private_key: box.seal(pem) }).where('domain_id', '=', id).execute();
+
+    expect(await t.services.dns.sealDkimKeys()).toBe(1);
+    const resealed = await t.db.selectFrom('dkim_keys').select('private_key').where('domain_id', '=', id).executeTakeFirstOrThrow();
+    expect(signer.open(resealed.private_key)).toBe(pem);
+    expect(await t.services.dns.sealDkimKeys()).toBe(0);
   });
 
   it('turns each check green as its proposal is added', async () => {

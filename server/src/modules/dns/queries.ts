@@ -135,6 +135,13 @@ export const deleteSigningKeys = async (db: Db, domainId: number): Promise<numbe
 export const findDkimKey = (db: Db, domainId: number) =>
   db.selectFrom('dkim_keys').select(['selector', 'public_key']).where('domain_id', '=', domainId).executeTakeFirst();
 
+/** Every DKIM key's sealed private half: for sealing them again under the signer's key (DnsService.sealDkimKeys). */
+export const listDkimPrivateKeys = (db: Db) => db.selectFrom('dkim_keys').select(['domain_id', 'private_key']).execute();
+
+/** A key's private half sealed anew, unless it changed meanwhile. */
+export const resealDkimKey = (db: Db, domainId: number, was: string, sealed: string) =>
+  db.updateTable('dkim_keys').set({ private_key: sealed }).where('domain_id', '=', domainId).where('private_key', '=', was).execute();
+
 /** Stores a key unless the domain has one: the first of two simultaneous requests wins. */
 export const insertDkimKey = async (db: Db, values: Insertable<DkimKeysTable>): Promise<boolean> => {
   const row = await db

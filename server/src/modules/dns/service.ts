@@ -28,9 +28,11 @@ import {
   insertSigningKey,
   listSigningKeys,
   findDkimKey,
+  listDkimPrivateKeys,
+  resealDkimKey,
   insertDkimKey,
 } from './queries.ts';
-import { dkimRecordName, dkimRecordText, newDkimKey, type DkimKeyPair } from './dkim.ts';
+import { DKIM_KEYS_PURPOSE, dkimRecordName, dkimRecordText, newDkimKey, type DkimKeyPair } from './dkim.ts';
 import { mailChecks } from './mail-checks.ts';
 import { CSK_FLAGS, dsOf, newSigningKey } from './dnssec.ts';
 import { fqdnOf, validateRecord, type ValidRecord } from './records.ts';
@@ -59,10 +61,10 @@ export interface NewDkimKey extends DkimKeyPair {
   sealedPrivateKey: string;
 }
 
-/** A fresh DKIM key with its private half sealed, ready for createDefaultZone or the DKIM action. */
+/** A fresh DKIM key with its private half sealed for the signer, ready for createDefaultZone or the DKIM action. */
 export async function sealedDkimKey(secrets: SecretBox, now: Date): Promise<NewDkimKey> {
   const key = await newDkimKey(now);
-  return { ...key, sealedPrivateKey: secrets.seal(key.privateKeyPem) };
+  return { ...key, sealedPrivateKey: secrets.derive(DKIM_KEYS_PURPOSE).seal(key.privateKeyPem) };
 }
 
 const dkimRecord = (domain: DomainRow, key: DkimKeyPair, now: Date) => ({
@@ -175,6 +177,28 @@ export class DnsService {
    * Makes the domain's DKIM key if it has none (domains bought in the shop, or made before keys
    * existed) and publishes its TXT record if the zone lacks it. Doing it twice changes nothing.
    */
+  /**
+   * Seals every DKIM private key under the signer's own key (DKIM_KEYS_PURPOSE) that is not yet:
+   * keys made before signing existed were sealed under the server's key, which the mail agent must
+   * not hold. Run once at start; answers how many it sealed again.
+   */
+  async sealDkimKeys(): Promise<number> {
+    const signer = this.deps.secrets.derive(DKIM_KEYS_PURPOSE);
+    let sealed = 0;
+    for (const row of await listDkimPrivateKeys(this.deps.db)) {
+      if (!signer.needsReseal(row.private_key)) continue;
+      let plain: string;
+      try {
+        plain = signer.open(row.private_key);
+      } catch {
+        plain = this.deps.secrets.open(row.private_key);
+      }
+      await resealDkimKey(this.deps.db, row.domain_id, row.private_key, signer.seal(plain));
+      sealed++;
+    }
+    return sealed;
+  }
+
   async publishDkim(actor: Actor, domainId: number): Promise<{ data: MailRecords; soa: Soa }> {
     const domain = await this.deps.domains.visible(actor.user, domainId);
     const fresh = (await findDkimKey(this.deps.db, domain.id)) ? undefined : await sealedDkimKey(this.deps.secrets, this.deps.clock.now());

@@ -58,6 +58,7 @@ describe('first start', () => {
       '0036_e_invoices_cards',
       '0037_certificate_revocation',
       '0038_http01',
+      '0039_dkim_signing',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
