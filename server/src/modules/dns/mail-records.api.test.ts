@@ -64,7 +64,11 @@ describe('mail records of a zone', () => {
     const signer = box.derive(DKIM_KEYS_PURPOSE);
     const stored = await t.db.selectFrom('dkim_keys').select('private_key').where('domain_id', '=', id).executeTakeFirstOrThrow();
     const pem = signer.open(stored.private_key);
-    await t.db.updateTable('dkim_keys').set({ private_key: box.seal(pem) }).where('domain_id', '=', id).execute();
+    await t.db
+      .updateTable('dkim_keys')
+      .set({ private_key: box.seal(pem) })
+      .where('domain_id', '=', id)
+      .execute();
 
     expect(await t.services.dns.sealDkimKeys()).toBe(1);
     const resealed = await t.db.selectFrom('dkim_keys').select('private_key').where('domain_id', '=', id).executeTakeFirstOrThrow();
