@@ -108,6 +108,8 @@ export const hostingPlanSchema = z.object({
   /** The customer's PHP pool: workers at once and memory per request; null is the web server's default. */
   php_workers: z.number().int().nullable(),
   php_memory_mb: z.number().int().nullable(),
+  /** Messages each mailbox may send per hour (null: the platform's default, MAIL_SEND_PER_HOUR_DEFAULT). */
+  mail_per_hour: z.number().int().nullable(),
 });
 export type HostingPlan = z.infer<typeof hostingPlanSchema>;
 
@@ -199,6 +201,16 @@ export const phpWorkersSchema = z.number().int().min(1, { error: 'shop.php_worke
 /** PHP's memory per request in MB (null: the server's default, 128). */
 export const phpMemorySchema = z.number().int().min(32, { error: 'shop.php_memory' }).max(2048, { error: 'shop.php_memory' }).nullable();
 
+/** Messages a mailbox may send per hour when its owner's plan says nothing (mail that leaves is never unlimited). */
+export const MAIL_SEND_PER_HOUR_DEFAULT = 200;
+/** Messages each mailbox of a plan may send per hour (null: MAIL_SEND_PER_HOUR_DEFAULT). */
+export const mailPerHourSchema = z
+  .number()
+  .int()
+  .min(1, { error: 'shop.mail_per_hour' })
+  .max(100_000, { error: 'shop.mail_per_hour' })
+  .nullable();
+
 /** POST /api/system/shop/plans; PATCH /api/system/shop/plans/{id} takes any subset. Prices net, minor units. */
 export const hostingPlanPayloadSchema = z.object({
   title: z.string().trim().min(1).max(100),
@@ -211,6 +223,7 @@ export const hostingPlanPayloadSchema = z.object({
   disk_gb: planLimitSchema.default(null),
   php_workers: phpWorkersSchema.default(null),
   php_memory_mb: phpMemorySchema.default(null),
+  mail_per_hour: mailPerHourSchema.default(null),
 });
 export type HostingPlanPayload = z.infer<typeof hostingPlanPayloadSchema>;
 export const hostingPlanPatchSchema = z.object({
@@ -224,6 +237,7 @@ export const hostingPlanPatchSchema = z.object({
   disk_gb: planLimitSchema.optional(),
   php_workers: phpWorkersSchema.optional(),
   php_memory_mb: phpMemorySchema.optional(),
+  mail_per_hour: mailPerHourSchema.optional(),
 });
 export const hostingPlanAnswerSchema = z.object({ data: hostingPlanSchema, message: z.string().optional() });
 

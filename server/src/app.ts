@@ -61,6 +61,7 @@ import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { DashboardService } from './modules/dashboard/service.ts';
 import { dnsRoutes } from './modules/dns/routes.ts';
 import { DnsService } from './modules/dns/service.ts';
+import { MailSendLimits } from './modules/mail-limits/service.ts';
 import { DomainUserAccounts } from './modules/domain-users/accounts.ts';
 import { MailboxAutoreplies } from './modules/domain-users/autoreply.ts';
 import { domainUserAccountRoutes, domainUserPasswordRoutes } from './modules/domain-users/routes.ts';
@@ -144,6 +145,8 @@ export interface Services {
   expiry: ExpiryReminders;
   billing: Billing;
   certificates: CertificateService;
+  /** Tells of mailboxes over their hourly sending limit. */
+  mailLimits: MailSendLimits;
   /** Zones, records and DKIM keys. */
   dns: DnsService;
   /** Seals what must be read back (TOTP seeds, certificate and account keys). */
@@ -502,6 +505,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       billing,
       certificates,
       dns: hosting.dns,
+      mailLimits: new MailSendLimits({ db, clock, realtime }),
       secrets,
       paymentProviders,
       settlement: invoiceSettlement,

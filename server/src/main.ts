@@ -4,6 +4,7 @@ import { loadConfig, ConfigError, type Config } from './config.ts';
 import { DataDirBusyError, DataDirLock } from './db/data-dir-lock.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startMailLimitsJob } from './modules/mail-limits/service.ts';
 import { buildApp } from './app.ts';
 import { ensureOperator, firstAdminBanner } from './modules/tenants/bootstrap.ts';
 import { startSweeper } from './modules/sessions/sweeper.ts';
@@ -42,6 +43,9 @@ async function start(config: Config): Promise<void> {
     const certificateJob = startCertificateJob(services.certificates, app.log, { everyMs: config.CERTIFICATES_EVERY_SECONDS * 1000 });
     app.addHook('onClose', async () => certificateJob.stop());
   }
+
+  const mailLimitsJob = startMailLimitsJob(services.mailLimits, app.log);
+  app.addHook('onClose', async () => mailLimitsJob.stop());
 
   const resealed = await services.twoFactor.sealStoredSeeds();
   if (resealed) app.log.info({ resealed }, 'two-factor seeds sealed under the current key');

@@ -27,6 +27,8 @@ import { syncDkimKeys, type MailDkimSettings } from './mail-dkim.ts';
  *   channel), and reloads both.
  * - It writes each served domain's DKIM signing key for rspamd (daemons/mail-dkim.ts) on start and
  *   whenever one is made or removed (`dkim` on the same channel).
+ * - It counts each message a mailbox sends through submission against its hourly limit at the end
+ *   of its DATA, and defers what goes over (countSend).
  * - It answers Postfix's end-of-data policy request (deploy/postfix/main.cf): a message whose real
  *   size no longer fits a recipient's quota is refused while the sender is still connected, for
  *   every recipient of the message, by asking Dovecot's quota-status for each with that size;
@@ -174,7 +176,7 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
   );
   timer.unref();
 
-  const policy = await startEndOfDataPolicy(settings);
+  const policy = await startEndOfDataPolicy(settings, pool);
   return {
     sweep,
     stop: async () => {
@@ -249,10 +251,26 @@ function quotaStatus(port: number, recipient: string, size: string): Promise<str
 }
 
 /**
+ * One message a mailbox sends, counted against its owner's plan's hourly limit (migration
+ * 0040_mail_send_limits): past it the message is deferred (the client keeps it and tries again
+ * later), and the server tells the owner (modules/mail-limits). Without the database nothing is
+ * sent uncounted: a temporary failure.
+ */
+async function countSend(pool: pg.Pool, login: string): Promise<string> {
+  try {
+    const { rows } = await pool.query<{ over: number | null }>('select mail.count_send($1) as over', [login]);
+    const limit = rows[0]?.over ?? 0;
+    return limit > 0 ? `450 4.7.1 Sending limit of ${limit} messages an hour reached: try again later` : 'DUNNO';
+  } catch {
+    return '451 4.3.0 Temporary failure: try again later';
+  }
+}
+
+/**
  * Postfix's policy protocol on loopback: at RCPT it remembers each recipient of a message (by its
  * `instance`), at END-OF-MESSAGE it knows the real size and asks Dovecot for each recipient.
  */
-function startEndOfDataPolicy(settings: MailAgentSettings): Promise<Server> {
+function startEndOfDataPolicy(settings: MailAgentSettings, pool: pg.Pool): Promise<Server> {
   const recipients = new Map<string, { list: string[]; at: number }>();
   const answer = async (request: PolicyRequest): Promise<string> => {
     const instance = request.get('instance') ?? '';
@@ -267,6 +285,9 @@ function startEndOfDataPolicy(settings: MailAgentSettings): Promise<Server> {
       return 'DUNNO';
     }
     if (state === 'END-OF-MESSAGE') {
+      // Submission (a mailbox logged in): counted against its hourly limit, nothing else to ask.
+      const login = request.get('sasl_username');
+      if (login) return countSend(pool, login);
       const list = recipients.get(instance)?.list ?? [];
       recipients.delete(instance);
       const size = request.get('size') ?? '0';

@@ -562,6 +562,20 @@ export interface HostingPlansTable {
   /** The customer's PHP pool: workers and memory per request; null is the web server's default (migration 0031). */
   php_workers: ColumnType<number | null, number | null | undefined, number | null>;
   php_memory_mb: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Messages each mailbox may send per hour; null is MAIL_SEND_PER_HOUR_DEFAULT (migration 0040). */
+  mail_per_hour: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Each mailbox's count of sent messages in its current hour (migration 0040, mail.count_send). */
+export interface MailSendWindowsTable {
+  domain_user_id: number;
+  window_start: Timestamp;
+  sent: number;
+  /** When it first went over its limit in this window, and that limit. */
+  over_at: Timestamp | null;
+  over_limit: number | null;
+  /** The over_at the owner and the tenant's admins were told of (once per window). */
+  told_at: Timestamp | null;
 }
 
 export interface TldPricesTable {
@@ -908,6 +922,7 @@ export interface Database {
   mail_aliases: MailAliasesTable;
   mail_autoreplies: MailAutorepliesTable;
   dkim_keys: DkimKeysTable;
+  mail_send_windows: MailSendWindowsTable;
   api_tokens: ApiTokensTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;

@@ -202,6 +202,9 @@ const en = {
   'webhooks.test_sent': 'A test event is on its way.',
   'webhooks.replayed': 'The event is sent again.',
   'shop.php_workers': "Enter a whole number from 1 to 100, or leave it empty for the server's default.",
+  'shop.mail_per_hour': "Enter a whole number from 1 to 100000, or leave it empty for the platform's default.",
+  'mail.send_limit_notice':
+    '{address} reached its limit of {limit} messages an hour: further mail it sends is deferred until the hour is over. If this was not its owner, change its password.',
   'shop.php_memory': "Enter a whole number of MB from 32 to 2048, or leave it empty for the server's default.",
   'domains.alias_www': 'www is always served; choose the www redirect instead.',
   'domains.aliases_max': 'A site has at most 20 aliases.',
@@ -559,6 +562,9 @@ const de: Dictionary = {
   'webhooks.test_sent': 'Ein Testereignis ist unterwegs.',
   'webhooks.replayed': 'Das Ereignis wird erneut gesendet.',
   'shop.php_workers': 'Geben Sie eine ganze Zahl von 1 bis 100 ein oder lassen Sie das Feld für den Standard des Servers leer.',
+  'shop.mail_per_hour': 'Geben Sie eine ganze Zahl von 1 bis 100000 ein oder lassen Sie das Feld für den Standard der Plattform leer.',
+  'mail.send_limit_notice':
+    '{address} hat seine Grenze von {limit} Nachrichten pro Stunde erreicht: weitere Mails werden zurückgestellt, bis die Stunde vorbei ist. War es nicht sein Inhaber, ändern Sie das Passwort.',
   'shop.php_memory': 'Geben Sie eine ganze Zahl in MB von 32 bis 2048 ein oder lassen Sie das Feld für den Standard des Servers leer.',
   'domains.alias_www': 'www wird immer bedient; wählen Sie stattdessen die www-Weiterleitung.',
   'domains.aliases_max': 'Eine Website hat höchstens 20 Aliasse.',
@@ -917,6 +923,9 @@ const cs: Dictionary = {
   'webhooks.test_sent': 'Testovací událost je na cestě.',
   'webhooks.replayed': 'Událost se posílá znovu.',
   'shop.php_workers': 'Zadejte celé číslo od 1 do 100, nebo pole nechte prázdné pro výchozí hodnotu serveru.',
+  'shop.mail_per_hour': 'Zadejte celé číslo od 1 do 100000, nebo pole nechte prázdné pro výchozí hodnotu platformy.',
+  'mail.send_limit_notice':
+    '{address} dosáhla limitu {limit} zpráv za hodinu: další odesílaná pošta je odložena, dokud hodina neuplyne. Pokud to nebyl její vlastník, změňte heslo.',
   'shop.php_memory': 'Zadejte celé číslo v MB od 32 do 2048, nebo pole nechte prázdné pro výchozí hodnotu serveru.',
   'domains.alias_www': 'www se obsluhuje vždy; zvolte místo toho přesměrování www.',
   'domains.aliases_max': 'Web má nejvýše 20 aliasů.',

@@ -13,7 +13,7 @@ import { startSmtpReceiver } from '../smtp-receiver.ts';
 import { mailHostSettings, mailLogTail, sendTo } from '../mail-host.ts';
 import { confirmPaid, suspendForNonPayment } from '../billing.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
-import { addTenant, addUser, type Caller } from '../hosting.ts';
+import { addTenant, addUser } from '../hosting.ts';
 import { within } from '../within.ts';
 import { ownChain } from '../own-certificate.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from '../../src/modules/certificates/keys.ts';
@@ -33,7 +33,7 @@ import path from 'node:path';
 
 let t: TestApp;
 let tenantId: number;
-let owner: { call: Caller };
+let owner: Awaited<ReturnType<typeof addUser>>;
 let mail: RunningMail;
 let settings: MailSettings;
 let outside: Awaited<ReturnType<typeof startSmtpReceiver>>;
@@ -255,6 +255,79 @@ describe('DKIM signing (rspamd as the milter of the listeners mail leaves throug
     } finally {
       await client.logout();
     }
+  });
+});
+
+describe("outbound limits (the owner's plan: messages each mailbox sends an hour)", () => {
+  it('lets exactly 10 of 30 messages sent at the same instant leave against a limit of 10, defers the rest, and tells the owner and the admins once', async () => {
+    const plan = await owner.call({
+      method: 'POST',
+      url: '/api/system/shop/plans',
+      payload: { title: 'Mail 10', monthly_price: 100, yearly_price: 1000, mail_per_hour: 10 },
+    });
+    expect(plan.statusCode, plan.body).toBe(201);
+    expect(plan.json().data.mail_per_hour).toBe(10);
+    const sender = await addUser(t, tenantId, 'bulk-owner@alpha.test');
+    const now = Date.now();
+    await t.db
+      .insertInto('hosting_subscriptions')
+      .values({
+        tenant_id: tenantId,
+        user_id: sender.user.id,
+        plan_id: plan.json().data.id,
+        title: 'Mail 10',
+        order_item_id: null,
+        starts_at: new Date(now - 86_400_000),
+        expires_at: new Date(now + 30 * 86_400_000),
+      })
+      .execute();
+    const domain = await owner.call({
+      method: 'POST',
+      url: '/api/host/domain',
+      payload: { name: 'bulk.example', owner_id: sender.user.id },
+    });
+    expect(domain.statusCode, domain.body).toBe(201);
+    const box = await owner.call({
+      method: 'POST',
+      url: `/api/host/domain/${domain.json().data.id}/users`,
+      payload: { uid: 'news', password: PASSWORD, password_confirmation: PASSWORD, quota_mb: 50 },
+    });
+    expect(box.statusCode, box.body).toBe(201);
+    const BULK = 'news@bulk.example';
+
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => submit(on587(BULK, PASSWORD), BULK, 'friend@outside.test', `Bulk ${i}`)),
+    );
+    expect(
+      answers.filter((answer) => answer === 'sent'),
+      mailLogTail(settings),
+    ).toHaveLength(10);
+    expect(answers.filter((answer) => answer === 450)).toHaveLength(20);
+    const bulk = () => outside.received.filter((message) => /Subject: Bulk \d+/.test(message.raw)).length;
+    await within(15_000, async () => expect(bulk()).toBe(10));
+    // Nothing more waits to leave: the deferred ones were never taken.
+    const queue = execFileSync('postqueue', ['-c', path.join(settings.runDir, 'postfix'), '-p'], { encoding: 'utf8' });
+    expect(queue).toMatch(/Mail queue is empty/);
+    expect(bulk()).toBe(10);
+
+    expect(await t.services.mailLimits.runOnce()).toBe(1);
+    expect(await t.services.mailLimits.runOnce()).toBe(0);
+    for (const told of [sender.user.id, owner.user.id]) {
+      const notes = await t.db.selectFrom('notifications').select(['type', 'text']).where('user_id', '=', told).execute();
+      expect(notes).toContainEqual({
+        type: 'warning',
+        text: expect.stringContaining(`${BULK} reached its limit of 10 messages an hour`) as unknown as string,
+      });
+    }
+
+    // An hour later (the window's start moved back, as time would) it sends again.
+    await t.db
+      .updateTable('mail_send_windows')
+      .set({ window_start: new Date(now - 61 * 60_000) })
+      .where('domain_user_id', '=', box.json().data.id)
+      .execute();
+    expect(await submit(on587(BULK, PASSWORD), BULK, 'friend@outside.test', 'After the hour')).toBe('sent');
+    await arrivedOutside('After the hour');
   });
 });
 

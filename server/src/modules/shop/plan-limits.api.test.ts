@@ -42,12 +42,13 @@ describe('hosting plan limits', () => {
     const php = await admin.call({
       method: 'POST',
       url: '/api/system/shop/plans',
-      payload: { title: 'Tiny', monthly_price: 100, yearly_price: 1000, php_workers: 0, php_memory_mb: 16 },
+      payload: { title: 'Tiny', monthly_price: 100, yearly_price: 1000, php_workers: 0, php_memory_mb: 16, mail_per_hour: 0 },
     });
     expect(php.statusCode).toBe(422);
     expect(php.json().errors).toEqual({
       php_workers: ["Enter a whole number from 1 to 100, or leave it empty for the server's default."],
       php_memory_mb: ["Enter a whole number of MB from 32 to 2048, or leave it empty for the server's default."],
+      mail_per_hour: ["Enter a whole number from 1 to 100000, or leave it empty for the platform's default."],
     });
     const created = await admin.call({
       method: 'POST',
@@ -55,7 +56,14 @@ describe('hosting plan limits', () => {
       payload: { title: 'Tiny', monthly_price: 100, yearly_price: 1000, max_domains: 2, max_mailboxes: 2, disk_gb: 1 },
     });
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json().data).toMatchObject({ max_domains: 2, max_mailboxes: 2, disk_gb: 1, php_workers: null, php_memory_mb: null });
+    expect(created.json().data).toMatchObject({
+      max_domains: 2,
+      max_mailboxes: 2,
+      disk_gb: 1,
+      php_workers: null,
+      php_memory_mb: null,
+      mail_per_hour: null,
+    });
     planId = created.json().data.id;
   });
 

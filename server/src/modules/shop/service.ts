@@ -65,6 +65,7 @@ const presentPlan = (row: HostingPlanRow, settings: ShopSettingsRow, language: s
   disk_gb: row.disk_gb,
   php_workers: row.php_workers,
   php_memory_mb: row.php_memory_mb,
+  mail_per_hour: row.mail_per_hour,
 });
 
 const presentTld = (row: TldPriceRow, settings: ShopSettingsRow, language: string): TldPrice => ({

@@ -59,6 +59,7 @@ describe('first start', () => {
       '0037_certificate_revocation',
       '0038_http01',
       '0039_dkim_signing',
+      '0040_mail_send_limits',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { Text, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { hostingPlanPayloadSchema, type HostingPlan, type ShopSettings } from '@berth/contracts';
+import { hostingPlanPayloadSchema, MAIL_SEND_PER_HOUR_DEFAULT, type HostingPlan, type ShopSettings } from '@berth/contracts';
 import { usePlanSave } from '../../../api/catalogue.ts';
 import partnerClasses from '../Partner.module.css';
 import { type Amount, toMajor, toMinor } from './draft.ts';
@@ -42,11 +42,14 @@ interface Draft {
   disk_gb: string;
   php_workers: string;
   php_memory_mb: string;
+  mail_per_hour: string;
 }
 
 const LIMITS = ['max_domains', 'max_mailboxes', 'disk_gb'] as const;
 /** The customer's PHP pool; empty is the web server's default (agent/src/php.ts). */
 const PHP_LIMITS = ['php_workers', 'php_memory_mb'] as const;
+/** Mail that leaves; empty is the platform's default (MAIL_SEND_PER_HOUR_DEFAULT), never unlimited. */
+const MAIL_LIMITS = ['mail_per_hour'] as const;
 const limitText = (limit: number | null): string => (limit === null ? '' : String(limit));
 /** Empty is unlimited; anything but a whole number is sent as -1 for the schema to refuse on its field. */
 const limitValue = (text: string): number | null => (text.trim() === '' ? null : /^\d+$/.test(text.trim()) ? Number(text.trim()) : -1);
@@ -64,6 +67,7 @@ function draftOf(plan: HostingPlan | null, currency: string): Draft {
       disk_gb: '',
       php_workers: '',
       php_memory_mb: '',
+      mail_per_hour: '',
     };
   return {
     title: plan.title,
@@ -76,6 +80,7 @@ function draftOf(plan: HostingPlan | null, currency: string): Draft {
     disk_gb: limitText(plan.disk_gb),
     php_workers: limitText(plan.php_workers),
     php_memory_mb: limitText(plan.php_memory_mb),
+    mail_per_hour: limitText(plan.mail_per_hour),
   };
 }
 
@@ -95,6 +100,7 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
       disk_gb: limitValue(draft.disk_gb),
       php_workers: limitValue(draft.php_workers),
       php_memory_mb: limitValue(draft.php_memory_mb),
+      mail_per_hour: limitValue(draft.mail_per_hour),
     }),
     send: (payload) => save.mutateAsync({ id: plan?.id ?? null, payload }),
     saved: t('catalogue.plans.saved'),
@@ -175,11 +181,19 @@ function PlanForm({ plan, settings, onDone }: { plan: HostingPlan | null; settin
         set={set}
         errors={errors}
       />
+      <LimitFields
+        hint={t('catalogue.plans.limits.mailHint')}
+        limits={MAIL_LIMITS}
+        placeholder={() => t('catalogue.plans.limits.mail_per_hourDefault', { count: MAIL_SEND_PER_HOUR_DEFAULT })}
+        draft={draft}
+        set={set}
+        errors={errors}
+      />
     </CatalogueForm>
   );
 }
 
-type LimitName = (typeof LIMITS)[number] | (typeof PHP_LIMITS)[number];
+type LimitName = (typeof LIMITS)[number] | (typeof PHP_LIMITS)[number] | (typeof MAIL_LIMITS)[number];
 
 /** A group of a plan's limits as typed: whole numbers, empty for the group's default. */
 function LimitFields({
