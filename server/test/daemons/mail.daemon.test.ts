@@ -1,10 +1,12 @@
 import { rmSync } from 'node:fs';
+import { authenticate } from 'mailauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { startSmtpReceiver } from '../smtp-receiver.ts';
 import { imapOf, mailHostSettings, sendTo } from '../mail-host.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, type Caller } from '../hosting.ts';
+import { DKIM_KEYS_PURPOSE } from '../../src/modules/dns/dkim.ts';
 
 // Postfix and Dovecot from Debian's packages, reading this test's PostgreSQL database through the
 // `mail` views (migration 0010): a mailbox made on the panel receives mail over SMTP and is read
@@ -39,6 +41,8 @@ beforeAll(async () => {
   mailboxId = created.json().data.id;
   outside = await startSmtpReceiver();
   settings = await mailHostSettings(t.databaseUrl, { relayPort: outside.port, prefix: 'berth-mail-' });
+  // The mail agent writes each domain's DKIM key for rspamd, which signs the autoreplies.
+  settings.dkimKeys = t.services.secrets.derive(DKIM_KEYS_PURPOSE).exportKeys();
   runDir = settings.runDir;
   await prepareMail(t.db, settings);
   mail = await startMail(settings);
@@ -174,6 +178,31 @@ describe('the autoresponder set on the panel', () => {
     expect(reply?.raw).toContain('I am away until Monday.');
     expect(reply?.raw).toMatch(/^From: .*info@post\.example/im);
     expect(reply?.raw).toMatch(/^Auto-Submitted: auto-replied/im);
+    // Signed with the domain's key: a receiver that finds its published record in the zone says pass.
+    const key = await t.db
+      .selectFrom('dkim_keys')
+      .select(['selector', 'public_key'])
+      .where('domain_id', '=', domainId)
+      .executeTakeFirstOrThrow();
+    const published = await t.db
+      .selectFrom('dns_records')
+      .select('content')
+      .where('domain_id', '=', domainId)
+      .where('type', '=', 'TXT')
+      .where('name', '=', `${key.selector}._domainkey`)
+      .executeTakeFirstOrThrow();
+    const checked = await authenticate(reply?.raw ?? '', {
+      ip: '127.0.0.1',
+      sender: reply?.mailFrom ?? '',
+      mta: 'mx.elsewhere.test',
+      resolver: (async (name: string, type: string) => {
+        if (type === 'TXT' && name === `${key.selector}._domainkey.post.example`) return [[published.content]];
+        throw Object.assign(new Error(`no ${type} ${name}`), { code: 'ENOTFOUND' });
+      }) as NonNullable<Parameters<typeof authenticate>[1]>['resolver'],
+    });
+    expect(checked.dkim.results.map((result) => [result.signingDomain, result.selector, result.status.result])).toEqual([
+      ['post.example', key.selector, 'pass'],
+    ]);
     expect(await inboxSubjects(MAILBOX, PASSWORD, 'Question one')).toContain('Question one');
 
     // Within the interval Anna gets no second reply; another sender gets theirs.
