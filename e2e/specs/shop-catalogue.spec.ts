@@ -91,6 +91,13 @@ test('a host admin changes VAT and prices, customers see them in the shop', asyn
   await expect(workers).toHaveAccessibleDescription(/Enter a whole number from 1 to 100/);
   await workers.fill('8');
   await create.getByRole('textbox', { name: 'PHP memory per request (MB)' }).fill('256');
+  // Mail that leaves: empty is the platform's default, never unlimited.
+  const mailPerHour = create.getByRole('textbox', { name: 'Messages per mailbox and hour' });
+  await expect(mailPerHour).toHaveAttribute('placeholder', 'Default (200)');
+  await mailPerHour.fill('0');
+  await create.getByRole('button', { name: 'Add plan' }).click();
+  await expect(mailPerHour).toHaveAccessibleDescription(/Enter a whole number from 1 to 100000/);
+  await mailPerHour.fill('500');
   await reviewScreen(page, testInfo, 'catalogue-plan-dialog', DIALOG);
   await create.getByRole('button', { name: 'Add plan' }).click();
   await expect(create).toBeHidden();
@@ -102,6 +109,7 @@ test('a host admin changes VAT and prices, customers see them in the shop', asyn
   const edit = page.getByRole('dialog', { name: `Edit plan ${title}` });
   const yearly = edit.getByRole('textbox', { name: 'Price per year (without VAT)' });
   await expect(yearly).toHaveValue('125.00');
+  await expect(edit.getByRole('textbox', { name: 'Messages per mailbox and hour' })).toHaveValue('500');
   await yearly.fill('150');
   await expect(edit).toContainText('With VAT: €165.00');
   await edit.getByRole('button', { name: 'Save changes' }).click();
