@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
-import { keyIdOf, openWith } from '@berth/contracts/sealed';
+import { keysById, openWith } from '@berth/contracts/sealed';
 import { certificatesOf } from './queries.ts';
 
 const run = promisify(execFile);
@@ -26,13 +26,7 @@ export class SiteCertificates {
 
   constructor(dir: string, keys: string | undefined, workerUser: string | null) {
     this.dir = dir;
-    this.keys = new Map(
-      (keys ?? '')
-        .split(',')
-        .filter(Boolean)
-        .map((text) => Buffer.from(text, 'base64'))
-        .map((key) => [keyIdOf(key), key]),
-    );
+    this.keys = keysById(keys);
     this.workerUser = workerUser;
     mkdirSync(dir, { recursive: true, mode: 0o711 });
   }

@@ -14,6 +14,7 @@ import { formatPropagation, measureDnsPropagation } from './dns-propagation.ts';
 import { measureDomainsPage } from './domains.ts';
 import { formatDnsThroughput, measureDnsThroughput } from './dns-throughput.ts';
 import { formatWebsites, measureWebsites } from './websites.ts';
+import { formatMailSigning, measureMailSigning } from './mail-signing.ts';
 import { auditPages, formatPages, logInOnHost } from './pages.ts';
 import { queriesPerRequest } from './queries.ts';
 import { formatRevocation, measureRevocation } from './revocation.ts';
@@ -200,6 +201,8 @@ async function main(): Promise<void> {
   const dnsThroughput = await measureDnsThroughput();
   log(`websites: nginx, PHP-FPM and the web agent, ${settings.sites.toLocaleString('en-US')} sites ...`);
   const websites = await measureWebsites({ sites: settings.sites, log });
+  log('mail: submission, DKIM signing by rspamd and relay, against Postfix alone ...');
+  const mail = await measureMailSigning({ log });
 
   const userComparison: Comparison = {
     title: `Authenticated GET /api/user vs bare Fastify (${load.connections} connections, ${load.durationSeconds} s)`,
@@ -241,6 +244,7 @@ async function main(): Promise<void> {
   log(`\n${formatPropagation(propagation)}`);
   log(`\n${formatDnsThroughput(dnsThroughput)}`);
   log(`\n${formatWebsites(websites)}`);
+  log(`\n${formatMailSigning(mail)}`);
   const failed = [...userRuns, hello, ...pooledRuns, ...loginRuns].some((result) => result.failures > 0);
   if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');
   log('');

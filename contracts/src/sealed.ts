@@ -13,6 +13,16 @@ export class SealedError extends Error {}
 
 export const keyIdOf = (key: Buffer): string => createHash('sha256').update(key).digest('hex').slice(0, 8);
 
+/** The keys a daemon's settings carry (SecretBox.exportKeys: base64, comma-separated), by their ids, for openWith. */
+export const keysById = (exported: string | undefined): Map<string, Buffer> =>
+  new Map(
+    (exported ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((text) => Buffer.from(text, 'base64'))
+      .map((key) => [keyIdOf(key), key] as const),
+  );
+
 /** A key for one purpose only (HKDF-SHA256): who holds it opens that purpose's values and nothing else. */
 export const purposeKey = (key: Buffer, purpose: string): Buffer =>
   Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `berth:${purpose}`, 32));

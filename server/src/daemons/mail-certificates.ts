@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
-import { keyIdOf, openWith } from '@berth/contracts/sealed';
+import { keysById, openWith } from '@berth/contracts/sealed';
 
 const run = promisify(execFile);
 /** A domain as it may appear in a file name and in Dovecot's and Postfix's configuration. */
@@ -31,13 +31,7 @@ export interface MailTlsSettings {
  * whether anything changed (then both daemons are reloaded: open sessions go on).
  */
 export async function syncMailCertificates(pool: pg.Pool, settings: MailTlsSettings): Promise<boolean> {
-  const keys = new Map(
-    settings.keys
-      .split(',')
-      .filter(Boolean)
-      .map((text) => Buffer.from(text, 'base64'))
-      .map((key) => [keyIdOf(key), key] as const),
-  );
+  const keys = keysById(settings.keys);
   if (keys.size === 0) return false;
   mkdirSync(settings.dir, { recursive: true, mode: 0o700 });
   const { rows } = await pool.query<{ domain: string; serial: string; cert_pem: string; key_sealed: string }>(

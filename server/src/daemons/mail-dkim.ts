@@ -1,7 +1,7 @@
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import { keyIdOf, openWith } from '@berth/contracts/sealed';
+import { keysById, openWith } from '@berth/contracts/sealed';
 
 /** A domain as it may appear in a file name and in the signer's map. */
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
@@ -28,13 +28,7 @@ export const selectorMapOf = (dir: string) => path.join(dir, 'selectors.map');
  * served loses both, so nothing is signed for it. Answers whether anything changed.
  */
 export async function syncDkimKeys(pool: pg.Pool, settings: MailDkimSettings): Promise<boolean> {
-  const keys = new Map(
-    settings.keys
-      .split(',')
-      .filter(Boolean)
-      .map((text) => Buffer.from(text, 'base64'))
-      .map((key) => [keyIdOf(key), key] as const),
-  );
+  const keys = keysById(settings.keys);
   if (keys.size === 0) return false;
   mkdirSync(settings.dir, { recursive: true, mode: 0o700 });
   chownSync(settings.dir, settings.uid, settings.gid);

@@ -102,6 +102,19 @@ afterAll(async () => {
   if (settings?.runDir) rmSync(settings.runDir, { recursive: true, force: true });
 });
 
+/** A domain of `ownerId` with one mailbox `<uid>@<name>` (the panel password): the mailbox's id. */
+async function domainWithMailbox(name: string, ownerId: number, uid: string): Promise<number> {
+  const domain = await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name, owner_id: ownerId } });
+  expect(domain.statusCode, domain.body).toBe(201);
+  const box = await owner.call({
+    method: 'POST',
+    url: `/api/host/domain/${domain.json().data.id}/users`,
+    payload: { uid, password: PASSWORD, password_confirmation: PASSWORD, quota_mb: 50 },
+  });
+  expect(box.statusCode, box.body).toBe(201);
+  return box.json().data.id;
+}
+
 /** Sends one message through a submission port; answers 'sent' or the SMTP code it was refused with. */
 async function submit(
   options: { port: number; implicitTls: boolean; user: string; pass: string },
@@ -281,18 +294,7 @@ describe("outbound limits (the owner's plan: messages each mailbox sends an hour
         expires_at: new Date(now + 30 * 86_400_000),
       })
       .execute();
-    const domain = await owner.call({
-      method: 'POST',
-      url: '/api/host/domain',
-      payload: { name: 'bulk.example', owner_id: sender.user.id },
-    });
-    expect(domain.statusCode, domain.body).toBe(201);
-    const box = await owner.call({
-      method: 'POST',
-      url: `/api/host/domain/${domain.json().data.id}/users`,
-      payload: { uid: 'news', password: PASSWORD, password_confirmation: PASSWORD, quota_mb: 50 },
-    });
-    expect(box.statusCode, box.body).toBe(201);
+    const boxId = await domainWithMailbox('bulk.example', sender.user.id, 'news');
     const BULK = 'news@bulk.example';
 
     const answers = await Promise.all(
@@ -324,7 +326,7 @@ describe("outbound limits (the owner's plan: messages each mailbox sends an hour
     await t.db
       .updateTable('mail_send_windows')
       .set({ window_start: new Date(now - 61 * 60_000) })
-      .where('domain_user_id', '=', box.json().data.id)
+      .where('domain_user_id', '=', boxId)
       .execute();
     expect(await submit(on587(BULK, PASSWORD), BULK, 'friend@outside.test', 'After the hour')).toBe('sent');
     await arrivedOutside('After the hour');
@@ -419,18 +421,7 @@ describe('a customer suspended for an unpaid renewal (modules/billing)', () => {
   it('cannot log in over IMAP, POP3 or SMTP AUTH, still receives mail, and logs in again within 5 s of paying', async () => {
     const LATE = 'box@unpaid.example';
     const customer = await addUser(t, tenantId, 'late@alpha.test');
-    const domain = await owner.call({
-      method: 'POST',
-      url: '/api/host/domain',
-      payload: { name: 'unpaid.example', owner_id: customer.user.id },
-    });
-    expect(domain.statusCode, domain.body).toBe(201);
-    const box = await owner.call({
-      method: 'POST',
-      url: `/api/host/domain/${domain.json().data.id}/users`,
-      payload: { uid: 'box', password: PASSWORD, password_confirmation: PASSWORD, quota_mb: 50 },
-    });
-    expect(box.statusCode, box.body).toBe(201);
+    await domainWithMailbox('unpaid.example', customer.user.id, 'box');
     expect(await imapsLogin(LATE, PASSWORD)).toBe(true);
 
     const invoiceId = await suspendForNonPayment(t, owner.call, customer.user.id, 'unpaid-renewal.com');
