@@ -164,14 +164,21 @@ describe('PostgreSQL backup and restore', () => {
 
   it('pg_dump while the server runs, pg_restore into an empty database: the same rows', async () => {
     const pgEnv = { DATABASE_URL: postgres.url };
-    const server = await startBerth({ ...env, ...pgEnv });
+    // Its jobs' passes are logged at info: this test waits for them.
+    const server = await startBerth({ ...env, ...pgEnv, LOG_LEVEL: 'info' });
     const started = Date.now();
     try {
       await cli(['demo', `--password=${randomBytes(18).toString('base64url')}`], pgEnv);
-      // The server's expiry job makes its first pass 5 s after start (modules/expiry/service.ts)
-      // and writes reminders for the demo's soon-expiring domains; the dump is taken after it,
-      // so that the running server and the copy hold the same rows.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 7_000 - Date.now())));
+      // The server's expiry and billing jobs make their first passes 5 and 10 s after start
+      // (modules/expiry, modules/billing) and write reminders and renewal invoices for the demo's
+      // soon-expiring domains; the dump is taken once both have said they are over, so that the
+      // running server and the copy hold the same rows (the next passes are an hour away).
+      for (const line of ['expiry reminders', '"msg":"billing pass"']) {
+        while (!server.output().includes(line)) {
+          if (Date.now() - started > 60_000) throw new Error(`no "${line}" from the server: ${server.output().slice(-2000)}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       const file = path.join(dir, 'backup.pgdump');
       expect((await cli(['backup', file], pgEnv)).stdout).toContain('pg_dump');
       const admin = new pg.Client({ connectionString: postgres.url });
