@@ -139,7 +139,7 @@ export const test = base.extend<
         await removeUsers(userPrefix);
       }
     },
-    { scope: 'worker', timeout: 120_000 },
+    { scope: 'worker', timeout: 180_000 },
   ],
 });
 

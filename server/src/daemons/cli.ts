@@ -140,7 +140,8 @@ async function start(): Promise<void> {
       ? `supervisord runs already; started what was stopped (${services.config})`
       : `supervisord started (${services.config})`,
   );
-  const deadline = Date.now() + 30_000;
+  // 30 s for all of them, more where a program's first start takes longer (rspamd compiling its expressions).
+  const deadline = Date.now() + Math.max(30_000, ...programs.map((program) => program.startupMs ?? 0));
   for (const program of programs) {
     while (!(await program.ready()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     const up = await program.ready();

@@ -266,6 +266,8 @@ export interface Program {
   args: string[];
   /** Whether it answers (listens, resolves). */
   ready: () => Promise<boolean>;
+  /** How long a start may take before it counts as failed (ms); 20 s unless said. */
+  startupMs?: number;
 }
 
 /**
@@ -309,6 +311,9 @@ export function mailPrograms(settings: MailSettings): Program[] {
       // A main process killed outright leaves its workers holding the milter port: they are ended
       // first (their process group is the old main process's pid, which main.pid names: rspamd in
       // the foreground writes no pid file, so the shell writes its own pid, which exec keeps).
+      // Its first start on a machine compiles its expressions (tens of seconds on a busy one); later
+      // starts find them in the cache.
+      startupMs: 120_000,
       args: [
         '-c',
         `old=$(cat '${path.join(rspamdDirs(settings).run, 'main.pid')}' 2>/dev/null); ` +
@@ -356,11 +361,11 @@ async function startUntilListening(
   args: string[],
   logFile: string,
   ready: () => Promise<boolean>,
-  options: { moreLogs?: string[] },
+  options: { moreLogs?: string[]; startupMs?: number | undefined },
 ): Promise<ChildProcess> {
   const log = openSync(logFile, 'a');
   const child = spawn(command, args, { stdio: ['ignore', log, log] });
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + (options.startupMs ?? 20_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     if (await ready()) return child;
@@ -408,6 +413,7 @@ export async function startMail(settings: MailSettings): Promise<RunningMail> {
         {
           moreLogs:
             program.name === 'dovecot' ? [path.join(dirs(settings).dovecot, 'dovecot.log')] : [path.join(settings.runDir, 'postfix.log')],
+          startupMs: program.startupMs,
         },
       );
       processes.set(program.name, child);

@@ -66,7 +66,7 @@ beforeAll(async () => {
       .map((file) => (existsSync(file) ? `${file}:\n${readFileSync(file, 'utf8').slice(-1500)}` : ''))
       .join('\n');
   expect(started.stdout, logs()).not.toMatch(/does not answer/);
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await services('stop');
   await t?.close();
