@@ -430,6 +430,15 @@ export type MailCheck = z.infer<typeof mailCheckSchema>;
 export const mailRecordsSchema = z.object({
   /** The DKIM selector of the domain's key; null before a key is made. */
   dkim_selector: z.string().nullable(),
+  /** A key rotation under way: the next key (signing from `signs_at`) and the old one (its record removed at `removed_at`). */
+  dkim_rotation: z
+    .object({
+      next_selector: z.string().nullable(),
+      signs_at: z.string().nullable(),
+      old_selector: z.string().nullable(),
+      removed_at: z.string().nullable(),
+    })
+    .nullable(),
   checks: z.array(mailCheckSchema),
 });
 export type MailRecords = z.infer<typeof mailRecordsSchema>;

@@ -258,6 +258,18 @@ test('the mail records are checked, and the proposed ones are added with a click
   await expect(section).toContainText('4 of 4 in order', { timeout: 30_000 });
   await section.scrollIntoViewIfNeeded();
   await reviewScreen(page, testInfo, 'dns-mail-records-done', MAIN);
+
+  // Rotating the DKIM key: the new one is published beside the signing one, which stays.
+  const selector = /berth\d{6}/.exec((await check('dkim').textContent()) ?? '')?.[0] ?? '';
+  await section.getByRole('button', { name: 'Rotate key' }).click();
+  await expect(notice(page, 'A new DKIM key is published; mail is signed with it once receivers can find it.')).toBeVisible();
+  await expect(section.getByTestId('dkim-rotation')).toContainText(/New key berth\d{6}b? is published; mail is signed with it from /);
+  await expect(section.getByRole('button', { name: 'Rotate key' })).toHaveCount(0);
+  await expect(check('dkim')).toHaveAttribute('data-state', 'ok');
+  await expect(check('dkim')).toContainText(`The key of selector ${selector} is published.`);
+  await expect(records(page).filter({ hasText: 'v=DKIM1' })).toHaveCount(2);
+  await section.scrollIntoViewIfNeeded();
+  await reviewScreen(page, testInfo, 'dns-mail-records-rotating', MAIN);
 });
 
 test('a customer moves a zone in: a BIND file is pasted, its bad lines named, then its records added', async ({

@@ -5,6 +5,7 @@ import { DataDirBusyError, DataDirLock } from './db/data-dir-lock.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startMailLimitsJob } from './modules/mail-limits/service.ts';
+import { startDkimRotationJob } from './modules/dns/service.ts';
 import { buildApp } from './app.ts';
 import { ensureOperator, firstAdminBanner } from './modules/tenants/bootstrap.ts';
 import { startSweeper } from './modules/sessions/sweeper.ts';
@@ -46,6 +47,8 @@ async function start(config: Config): Promise<void> {
 
   const mailLimitsJob = startMailLimitsJob(services.mailLimits, app.log);
   app.addHook('onClose', async () => mailLimitsJob.stop());
+  const dkimRotationJob = startDkimRotationJob(services.dns, app.log);
+  app.addHook('onClose', async () => dkimRotationJob.stop());
 
   const resealed = await services.twoFactor.sealStoredSeeds();
   if (resealed) app.log.info({ resealed }, 'two-factor seeds sealed under the current key');

@@ -40,6 +40,7 @@ import * as m0037 from './migrations/0037_certificate_revocation.ts';
 import * as m0038 from './migrations/0038_http01.ts';
 import * as m0039 from './migrations/0039_dkim_signing.ts';
 import * as m0040 from './migrations/0040_mail_send_limits.ts';
+import * as m0041 from './migrations/0041_dkim_rotation.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   '0038_http01': m0038,
   '0039_dkim_signing': m0039,
   '0040_mail_send_limits': m0040,
+  '0041_dkim_rotation': m0041,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

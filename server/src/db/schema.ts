@@ -437,6 +437,14 @@ export interface DkimKeysTable {
   public_key: string;
   private_key: string;
   created_at: Timestamp;
+  /** A rotation under way (migration 0041): the key published beside it, signing from next_signs_at. */
+  next_selector: ColumnType<string | null, string | null | undefined, string | null>;
+  next_public_key: ColumnType<string | null, string | null | undefined, string | null>;
+  next_private_key: ColumnType<string | null, string | null | undefined, string | null>;
+  next_signs_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The key signed with before, still published until old_removed_at. */
+  old_selector: ColumnType<string | null, string | null | undefined, string | null>;
+  old_removed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** Personal API tokens (migration 0014): only the SHA-256 of the token is kept. */

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Resolver } from 'node:dns/promises';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { authenticate } from 'mailauth';
 import { connect as connectTcp, type Socket } from 'node:net';
@@ -248,6 +248,21 @@ describe('DKIM signing (rspamd as the milter of the listeners mail leaves throug
     const file = statSync(path.join(settings.runDir, 'dkim', `send.example.${key.selector}.key`));
     expect(file.mode & 0o777).toBe(0o600);
     expect(file.uid).toBe(Number(execFileSync('id', ['-u', '_rspamd'], { encoding: 'utf8' }).trim()));
+  });
+
+  it("writes a new domain's key for rspamd at once, and removes it with the domain", async () => {
+    const made = await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'fresh.example' } });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().data.id;
+    const key = await t.db.selectFrom('dkim_keys').select('selector').where('domain_id', '=', id).executeTakeFirstOrThrow();
+    const file = path.join(settings.runDir, 'dkim', `fresh.example.${key.selector}.key`);
+    const map = () => readFileSync(path.join(settings.runDir, 'dkim', 'selectors.map'), 'utf8');
+    await within(10_000, async () => expect(existsSync(file), mailLogTail(settings)).toBe(true));
+    expect(map()).toContain(`fresh.example ${key.selector}\n`);
+    const deleted = await owner.call({ method: 'DELETE', url: `/api/host/domain/${id}?confirm=fresh.example` });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await within(10_000, async () => expect(existsSync(file)).toBe(false));
+    expect(map()).not.toContain('fresh.example');
   });
 
   it('leaves mail arriving from outside unsigned', async () => {

@@ -105,6 +105,15 @@ export function useDnssec(domainId: number) {
 export type DkimAnswer = z.output<typeof dkimAnswerSchema>;
 
 /** POST /api/host/domain/{id}/dns/dkim: make the domain's DKIM key if it has none and publish it. */
+/** "Rotate DKIM key": a new key published beside the signing one (409 while a rotation is under way). */
+export function useDkimRotate(domainId: number) {
+  const changed = useZoneChanged(domainId);
+  return useMutation<DkimAnswer, ApiError, void>({
+    mutationFn: () => apiRequest(`/host/domain/${domainId}/dns/dkim/rotate`, { method: 'POST', schema: dkimAnswerSchema }),
+    onSuccess: changed,
+  });
+}
+
 export function useDkimPublish(domainId: number) {
   const changed = useZoneChanged(domainId);
   return useMutation<DkimAnswer, ApiError, void>({

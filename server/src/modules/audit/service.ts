@@ -59,6 +59,7 @@ export type AuditAction =
   | 'dns.dnssec_signed'
   | 'dns.dnssec_unsigned'
   | 'dns.dkim_published'
+  | 'dns.dkim_rotation_started'
   | 'customer.created'
   | 'customer.updated'
   | 'customer.locked'

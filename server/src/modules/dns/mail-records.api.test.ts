@@ -139,6 +139,51 @@ describe('mail records of a zone', () => {
     expect(await t.db.selectFrom('dkim_keys').select('selector').where('domain_id', '=', id).execute()).toEqual(keys);
   });
 
+  it('rotates the DKIM key: the new one is published at once, signs after the TTL, the old record goes a week later; one rotation at a time', async () => {
+    const id = await newDomain('rotate.example');
+    const before = await t.db.selectFrom('dkim_keys').selectAll().where('domain_id', '=', id).executeTakeFirstOrThrow();
+    const txtAt = async (selector: string) =>
+      (await zoneOf(id)).records.filter((r: { name: string; type: string }) => r.name === `${selector}._domainkey` && r.type === 'TXT');
+    const url = `/api/host/domain/${id}/dns/dkim/rotate`;
+
+    // 30 at the same instant: one rotation.
+    const answers = await Promise.all(Array.from({ length: 30 }, () => owner.call({ method: 'POST', url })));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, ...Array<number>(29).fill(409)]);
+    const started = answers.find((answer) => answer.statusCode === 200)!.json();
+    const next = started.data.dkim_rotation.next_selector as string;
+    expect(next).not.toBe(before.selector);
+    expect(started.data.dkim_selector).toBe(before.selector);
+    expect(started.data.dkim_rotation.signs_at).toBe(new Date(t.clock.now().getTime() + 3600_000).toISOString());
+    expect(await txtAt(next)).toHaveLength(1);
+    expect(await txtAt(before.selector)).toHaveLength(1);
+    expect(answers.find((answer) => answer.statusCode === 409)!.json().message).toMatch(/rotation is under way/);
+    expect(await stranger.call({ method: 'POST', url })).toMatchObject({ statusCode: 404 });
+
+    // Before the TTL has passed it still signs with the old key.
+    t.clock.advance(3599_000);
+    expect(await t.services.dns.runDkimRotations()).toBe(0);
+    t.clock.advance(1_000);
+    expect(await t.services.dns.runDkimRotations()).toBe(1);
+    const switched = await t.db.selectFrom('dkim_keys').selectAll().where('domain_id', '=', id).executeTakeFirstOrThrow();
+    expect(switched.selector).toBe(next);
+    expect(switched.private_key).not.toBe(before.private_key);
+    expect(switched.old_selector).toBe(before.selector);
+    expect(await txtAt(before.selector)).toHaveLength(1);
+    expect((await owner.call({ method: 'POST', url })).statusCode).toBe(409);
+
+    // A week later the old record goes, and another rotation may start.
+    t.clock.advance(7 * 86_400_000 - 1_000);
+    expect(await t.services.dns.runDkimRotations()).toBe(0);
+    t.clock.advance(1_000);
+    expect(await t.services.dns.runDkimRotations()).toBe(1);
+    expect(await txtAt(before.selector)).toHaveLength(0);
+    expect(await txtAt(next)).toHaveLength(1);
+    const zone = await zoneOf(id);
+    expect(zone.mail).toMatchObject({ dkim_selector: next, dkim_rotation: null });
+    expect(stateOf(zone).dkim).toBe('ok');
+    expect((await owner.call({ method: 'POST', url })).statusCode).toBe(200);
+  });
+
   it('refuses another customer and removes the key with the domain', async () => {
     const id = await newDomain('gone.example');
     expect((await stranger.call({ method: 'POST', url: `/api/host/domain/${id}/dns/dkim` })).statusCode).toBe(404);

@@ -133,7 +133,80 @@ export const deleteSigningKeys = async (db: Db, domainId: number): Promise<numbe
 
 /** The domain's DKIM key, public half only (the private one is read only by a signer). */
 export const findDkimKey = (db: Db, domainId: number) =>
-  db.selectFrom('dkim_keys').select(['selector', 'public_key']).where('domain_id', '=', domainId).executeTakeFirst();
+  db
+    .selectFrom('dkim_keys')
+    .select(['selector', 'public_key', 'next_selector', 'next_signs_at', 'old_selector', 'old_removed_at'])
+    .where('domain_id', '=', domainId)
+    .executeTakeFirst();
+
+/** Publishes a next key beside the signing one, unless a rotation is under way (the first of two at once wins). */
+export const startDkimRotation = async (
+  db: Db,
+  domainId: number,
+  next: { selector: string; publicKey: string; sealedPrivateKey: string; signsAt: Date },
+): Promise<boolean> => {
+  const row = await db
+    .updateTable('dkim_keys')
+    .set({
+      next_selector: next.selector,
+      next_public_key: next.publicKey,
+      next_private_key: next.sealedPrivateKey,
+      next_signs_at: next.signsAt,
+    })
+    .where('domain_id', '=', domainId)
+    .where('next_selector', 'is', null)
+    .where('old_selector', 'is', null)
+    .returning('domain_id')
+    .executeTakeFirst();
+  return row !== undefined;
+};
+
+/** Domains whose next key signs from now, or whose old key's record is due to go. */
+export const dueDkimRotations = (db: Db, now: Date) =>
+  db
+    .selectFrom('dkim_keys as k')
+    .innerJoin('domains as d', 'd.id', 'k.domain_id')
+    .select(['d.id', 'd.tenant_id', 'd.created_at', 'd.name'])
+    .where((eb) => eb.or([eb('k.next_signs_at', '<=', now), eb('k.old_removed_at', '<=', now)]))
+    .orderBy('d.id')
+    .limit(500)
+    .execute();
+
+/** The next key becomes the signing one, the signing one the old (published until `removeAt`); answers the new selector. */
+export const switchDkimKey = async (db: Db, domainId: number, now: Date, removeAt: Date): Promise<string | null> => {
+  const row = await db
+    .updateTable('dkim_keys')
+    .set((eb) => ({
+      old_selector: eb.ref('selector'),
+      old_removed_at: removeAt,
+      selector: sql<string>`next_selector`,
+      public_key: sql<string>`next_public_key`,
+      private_key: sql<string>`next_private_key`,
+      next_selector: null,
+      next_public_key: null,
+      next_private_key: null,
+      next_signs_at: null,
+    }))
+    .where('domain_id', '=', domainId)
+    .where('next_signs_at', '<=', now)
+    .returning('selector')
+    .executeTakeFirst();
+  return row?.selector ?? null;
+};
+
+/** The old key is forgotten once its record may go; answers its selector. */
+export const forgetOldDkimKey = async (db: Db, domainId: number, now: Date): Promise<string | null> => {
+  const row = await db
+    .updateTable('dkim_keys as k')
+    .set({ old_selector: null, old_removed_at: null })
+    .from('dkim_keys as was')
+    .whereRef('was.domain_id', '=', 'k.domain_id')
+    .where('k.domain_id', '=', domainId)
+    .where('k.old_removed_at', '<=', now)
+    .returning('was.old_selector')
+    .executeTakeFirst();
+  return row?.old_selector ?? null;
+};
 
 /** Every DKIM key's sealed private half: for sealing them again under the signer's key (DnsService.sealDkimKeys). */
 export const listDkimPrivateKeys = (db: Db) => db.selectFrom('dkim_keys').select(['domain_id', 'private_key']).execute();

@@ -198,5 +198,24 @@ export function dnsRoutes(dns: DnsService, actors: ActorSource) {
         message: translate(request.lang, 'dns.dkim_published'),
       }),
     );
+
+    api.post(
+      '/host/domain/:id/dns/dkim/rotate',
+      {
+        config: { rateLimit: RATE_LIMITS.write },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary:
+            'Rotate the DKIM key: a new key is published beside the signing one, signs once its record has been out for its TTL, and the old record goes a week later; 409 while a rotation is under way',
+          params: idParamsSchema,
+          response: { 200: dkimAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({
+        ...(await dns.rotateDkim(await actors.actor(request), request.params.id)),
+        message: translate(request.lang, 'dns.dkim_rotation_started'),
+      }),
+    );
   };
 }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Dnssec, DnsRecord, DnsRecordPayload, MailRecords, Soa } from '@berth/contracts';
 import { DNS_RECORDS_PER_ZONE_MAX, DNS_TTL_DEFAULT, DNS_TTL_MAX, DNS_TTL_MIN } from '@berth/contracts';
 import type { Selectable } from 'kysely';
@@ -10,6 +11,7 @@ import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { DomainDirectory } from '../domains/service.ts';
 import { iso } from '../tenants/scope.ts';
+import { startPeriodic } from '../../lib/periodic.ts';
 import type { UserRow } from '../users/queries.ts';
 import {
   bumpZoneSerial,
@@ -30,6 +32,10 @@ import {
   findDkimKey,
   listDkimPrivateKeys,
   resealDkimKey,
+  startDkimRotation,
+  dueDkimRotations,
+  switchDkimKey,
+  forgetOldDkimKey,
   insertDkimKey,
 } from './queries.ts';
 import { DKIM_KEYS_PURPOSE, dkimRecordName, dkimRecordText, newDkimKey, type DkimKeyPair } from './dkim.ts';
@@ -67,7 +73,16 @@ export async function sealedDkimKey(secrets: SecretBox, now: Date): Promise<NewD
   return { ...key, sealedPrivateKey: secrets.derive(DKIM_KEYS_PURPOSE).seal(key.privateKeyPem) };
 }
 
-const dkimRecord = (domain: DomainRow, key: DkimKeyPair, now: Date) => ({
+/** How long the old key's record stays published after the new key signs: mail signed just before still verifies. */
+export const DKIM_OLD_KEY_DAYS = 7;
+
+/** `selector`, or with a letter after it when a key of the domain has it already (a second rotation in a month). */
+function freeSelector(selector: string, taken: string[]): string {
+  for (const suffix of ['', ...'bcdefghijklmnopqrstuvwxyz']) if (!taken.includes(selector + suffix)) return selector + suffix;
+  return `${selector}${Date.now().toString(36)}`;
+}
+
+const dkimRecord = (domain: Pick<DomainRow, 'id' | 'tenant_id'>, key: DkimKeyPair, now: Date) => ({
   tenant_id: domain.tenant_id,
   domain_id: domain.id,
   name: dkimRecordName(key.selector),
@@ -170,13 +185,21 @@ export class DnsService {
   /** The zone's mail records checked against what receivers look up (modules/dns/mail-checks.ts). */
   private async mailOf(domain: DomainRow, records: RecordRow[]): Promise<MailRecords> {
     const key = await findDkimKey(this.deps.db, domain.id);
-    return { dkim_selector: key?.selector ?? null, checks: mailChecks(domain.name, records, key ?? null) };
+    const rotating = key && (key.next_selector || key.old_selector);
+    return {
+      dkim_selector: key?.selector ?? null,
+      dkim_rotation: rotating
+        ? {
+            next_selector: key.next_selector,
+            signs_at: key.next_signs_at ? iso(key.next_signs_at) : null,
+            old_selector: key.old_selector,
+            removed_at: key.old_removed_at ? iso(key.old_removed_at) : null,
+          }
+        : null,
+      checks: mailChecks(domain.name, records, key ?? null),
+    };
   }
 
-  /**
-   * Makes the domain's DKIM key if it has none (domains bought in the shop, or made before keys
-   * existed) and publishes its TXT record if the zone lacks it. Doing it twice changes nothing.
-   */
   /**
    * Seals every DKIM private key under the signer's own key (DKIM_KEYS_PURPOSE) that is not yet:
    * keys made before signing existed were sealed under the server's key, which the mail agent must
@@ -199,6 +222,10 @@ export class DnsService {
     return sealed;
   }
 
+  /**
+   * Makes the domain's DKIM key if it has none (domains bought in the shop, or made before keys
+   * existed) and publishes its TXT record if the zone lacks it. Doing it twice changes nothing.
+   */
   async publishDkim(actor: Actor, domainId: number): Promise<{ data: MailRecords; soa: Soa }> {
     const domain = await this.deps.domains.visible(actor.user, domainId);
     const fresh = (await findDkimKey(this.deps.db, domain.id)) ? undefined : await sealedDkimKey(this.deps.secrets, this.deps.clock.now());
@@ -242,6 +269,66 @@ export class DnsService {
     }
     const records = await listRecords(this.deps.db, domain.id);
     return { data: await this.mailOf(domain, records), soa: await this.soa(domain, records, serial) };
+  }
+
+  /**
+   * "Rotate DKIM key": a new key is published at a selector of its own beside the signing one; it
+   * signs once receivers can find it (the record's TTL after now, DkimRotations below), and the old
+   * record goes a week after that. One rotation at a time: another while one is under way is 409.
+   */
+  async rotateDkim(actor: Actor, domainId: number): Promise<{ data: MailRecords; soa: Soa }> {
+    const domain = await this.deps.domains.visible(actor.user, domainId);
+    const current = await findDkimKey(this.deps.db, domain.id);
+    if (!current) throw new HttpError(409, 'dns.dkim_none');
+    if (current.next_selector || current.old_selector) throw new HttpError(409, 'dns.dkim_rotating');
+    const now = this.deps.clock.now();
+    const fresh = await sealedDkimKey(this.deps.secrets, now);
+    const selector = freeSelector(fresh.selector, [current.selector]);
+    const serial = await this.deps.db.transaction().execute(async (trx) => {
+      const signsAt = new Date(now.getTime() + DNS_TTL_DEFAULT * 1000);
+      if (!(await startDkimRotation(trx, domain.id, { ...fresh, selector, signsAt }))) throw new HttpError(409, 'dns.dkim_rotating');
+      if ((await countRecords(trx, domain.id)) >= DNS_RECORDS_PER_ZONE_MAX)
+        throw new HttpError(422, 'dns.too_many', { params: { max: DNS_RECORDS_PER_ZONE_MAX } });
+      const bumped = await this.bump(trx, domain);
+      await insertRecords(trx, [dkimRecord(domain, { ...fresh, selector }, now)]);
+      return bumped;
+    });
+    await this.deps.audit.recordAction(
+      actor,
+      'dns.dkim_rotation_started',
+      domain.tenant_id,
+      { type: 'domain', id: domain.id },
+      { domain: domain.name, selector, previous: current.selector },
+    );
+    const records = await listRecords(this.deps.db, domain.id);
+    return { data: await this.mailOf(domain, records), soa: await this.soa(domain, records, serial) };
+  }
+
+  /**
+   * The rotations' due steps (run every few minutes, main.ts): a next key whose record receivers can
+   * find by now becomes the signing key, and an old key's record a week after goes. Answers how
+   * many steps were taken.
+   */
+  async runDkimRotations(): Promise<number> {
+    let steps = 0;
+    const now = this.deps.clock.now();
+    for (const domain of await dueDkimRotations(this.deps.db, now)) {
+      steps += await this.deps.db.transaction().execute(async (trx) => {
+        let taken = 0;
+        const signing = await switchDkimKey(trx, domain.id, now, new Date(now.getTime() + DKIM_OLD_KEY_DAYS * 86_400_000));
+        if (signing) taken++;
+        const old = signing ? null : await forgetOldDkimKey(trx, domain.id, now);
+        if (old) {
+          await this.bump(trx, domain);
+          for (const record of await recordsAtName(trx, domain.id, dkimRecordName(old), null)) {
+            if (record.type === 'TXT') await deleteRecord(trx, domain.id, record.id);
+          }
+          taken++;
+        }
+        return taken;
+      });
+    }
+    return steps;
   }
 
   /** Signs the zone (a new ECDSA P-256 key, unless it has one); signing twice changes nothing. */
@@ -441,7 +528,7 @@ export class DnsService {
     }
   }
 
-  private bump(trx: Db, domain: DomainRow): Promise<number> {
+  private bump(trx: Db, domain: Pick<DomainRow, 'id' | 'tenant_id' | 'created_at'>): Promise<number> {
     const now = this.deps.clock.now();
     const created = dailySerialBase(new Date(domain.created_at));
     return bumpZoneSerial(trx, {
@@ -483,4 +570,20 @@ export class DnsService {
       },
     );
   }
+}
+
+/** How often the due steps of DKIM key rotations are taken. */
+export const DKIM_ROTATION_EVERY_MS = 5 * 60_000;
+
+export function startDkimRotationJob(dns: DnsService, log: FastifyBaseLogger): { stop(): void } {
+  return startPeriodic(
+    () =>
+      dns
+        .runDkimRotations()
+        .then((steps) => {
+          if (steps) log.info({ steps }, 'DKIM key rotations advanced');
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'DKIM key rotations failed')),
+    { everyMs: DKIM_ROTATION_EVERY_MS, firstAfterMs: 15_000 },
+  );
 }

@@ -60,6 +60,7 @@ describe('first start', () => {
       '0038_http01',
       '0039_dkim_signing',
       '0040_mail_send_limits',
+      '0041_dkim_rotation',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

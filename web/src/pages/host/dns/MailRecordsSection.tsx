@@ -1,8 +1,9 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconKey, IconPlus } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconKey, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { MailCheck } from '@berth/contracts';
-import { useDkimPublish, useDnsRecordCreate, type DnsZone } from '../../../api/dns.ts';
+import { useDkimPublish, useDkimRotate, useDnsRecordCreate, type DnsZone } from '../../../api/dns.ts';
+import { formatDateTime } from '../../../components/formatDate.ts';
 import { NOTICE_TIMEOUT_MS, pushMessage } from '../../../components/messageStore.ts';
 import { describeError } from '../../../forms/validation.ts';
 import { Section } from '../../PageHeader.tsx';
@@ -32,6 +33,8 @@ export function MailRecordsSection({ domainId, zone }: { domainId: number; zone:
   const { t } = useTranslation();
   const create = useDnsRecordCreate(domainId);
   const dkim = useDkimPublish(domainId);
+  const rotate = useDkimRotate(domainId);
+  const rotation = zone.mail.dkim_rotation;
   const failed = (error: unknown) => pushMessage({ type: 'error', data: describeError(error, t), timeout: NOTICE_TIMEOUT_MS });
   const ready = zone.mail.checks.filter((check) => check.state === 'ok').length;
 
@@ -46,6 +49,11 @@ export function MailRecordsSection({ domainId, zone }: { domainId: number; zone:
       },
     );
   };
+  const rotateKey = () =>
+    rotate.mutate(undefined, {
+      onSuccess: (answer) => pushMessage({ type: 'notice', data: answer.message ?? t('dns.mail.rotateDone'), timeout: NOTICE_TIMEOUT_MS }),
+      onError: failed,
+    });
   const publishKey = () =>
     dkim.mutate(undefined, {
       onSuccess: (answer) => pushMessage({ type: 'notice', data: answer.message ?? t('dns.mail.keyDone'), timeout: NOTICE_TIMEOUT_MS }),
@@ -104,6 +112,28 @@ export function MailRecordsSection({ domainId, zone }: { domainId: number; zone:
                         {t('dns.mail.add')}
                       </Button>
                     </Group>
+                  ) : null}
+                  {check.kind === 'dkim' && check.reason !== 'dkim_no_key' && rotation ? (
+                    <Text fz="sm" data-testid="dkim-rotation">
+                      {rotation.next_selector && rotation.signs_at
+                        ? t('dns.mail.rotationNext', { selector: rotation.next_selector, at: formatDateTime(rotation.signs_at) })
+                        : rotation.old_selector && rotation.removed_at
+                          ? t('dns.mail.rotationOld', { selector: rotation.old_selector, at: formatDateTime(rotation.removed_at) })
+                          : null}
+                    </Text>
+                  ) : null}
+                  {check.kind === 'dkim' && check.reason !== 'dkim_no_key' && !rotation ? (
+                    <div>
+                      <Button
+                        size="xs"
+                        variant="default"
+                        leftSection={<IconRefresh size={14} aria-hidden />}
+                        loading={rotate.isPending}
+                        onClick={rotateKey}
+                      >
+                        {t('dns.mail.rotate')}
+                      </Button>
+                    </div>
                   ) : null}
                   {check.reason === 'dkim_no_key' ? (
                     <div>

@@ -62,6 +62,7 @@ export const AUDIT_ACTIONS = {
     'dns.dnssec_signed',
     'dns.dnssec_unsigned',
     'dns.dkim_published',
+    'dns.dkim_rotation_started',
   ],
   tenant: [
     'tenant.created',
