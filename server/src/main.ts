@@ -52,8 +52,10 @@ async function start(config: Config): Promise<void> {
 
   const resealed = await services.twoFactor.sealStoredSeeds();
   if (resealed) app.log.info({ resealed }, 'two-factor seeds sealed under the current key');
-  const dkimSealed = await services.dns.sealDkimKeys();
-  if (dkimSealed) app.log.info({ dkimSealed }, 'DKIM keys sealed for the signer');
+  const dkim = await services.dns.sealDkimKeys();
+  if (dkim.sealed) app.log.info({ sealed: dkim.sealed }, 'DKIM keys sealed for the signer');
+  if (dkim.unreadable)
+    app.log.warn({ unreadable: dkim.unreadable }, 'DKIM keys sealed under a key this server does not hold: left as they are');
   lock?.serve((request) => runAdminCommand({ handle, hasher: services.hasher, clock: services.clock, config }, request));
 
   const admin = await ensureOperator(handle.db, services.hasher, services.clock, {

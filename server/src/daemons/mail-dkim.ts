@@ -38,14 +38,25 @@ export async function syncDkimKeys(pool: pg.Pool, settings: MailDkimSettings): P
   const served = rows.filter((row) => DOMAIN.test(row.domain) && SELECTOR.test(row.selector));
   let changed = false;
   const wanted = new Set<string>();
+  const signing: typeof served = [];
   for (const row of served) {
     const file = path.join(settings.dir, `${row.domain}.${row.selector}.key`);
+    if (!existsSync(file)) {
+      let key: string;
+      try {
+        key = openWith(keys, row.private_key);
+      } catch {
+        // Sealed under a key this agent was not given: that domain is not signed (its mail still
+        // leaves), the others are.
+        continue;
+      }
+      write(file, key, settings);
+      changed = true;
+    }
     wanted.add(path.basename(file));
-    if (existsSync(file)) continue;
-    write(file, openWith(keys, row.private_key), settings);
-    changed = true;
+    signing.push(row);
   }
-  const map = served.map((row) => `${row.domain} ${row.selector}\n`).join('');
+  const map = signing.map((row) => `${row.domain} ${row.selector}\n`).join('');
   const mapFile = selectorMapOf(settings.dir);
   if (!existsSync(mapFile) || readFileSync(mapFile, 'utf8') !== map) {
     write(mapFile, map, settings);

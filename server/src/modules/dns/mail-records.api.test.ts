@@ -1,4 +1,4 @@
-import { createPublicKey, createVerify, createSign, createPrivateKey } from 'node:crypto';
+import { createPublicKey, createVerify, createSign, createPrivateKey, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser, type Caller } from '../../../test/hosting.ts';
@@ -70,10 +70,17 @@ describe('mail records of a zone', () => {
       .where('domain_id', '=', id)
       .execute();
 
-    expect(await t.services.dns.sealDkimKeys()).toBe(1);
+    expect(await t.services.dns.sealDkimKeys()).toEqual({ sealed: 1, unreadable: 0 });
     const resealed = await t.db.selectFrom('dkim_keys').select('private_key').where('domain_id', '=', id).executeTakeFirstOrThrow();
     expect(signer.open(resealed.private_key)).toBe(pem);
-    expect(await t.services.dns.sealDkimKeys()).toBe(0);
+    expect(await t.services.dns.sealDkimKeys()).toEqual({ sealed: 0, unreadable: 0 });
+
+    // One sealed under a key this server does not hold (another instance's) is left as it is: the server starts all the same.
+    const foreign = SecretBox.load({ key: randomBytes(32).toString('hex'), dataDir: '' }).seal(pem);
+    await t.db.updateTable('dkim_keys').set({ private_key: foreign }).where('domain_id', '=', id).execute();
+    expect(await t.services.dns.sealDkimKeys()).toEqual({ sealed: 0, unreadable: 1 });
+    const kept = await t.db.selectFrom('dkim_keys').select('private_key').where('domain_id', '=', id).executeTakeFirstOrThrow();
+    expect(kept.private_key).toBe(foreign);
   });
 
   it('turns each check green as its proposal is added', async () => {

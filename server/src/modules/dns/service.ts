@@ -73,6 +73,15 @@ export async function sealedDkimKey(secrets: SecretBox, now: Date): Promise<NewD
   return { ...key, sealedPrivateKey: secrets.derive(DKIM_KEYS_PURPOSE).seal(key.privateKeyPem) };
 }
 
+/** The plain text of a sealed value, or null when `box` has no key that opens it. */
+function openOrNull(box: SecretBox, stored: string): string | null {
+  try {
+    return box.open(stored);
+  } catch {
+    return null;
+  }
+}
+
 /** How long the old key's record stays published after the new key signs: mail signed just before still verifies. */
 export const DKIM_OLD_KEY_DAYS = 7;
 
@@ -205,21 +214,23 @@ export class DnsService {
    * keys made before signing existed were sealed under the server's key, which the mail agent must
    * not hold. Run once at start; answers how many it sealed again.
    */
-  async sealDkimKeys(): Promise<number> {
+  async sealDkimKeys(): Promise<{ sealed: number; unreadable: number }> {
     const signer = this.deps.secrets.derive(DKIM_KEYS_PURPOSE);
     let sealed = 0;
+    let unreadable = 0;
     for (const row of await listDkimPrivateKeys(this.deps.db)) {
       if (!signer.needsReseal(row.private_key)) continue;
-      let plain: string;
-      try {
-        plain = signer.open(row.private_key);
-      } catch {
-        plain = this.deps.secrets.open(row.private_key);
+      const plain = [signer, this.deps.secrets].map((box) => openOrNull(box, row.private_key)).find((text) => text !== null);
+      // Sealed under a key this server does not hold (another instance's, a key rotated away):
+      // left as it is, and said; the server starts all the same.
+      if (plain === undefined) {
+        unreadable++;
+        continue;
       }
       await resealDkimKey(this.deps.db, row.domain_id, row.private_key, signer.seal(plain));
       sealed++;
     }
-    return sealed;
+    return { sealed, unreadable };
   }
 
   /**
