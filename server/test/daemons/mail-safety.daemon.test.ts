@@ -275,6 +275,12 @@ describe('internal listeners', () => {
       expect(dovecot).toMatch(new RegExp(`address = 127\\.0\\.0\\.1\\n\\s+port = ${settings.lmtpPort}`));
       expect(dovecot).toMatch(new RegExp(`address = 127\\.0\\.0\\.1\\n\\s+port = ${settings.quotaStatusPort}`));
       expect(dovecot).toContain(`submission_host = 127.0.0.1:${settings.replyPort}`);
+      // rspamd's milter and the mail agent's policy (quota at the end of DATA, sending limits).
+      const proxy = readFileSync(path.join(dir, 'rspamd', 'override.d', 'worker-proxy.inc'), 'utf8');
+      expect(proxy).toContain(`bind_socket = "127.0.0.1:${settings.milterPort}";`);
+      expect(master).toContain(`smtpd_milters=inet:127.0.0.1:${settings.milterPort}`);
+      expect(main).toContain(`berth_submission_end_of_data = check_policy_service inet:127.0.0.1:${settings.policyPort}`);
+      expect(`${main}${master}${proxy}`).not.toContain('192.0.2.25:' + settings.milterPort);
       // The only things on the published address are SMTP, submission, IMAP and POP3; Dovecot's
       // authentication for Postfix is a socket in Postfix's private folder.
       expect(master).toContain('192.0.2.25:587 inet');
