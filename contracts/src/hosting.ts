@@ -212,12 +212,24 @@ export const DOMAIN_USER_QUOTA_MAX_MB = 1_048_576;
 /** The standard ports a mail program uses with the mail host: IMAPS, POP3S, submission (STARTTLS). */
 export const MAIL_CLIENT_PORTS = { imap: 993, pop3: 995, smtp: 587 } as const;
 
+/**
+ * A mailbox's spam filter: `off` files nothing in Junk; `normal` files what rspamd scores at or
+ * above its add-header score; `strict` from a lower score. Mail above rspamd's reject score is
+ * refused at SMTP time for every mailbox (deploy/rspamd/local.d/actions.conf).
+ */
+export const SPAM_FILTER_LEVELS = ['off', 'normal', 'strict'] as const;
+export type SpamFilter = (typeof SPAM_FILTER_LEVELS)[number];
+export const spamFilterSchema = z.enum(SPAM_FILTER_LEVELS, { error: 'domain_user.spam_filter' });
+/** The rspamd score from which each level files a message in Junk (migration 0042_spam_filter). */
+export const SPAM_JUNK_SCORE = { normal: 6, strict: 3 } as const;
+
 export const domainUserSchema = z.object({
   id: z.number().int(),
   domain_id: z.number().int(),
   uid: z.string(),
   quota_mb: z.number().int(),
   enabled: z.boolean(),
+  spam_filter: spamFilterSchema,
   created_at: z.string(),
   updated_at: z.string(),
   /** Whether an autoresponder is switched on (given by the list and the single account). */
@@ -240,10 +252,15 @@ export const domainUserCreatePayloadSchema = z.object({
   password_confirmation: z.string().max(PASSWORD_MAX_LENGTH),
   quota_mb: quotaSchema.default(1024),
   enabled: z.boolean().default(true),
+  spam_filter: spamFilterSchema.default('normal'),
 });
 export type DomainUserCreatePayload = z.infer<typeof domainUserCreatePayloadSchema>;
 
-export const domainUserUpdatePayloadSchema = z.object({ quota_mb: quotaSchema.optional(), enabled: z.boolean().optional() });
+export const domainUserUpdatePayloadSchema = z.object({
+  quota_mb: quotaSchema.optional(),
+  enabled: z.boolean().optional(),
+  spam_filter: spamFilterSchema.optional(),
+});
 
 /** POST /api/host/domain/{id}/users/{userId}/password: an owner or admin sets a new password. */
 export const domainUserPasswordResetPayloadSchema = z.object({

@@ -134,6 +134,20 @@ async function manageAccounts(page: Page, testInfo: TestInfo, baseURL: string, d
   await page.keyboard.press('Escape');
   await expect(autoreply).toBeHidden();
 
+  // ---- the spam filter: normal by default, strict shown in the list and kept ----
+  await openRowAction(page, uid, 'Spam filter');
+  const filter = dialog(page, `Spam filter of ${uid}`);
+  await expect(filter.getByRole('radio', { name: 'Normal' })).toBeChecked();
+  await filter.getByRole('radio', { name: 'Strict' }).check();
+  await reviewScreen(page, testInfo, `domain-users-spam-filter-${who}`, DIALOG);
+  await filter.getByRole('button', { name: 'Save spam filter' }).click();
+  await expect(filter).toBeHidden();
+  await expect(row).toContainText('Strict spam filter');
+  await openRowAction(page, uid, 'Spam filter');
+  await expect(filter.getByRole('radio', { name: 'Strict' })).toBeChecked();
+  await page.keyboard.press('Escape');
+  await expect(filter).toBeHidden();
+
   // ---- reset the password; the new one is the account's password now ----
   await openRowAction(page, uid, 'Reset password');
   const reset = dialog(page, 'Reset password');

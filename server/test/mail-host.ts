@@ -41,6 +41,9 @@ export async function mailHostSettings(
     milterPort: await freePort(),
     rspamdDns: options.rspamdDns ?? (await nowhere).address,
     rspamdCacheDir: RSPAMD_CACHE,
+    // The machine's Redis (as .ci/run starts it): rspamd's Bayes classifier learns there.
+    rspamdRedis: '127.0.0.1:6379',
+    rspamdTestPatterns: true,
     ...(options.relayPort ? { relayHost: `[127.0.0.1]:${options.relayPort}` } : {}),
     runDir: mkdtempSync(path.join(tmpdir(), options.prefix ?? 'berth-mail-')),
   };

@@ -58,7 +58,7 @@ const HELP = `Berth hosting services: npm run services -- <start|stop|status>
   start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
           submission ${mailPorts.submissionPort} (STARTTLS) and ${mailPorts.smtpsPort} (TLS), Dovecot (IMAP) on
           ${mailPorts.address}:${mailPorts.imapPort}, IMAPS ${mailPorts.imapsPort}, POP3 ${mailPorts.pop3Port}, POP3S ${mailPorts.pop3sPort}, postsrsd, Berth's mail agent,
-          rspamd (DKIM signing milter on 127.0.0.1:${mailPorts.milterPort}),
+          rspamd (spam filter and DKIM signing milter on 127.0.0.1:${mailPorts.milterPort}),
           nginx (HTTP ${web.address}:${web.httpPort}, HTTPS ${web.httpsPort}) with PHP-FPM and Berth's web agent as server
           ${web.serverName}, Pure-FTPd (explicit FTPS ${web.address}:${web.ftpPort}, passive ${web.passivePorts.join('-')}), all reading
           DATABASE_URL, under supervisord (a daemon that dies is started again at once)
@@ -67,7 +67,8 @@ const HELP = `Berth hosting services: npm run services -- <start|stop|status>
           BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT, BERTH_MILTER_PORT, BERTH_HTTP_PORT, BERTH_HTTPS_PORT,
           BERTH_FTP_PORT, BERTH_FTP_PASSIVE_PORTS, BERTH_SERVER, BERTH_WEB_ROOT, BERTH_WEB_USER_PREFIX to change;
           BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay, BERTH_RSPAMD_DNS=host:port is the
-          name server rspamd asks instead of the system's, BERTH_RSPAMD_CACHE_DIR where it keeps compiled expressions)
+          name server rspamd asks instead of the system's, BERTH_RSPAMD_CACHE_DIR where it keeps compiled expressions,
+          BERTH_RSPAMD_REDIS=host:port the Redis its spam classifier learns into: REDIS_URL's, else 127.0.0.1:6379)
   stop    stops every daemon and the supervisor
   status  what supervisorctl says of each daemon, and whether it answers
 
@@ -91,6 +92,10 @@ const mailSettings: MailSettings = {
   runDir: path.join(runDir, 'mail'),
   certificateKeys,
   dkimKeys: secrets.derive(DKIM_KEYS_PURPOSE).exportKeys(),
+  // rspamd's Bayes classifier learns into the Redis Berth uses (REDIS_URL), else the usual local one.
+  rspamdRedis:
+    process.env.BERTH_RSPAMD_REDIS ??
+    (config.REDIS_URL ? `${new URL(config.REDIS_URL).hostname}:${new URL(config.REDIS_URL).port || 6379}` : '127.0.0.1:6379'),
 };
 const webSettings: WebSettings = {
   databaseUrl,
@@ -107,7 +112,7 @@ const WHERE: Record<string, string> = {
   dovecot: `IMAP  ${mailPorts.address}:${mailPorts.imapPort}, IMAPS ${mailPorts.imapsPort}, POP3 ${mailPorts.pop3Port}, POP3S ${mailPorts.pop3sPort}`,
   postsrsd: `SRS   127.0.0.1:${mailPorts.srsForwardPort}, ${mailPorts.srsReversePort}`,
   'mail-agent': `AGENT 127.0.0.1:${mailPorts.policyPort}`,
-  rspamd: `DKIM  127.0.0.1:${mailPorts.milterPort} (milter)`,
+  rspamd: `SPAM  127.0.0.1:${mailPorts.milterPort} (milter: filter, DKIM)`,
   postfix: `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}, submission ${mailPorts.submissionPort} and ${mailPorts.smtpsPort}`,
   'web-agent': `WEB   server ${web.serverName}, sites in ${webSettings.webRoot}`,
   nginx: `HTTP  ${web.address}:${web.httpPort}, HTTPS ${web.address}:${web.httpsPort}`,

@@ -53,6 +53,10 @@ export interface MailSettings {
   rspamdDns?: string;
   /** Where rspamd keeps compiled expressions, shared by the mail hosts of one machine; default: its own. */
   rspamdCacheDir?: string;
+  /** The Redis (`host:port`) rspamd's Bayes classifier learns into; empty: no learning. */
+  rspamdRedis?: string;
+  /** rspamd's test patterns (GTUBE-like strings for each action): the daemon tests only. */
+  rspamdTestPatterns?: boolean;
   /** Where outgoing mail goes instead of the recipient's MX (`[host]:port`); empty: the MX. */
   relayHost?: string;
   /** Configuration, queue, mailboxes and logs of both daemons. */
@@ -75,6 +79,10 @@ const dirs = (settings: MailSettings) => ({
   dovecot: path.join(settings.runDir, 'dovecot'),
   mail: path.join(settings.runDir, 'mailboxes'),
   rspamd: path.join(settings.runDir, 'rspamd'),
+  /** rspamd's controller socket: rspamd and the mail user (Dovecot's training pipe) may enter. */
+  rspamdController: path.join(settings.runDir, 'rspamd-controller'),
+  /** Dovecot's global Sieve scripts (training) and the program they may run. */
+  sieve: path.join(settings.runDir, 'sieve'),
   dkim: path.join(settings.runDir, 'dkim'),
 });
 
@@ -107,6 +115,10 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     dkim_dir: where.dkim,
     hs_cache_dir: rspamdCacheDir(settings),
     dns_block: settings.rspamdDns ? `dns { nameserver = ["${rspamdDnsServer(settings.rspamdDns)}"]; }` : '',
+    bayes_redis: settings.rspamdRedis ? `servers = "${redisServer(settings.rspamdRedis)}";` : '',
+    test_patterns: settings.rspamdTestPatterns ? 'true' : 'false',
+    controller_socket: path.join(where.rspamdController, 'controller.sock'),
+    sieve_dir: where.sieve,
     // LMTP, the policy services and the replies listener take unauthenticated mail: loopback only,
     // whatever address SMTP and IMAP are published on.
     internal_address: INTERNAL_ADDRESS,
@@ -177,6 +189,17 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
   }
   mkdirSync(where.dkim, { recursive: true, mode: 0o700 });
   chownSync(where.dkim, rspamdUser.uid, rspamdUser.gid);
+  const mailUser = { uid: idOf('u', 'mail'), gid: idOf('g', 'mail') };
+  mkdirSync(where.rspamdController, { recursive: true, mode: 0o750 });
+  chmodSync(where.rspamdController, 0o750);
+  chownSync(where.rspamdController, rspamdUser.uid, mailUser.gid);
+  // The training scripts, compiled by Dovecot as the mail user on first use (so the folder is its).
+  mkdirSync(path.join(where.sieve, 'bin'), { recursive: true, mode: 0o755 });
+  for (const name of ['learn-spam.sieve', 'learn-ham.sieve']) {
+    write(path.join(DOVECOT_TEMPLATES, 'sieve', name), path.join(where.sieve, name), 0o644);
+  }
+  write(path.join(DOVECOT_TEMPLATES, 'sieve', 'rspamd-learn'), path.join(where.sieve, 'bin', 'rspamd-learn'), 0o755);
+  chownSync(where.sieve, mailUser.uid, mailUser.gid);
   const agent: MailAgentSettings = {
     databaseUrl: roleUrl(settings.databaseUrl, role, password),
     mailDir: where.mail,
@@ -213,9 +236,15 @@ const rspamdDirs = (settings: MailSettings) => ({
   log: path.join(dirs(settings).rspamd, 'log'),
 });
 const rspamdCacheDir = (settings: MailSettings) => settings.rspamdCacheDir ?? path.join(dirs(settings).rspamd, 'cache');
-/** `host:port` as rspamd wants a name server; nothing else gets into its configuration. */
-function rspamdDnsServer(server: string): string {
-  if (!/^[0-9.]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/i.test(server)) throw new Error(`not a DNS server address (host:port): ${server}`);
+/** `host:port` as rspamd wants a server's address; nothing else gets into its configuration. */
+function hostPort(server: string, what: string): string {
+  if (!/^[0-9.]+:\d{1,5}$|^\[[0-9a-f:]+\]:\d{1,5}$/i.test(server)) throw new Error(`not a ${what} server address (host:port): ${server}`);
+  return server;
+}
+const rspamdDnsServer = (server: string) => hostPort(server, 'DNS');
+/** `host:port` of a Redis (a name allowed): nothing else gets into rspamd's configuration. */
+function redisServer(server: string): string {
+  if (!/^[a-z0-9.-]+:\d{1,5}$/i.test(server)) return hostPort(server, 'Redis');
   return server;
 }
 

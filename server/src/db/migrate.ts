@@ -41,6 +41,7 @@ import * as m0038 from './migrations/0038_http01.ts';
 import * as m0039 from './migrations/0039_dkim_signing.ts';
 import * as m0040 from './migrations/0040_mail_send_limits.ts';
 import * as m0041 from './migrations/0041_dkim_rotation.ts';
+import * as m0042 from './migrations/0042_spam_filter.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '0039_dkim_signing': m0039,
   '0040_mail_send_limits': m0040,
   '0041_dkim_rotation': m0041,
+  '0042_spam_filter': m0042,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { SpamFilter } from '@berth/contracts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -400,6 +401,8 @@ export interface DomainUsersTable {
   password_hash: string;
   quota_mb: Generated<number>;
   enabled: Generated<boolean>;
+  /** off, normal, strict (migration 0042_spam_filter). */
+  spam_filter: ColumnType<SpamFilter, SpamFilter | undefined, SpamFilter>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

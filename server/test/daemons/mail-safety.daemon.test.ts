@@ -1,9 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ImapFlow } from 'imapflow';
+import { authenticate } from 'mailauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DKIM_KEYS_PURPOSE } from '../../src/modules/dns/dkim.ts';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { startSmtpReceiver } from '../smtp-receiver.ts';
 import { imapOf, mailHostSettings, sendTo } from '../mail-host.ts';
@@ -35,6 +38,8 @@ beforeAll(async () => {
   adminB = await addUser(t, tenantB, 'owner@beta.test', 'host_admin');
   outside = await startSmtpReceiver();
   settings = await mailHostSettings(t.databaseUrl, { relayPort: outside.port, prefix: 'berth-mail-safety-' });
+  // The mail agent writes each domain's DKIM key for rspamd (it seals forwards with ARC).
+  settings.dkimKeys = t.services.secrets.derive(DKIM_KEYS_PURPOSE).exportKeys();
   runDir = settings.runDir;
   await prepareMail(t.db, settings);
   mail = await startMail(settings);
@@ -207,7 +212,7 @@ describe('mail Postfix must not accept, defer or leave unanswered', () => {
     );
   });
 
-  it("forwards to an outside address with an SRS sender of the mail host, so the target's SPF check passes", async () => {
+  it("forwards to an outside address with an SRS sender of the mail host, so the target's SPF check passes, sealed with ARC by the forwarding domain", async () => {
     const domain = await addDomain(adminA, 'srs.test');
     const alias = await adminA.call({
       method: 'POST',
@@ -222,6 +227,36 @@ describe('mail Postfix must not accept, defer or leave unanswered', () => {
     const forwarded = outside.received.find((message) => message.rcptTo.includes('someone@elsewhere-target.test'));
     expect(forwarded?.mailFrom).toMatch(/^SRS0=[^=]+=[^=]+=elsewhere\.test=sender@mail\.berth\.localhost$/);
     expect(forwarded?.raw).toContain('Subject: Forward me');
+    // The seal verifies against the DKIM record Berth publishes for srs.test (read from its zone
+    // here: this test runs no name server), for the domain's own selector.
+    const records = await t.db
+      .selectFrom('dns_records')
+      .select(['name', 'content'])
+      .where('domain_id', '=', domain)
+      .where('type', '=', 'TXT')
+      .where('name', 'like', '%._domainkey')
+      .execute();
+    expect(records).toHaveLength(1);
+    const resolver = async (name: string, type: string) => {
+      const record = records.find((row) => `${row.name}.srs.test` === name);
+      if (type !== 'TXT' || !record) throw Object.assign(new Error(`no ${type} ${name}`), { code: 'ENOTFOUND' });
+      return [[record.content]];
+    };
+    const checked = await authenticate(Buffer.from(forwarded!.raw), {
+      ip: '127.0.0.1',
+      helo: 'mail.berth.localhost',
+      mta: 'elsewhere-target.test',
+      sender: forwarded!.mailFrom,
+      resolver,
+    });
+    const selector = records[0]!.name.replace(/\._domainkey$/, '');
+    expect(checked.arc && checked.arc.status.result, JSON.stringify(checked.arc)).toBe('pass');
+    const unfolded = forwarded!.raw.replace(/\r?\n[ \t]+/g, ' ');
+    const seal = /^ARC-Message-Signature: (.*)$/m.exec(unfolded)?.[1] ?? '';
+    expect(seal, unfolded.slice(0, 3000)).toMatch(/(^|;)\s*d=srs\.test;/);
+    expect(seal).toMatch(new RegExp(`(^|;)\\s*s=${selector};`));
+    // A forward is not DKIM-signed as if the mail host had written it.
+    expect(forwarded?.raw).not.toMatch(/^DKIM-Signature:/m);
   });
 
   it('answers VRFY with nothing', async () => {
@@ -245,6 +280,9 @@ describe('mail Postfix must not accept, defer or leave unanswered', () => {
     expect(answer).toMatch(/^502 5\.5\.1 VRFY command is disabled/m);
   });
 });
+
+/** A Debian account's uid or gid. */
+const idOf = (kind: 'u' | 'g', name: string) => Number(execFileSync('id', [`-${kind}`, name], { encoding: 'utf8' }).trim());
 
 describe('internal listeners', () => {
   it('are rendered on loopback whatever address SMTP and IMAP are published on', async () => {
@@ -281,6 +319,13 @@ describe('internal listeners', () => {
       expect(master).toContain(`smtpd_milters=inet:127.0.0.1:${settings.milterPort}`);
       expect(main).toContain(`berth_submission_end_of_data = check_policy_service inet:127.0.0.1:${settings.policyPort}`);
       expect(`${main}${master}${proxy}`).not.toContain('192.0.2.25:' + settings.milterPort);
+      // rspamd's controller (what users teach the spam filter) is a socket in a folder only rspamd
+      // and the mail user may enter; no normal worker listens.
+      const controller = readFileSync(path.join(dir, 'rspamd', 'override.d', 'worker-controller.inc'), 'utf8');
+      expect(controller).toContain(`bind_socket = "${dir}/rspamd-controller/controller.sock mode=0666";`);
+      const folder = statSync(path.join(dir, 'rspamd-controller'));
+      expect([folder.mode & 0o777, folder.uid, folder.gid]).toEqual([0o750, idOf('u', '_rspamd'), idOf('g', 'mail')]);
+      expect(readFileSync(path.join(dir, 'rspamd', 'override.d', 'worker-normal.inc'), 'utf8')).toContain('enabled = false;');
       // The only things on the published address are SMTP, submission, IMAP and POP3; Dovecot's
       // authentication for Postfix is a socket in Postfix's private folder.
       expect(master).toContain('192.0.2.25:587 inet');

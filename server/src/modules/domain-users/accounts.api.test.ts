@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser, type Caller } from '../../../test/hosting.ts';
@@ -127,6 +128,43 @@ describe('/api/host/domain/:id/users', () => {
       'domain_user.password_reset',
       'domain_user.deleted',
     ]);
+  });
+
+  it('sets the spam filter per mailbox (normal by default); the Junk rule Dovecot reads follows it', async () => {
+    const made = await createAccount(owner.call, { uid: 'filtered' });
+    expect(made.json().data.spam_filter).toBe('normal');
+    const id = made.json().data.id;
+    const rule = async () =>
+      (
+        await sql<{ id: string; script: string }>`select id, script from mail.sieve_scripts
+          where username = 'filtered@xn--bcher-kva.example' and name = 'spam'`.execute(t.db)
+      ).rows;
+    // The mail host serves a domain once it is proven (migration 0020): this one is, from here on.
+    await t.db.updateTable('domains').set({ verification_token: null }).where('id', '=', domainId).execute();
+    expect((await rule())[0]).toMatchObject({ id: 'spam.normal', script: expect.stringContaining('"X-Spam-Level" "******")') });
+    const strict = await owner.call({ method: 'PATCH', url: url(`/${id}`), payload: { spam_filter: 'strict' } });
+    expect(strict.statusCode, strict.body).toBe(200);
+    expect(strict.json().data.spam_filter).toBe('strict');
+    expect((await rule())[0]).toMatchObject({ id: 'spam.strict', script: expect.stringContaining('"X-Spam-Level" "***")') });
+    const off = await admin.call({ method: 'PATCH', url: url(`/${id}`), payload: { spam_filter: 'off' } });
+    expect(off.json().data.spam_filter).toBe('off');
+    expect(await rule()).toEqual([]);
+    for (const bad of ['lenient', '', 'off;', 'strict"\n}', null]) {
+      const refused = await owner.call({ method: 'PATCH', url: url(`/${id}`), payload: { spam_filter: bad } });
+      expect(refused.statusCode, String(bad)).toBe(422);
+      expect(refused.json().errors).toEqual({ spam_filter: ['Choose off, normal or strict.'] });
+    }
+    expect((await stranger.call({ method: 'PATCH', url: url(`/${id}`), payload: { spam_filter: 'strict' } })).statusCode).toBe(404);
+    expect((await owner.call({ method: 'GET', url: url(`/${id}`) })).json().data.spam_filter).toBe('off');
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('data')
+      .where('target_type', '=', 'domain_user')
+      .where('target_id', '=', String(id))
+      .where('action', '=', 'domain_user.updated')
+      .orderBy('id')
+      .execute();
+    expect(audit.map((row) => row.data.spam_filter)).toEqual(['strict', 'off']);
   });
 
   it('does not reach an account through another domain', async () => {

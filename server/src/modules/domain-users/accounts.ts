@@ -1,4 +1,4 @@
-import type { DomainUser } from '@berth/contracts';
+import type { DomainUser, SpamFilter } from '@berth/contracts';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
 import { tenantPasswordContext } from '../tenants/service.ts';
@@ -36,6 +36,7 @@ const present = (row: Omit<AccountRow, 'tenant_id'>): DomainUser => ({
   uid: row.uid,
   quota_mb: row.quota_mb,
   enabled: row.enabled,
+  spam_filter: row.spam_filter,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });
@@ -81,7 +82,7 @@ export class DomainUserAccounts {
   async create(
     actor: Actor,
     domainId: number,
-    input: { uid: string; password: string; password_confirmation: string; quota_mb: number; enabled: boolean },
+    input: { uid: string; password: string; password_confirmation: string; quota_mb: number; enabled: boolean; spam_filter: SpamFilter },
   ): Promise<DomainUser> {
     const { db, clock, hasher } = this.deps;
     const domain = await this.deps.domains.visible(actor.user, domainId);
@@ -106,6 +107,7 @@ export class DomainUserAccounts {
           password_hash: passwordHash,
           quota_mb: input.quota_mb,
           enabled: input.enabled,
+          spam_filter: input.spam_filter,
           created_at: now,
           updated_at: now,
         });
@@ -114,7 +116,11 @@ export class DomainUserAccounts {
       if (isUniqueViolation(error, 'domain_users_uid')) throw fieldError('uid', 'domain_user.taken');
       throw error;
     }
-    await this.audit(actor, 'domain_user.created', domain.tenant_id, row, { quota_mb: row.quota_mb, enabled: row.enabled });
+    await this.audit(actor, 'domain_user.created', domain.tenant_id, row, {
+      quota_mb: row.quota_mb,
+      enabled: row.enabled,
+      spam_filter: row.spam_filter,
+    });
     return present(row);
   }
 
@@ -122,7 +128,7 @@ export class DomainUserAccounts {
     actor: Actor,
     domainId: number,
     id: number,
-    input: { quota_mb?: number | undefined; enabled?: boolean | undefined },
+    input: { quota_mb?: number | undefined; enabled?: boolean | undefined; spam_filter?: SpamFilter | undefined },
   ): Promise<DomainUser> {
     const domain = await this.deps.domains.visible(actor.user, domainId);
     const now = this.deps.clock.now();
@@ -137,6 +143,7 @@ export class DomainUserAccounts {
       return updateDomainUser(trx, domain.id, id, {
         ...(input.quota_mb !== undefined ? { quota_mb: input.quota_mb } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(input.spam_filter !== undefined ? { spam_filter: input.spam_filter } : {}),
         updated_at: now,
       });
     });
@@ -144,6 +151,7 @@ export class DomainUserAccounts {
     await this.audit(actor, 'domain_user.updated', domain.tenant_id, row, {
       ...(input.quota_mb !== undefined ? { quota_mb: input.quota_mb } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      ...(input.spam_filter !== undefined ? { spam_filter: input.spam_filter } : {}),
     });
     return present(row);
   }

@@ -40,7 +40,14 @@ afterAll(async () => {
 const url = () => `/api/host/domain/${domainId}/users/${accountId}/autoreply`;
 const put = (call: Caller, payload: Record<string, unknown>) => call({ method: 'PUT', url: url(), payload });
 const served = async () =>
-  (await sql<{ username: string; name: string; id: string; script: string }>`select * from mail.sieve_scripts`.execute(t.db)).rows;
+  (
+    await sql<{
+      username: string;
+      name: string;
+      id: string;
+      script: string;
+    }>`select * from mail.sieve_scripts where name = 'autoreply'`.execute(t.db)
+  ).rows;
 const AWAY = { enabled: true, subject: 'Away until 3 January', body: 'Hello,\nI am away.\nJana', interval_days: 2 };
 
 describe('/api/host/domain/:id/users/:userId/autoreply', () => {

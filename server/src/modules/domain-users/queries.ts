@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { SpamFilter } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
 
 export const findDomainUserByUid = (db: Db, uid: string) =>
@@ -19,7 +20,7 @@ export const insertDomainUser = (db: Db, values: { tenant_id: number; domain_id:
 export const listDomainUsers = (db: Db, domainId: number, options: { after?: readonly [string, number] | undefined; limit: number }) => {
   let query = db
     .selectFrom('domain_users')
-    .select(['id', 'domain_id', 'uid', 'quota_mb', 'enabled', 'created_at', 'updated_at'])
+    .select(['id', 'domain_id', 'uid', 'quota_mb', 'enabled', 'spam_filter', 'created_at', 'updated_at'])
     .where('domain_id', '=', domainId)
     .orderBy('uid')
     .orderBy('id')
@@ -31,7 +32,7 @@ export const listDomainUsers = (db: Db, domainId: number, options: { after?: rea
 export const findDomainUser = (db: Db, domainId: number, id: number) =>
   db
     .selectFrom('domain_users')
-    .select(['id', 'tenant_id', 'domain_id', 'uid', 'quota_mb', 'enabled', 'created_at', 'updated_at'])
+    .select(['id', 'tenant_id', 'domain_id', 'uid', 'quota_mb', 'enabled', 'spam_filter', 'created_at', 'updated_at'])
     .where('domain_id', '=', domainId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -45,6 +46,7 @@ export const createDomainUser = (
     password_hash: string;
     quota_mb: number;
     enabled: boolean;
+    spam_filter: SpamFilter;
     created_at: Date;
     updated_at: Date;
   },
@@ -52,21 +54,21 @@ export const createDomainUser = (
   db
     .insertInto('domain_users')
     .values(values)
-    .returning(['id', 'tenant_id', 'domain_id', 'uid', 'quota_mb', 'enabled', 'created_at', 'updated_at'])
+    .returning(['id', 'tenant_id', 'domain_id', 'uid', 'quota_mb', 'enabled', 'spam_filter', 'created_at', 'updated_at'])
     .executeTakeFirstOrThrow();
 
 export const updateDomainUser = (
   db: Db,
   domainId: number,
   id: number,
-  values: { quota_mb?: number; enabled?: boolean; password_hash?: string; updated_at: Date },
+  values: { quota_mb?: number; enabled?: boolean; spam_filter?: SpamFilter; password_hash?: string; updated_at: Date },
 ) =>
   db
     .updateTable('domain_users')
     .set(values)
     .where('domain_id', '=', domainId)
     .where('id', '=', id)
-    .returning(['id', 'tenant_id', 'domain_id', 'uid', 'quota_mb', 'enabled', 'created_at', 'updated_at'])
+    .returning(['id', 'tenant_id', 'domain_id', 'uid', 'quota_mb', 'enabled', 'spam_filter', 'created_at', 'updated_at'])
     .executeTakeFirst();
 
 export const deleteDomainUser = async (db: Db, domainId: number, id: number): Promise<number> => {

@@ -84,7 +84,7 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, autoreplie
         preHandler: requireUser,
         schema: {
           tags,
-          summary: 'Change the quota, or enable/disable the account',
+          summary: 'Change the quota or the spam filter, or enable/disable the account',
           params: accountParams,
           body: domainUserUpdatePayloadSchema,
           response: { 200: domainUserAnswerSchema, ...errors },

@@ -61,6 +61,7 @@ describe('first start', () => {
       '0039_dkim_signing',
       '0040_mail_send_limits',
       '0041_dkim_rotation',
+      '0042_spam_filter',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

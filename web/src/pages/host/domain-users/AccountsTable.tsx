@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Menu, Switch } from '@mantine/core';
-import { IconDots, IconGauge, IconKey, IconMailForward, IconPlugConnected, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconGauge, IconKey, IconMailForward, IconPlugConnected, IconShieldCheck, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { DomainUser } from '@berth/contracts';
 import { useDomainUserUpdate } from '../../../api/domainUsers.ts';
@@ -18,6 +18,7 @@ interface AccountsTableProps {
   onDelete: (account: DomainUser) => void;
   onShowSettings: (account: DomainUser) => void;
   onEditAutoreply: (account: DomainUser) => void;
+  onEditSpamFilter: (account: DomainUser) => void;
 }
 
 /** One row per account: uid, quota, an enabled switch, when it was made, and its actions. */
@@ -29,6 +30,7 @@ export function AccountsTable({
   onDelete,
   onShowSettings,
   onEditAutoreply,
+  onEditSpamFilter,
 }: AccountsTableProps) {
   const { t } = useTranslation();
   const update = useDomainUserUpdate(domainId);
@@ -92,6 +94,11 @@ export function AccountsTable({
                     {t('domainUsers.autoreply.badge')}
                   </Badge>
                 ) : null}
+                {account.spam_filter !== 'normal' ? (
+                  <Badge variant="light" color={account.spam_filter === 'off' ? 'orange' : 'gray'} radius="sm" className={classes.badge}>
+                    {t(`domainUsers.spamFilter.badge.${account.spam_filter}`)}
+                  </Badge>
+                ) : null}
               </div>
             </td>
             <td data-label={t('domainUsers.columns.created')} className={classes.dimCell}>
@@ -112,6 +119,9 @@ export function AccountsTable({
                   </Menu.Item>
                   <Menu.Item leftSection={<IconMailForward size={16} aria-hidden />} onClick={() => onEditAutoreply(account)}>
                     {t('domainUsers.actions.autoreply')}
+                  </Menu.Item>
+                  <Menu.Item leftSection={<IconShieldCheck size={16} aria-hidden />} onClick={() => onEditSpamFilter(account)}>
+                    {t('domainUsers.spamFilter.action')}
                   </Menu.Item>
                   <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => onResetPassword(account)}>
                     {t('domainUsers.actions.resetPassword')}

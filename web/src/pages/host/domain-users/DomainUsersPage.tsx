@@ -13,6 +13,7 @@ import { DeleteDialog } from '../../../components/DeleteDialog.tsx';
 import { DomainPageFrame, useDomainIdParam } from './DomainPageFrame.tsx';
 import { PasswordResetDialog } from './PasswordResetDialog.tsx';
 import { QuotaDialog } from './QuotaDialog.tsx';
+import { SpamFilterDialog } from './SpamFilterDialog.tsx';
 import { MailClientDialog } from './MailClientDialog.tsx';
 import { AutoreplyDialog } from './AutoreplyDialog.tsx';
 import classes from './DomainPages.module.css';
@@ -74,6 +75,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
   const [deleting, setDeleting] = useState<DomainUser | null>(null);
   const [showing, setShowing] = useState<DomainUser | null>(null);
   const [replying, setReplying] = useState<DomainUser | null>(null);
+  const [filtering, setFiltering] = useState<DomainUser | null>(null);
   const accounts = users.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
@@ -115,6 +117,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
             onDelete={setDeleting}
             onShowSettings={setShowing}
             onEditAutoreply={setReplying}
+            onEditSpamFilter={setFiltering}
           />
           <LoadMore pages={users} label={t('domainUsers.more')} />
         </>
@@ -132,6 +135,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
 
       <MailClientDialog account={showing} domainText={domain.text} onClose={() => setShowing(null)} />
       <AutoreplyDialog domainId={domain.id} account={replying} onClose={() => setReplying(null)} />
+      <SpamFilterDialog domainId={domain.id} account={filtering} onClose={() => setFiltering(null)} />
       <PasswordResetDialog
         domainId={domain.id}
         account={resetting}
