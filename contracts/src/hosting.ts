@@ -262,6 +262,22 @@ export const domainUserUpdatePayloadSchema = z.object({
   spam_filter: spamFilterSchema.optional(),
 });
 
+/* ---- /host/domain/{id}/users/{userId}/mail-log: what a mailbox received and sent ---- */
+
+/** How many days of a mailbox's mail log are kept and shown. */
+export const MAIL_LOG_DAYS = 7;
+export const mailLogEntrySchema = z.object({
+  at: z.string(),
+  /** `in`: received by the mailbox (peer: the sender); `out`: sent by it (peer: the recipient). */
+  direction: z.enum(['in', 'out']),
+  peer: z.string(),
+  status: z.enum(['delivered', 'deferred', 'bounced']),
+  /** The receiving server's answer for a deferred or bounced message. */
+  detail: z.string(),
+});
+export type MailLogEntry = z.infer<typeof mailLogEntrySchema>;
+export const mailLogAnswerSchema = z.object({ data: z.array(mailLogEntrySchema) });
+
 /** POST /api/host/domain/{id}/users/{userId}/password: an owner or admin sets a new password. */
 export const domainUserPasswordResetPayloadSchema = z.object({
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),

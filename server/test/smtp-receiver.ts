@@ -10,7 +10,8 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server on 127.0.0.1 (a port the OS picks unless given) that keeps every message it is given:
- * the outside world for the mailer's tests and for Postfix's relay in the mail daemon test.
+ * the outside world for the mailer's tests and for Postfix's relay in the mail daemon test. Like a
+ * real one it refuses some recipients: `bounce-…@` for good (550), `defer-…@` for now (450).
  */
 export async function startSmtpReceiver(port = 0) {
   const received: ReceivedMail[] = [];
@@ -18,6 +19,12 @@ export async function startSmtpReceiver(port = 0) {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const local = address.address.split('@')[0] ?? '';
+      if (local.startsWith('bounce-')) return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
+      if (local.startsWith('defer-')) return callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 450 }));
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { ChannelListener } from '../db/listener.ts';
 import { syncMailCertificates, type MailTlsSettings } from './mail-certificates.ts';
 import { syncDkimKeys, type MailDkimSettings } from './mail-dkim.ts';
+import { followFile, MailLogBook } from './mail-log.ts';
 
 /**
  * The mail host's own agent, beside Postfix and Dovecot (started with them by `npm run services`):
@@ -29,6 +30,8 @@ import { syncDkimKeys, type MailDkimSettings } from './mail-dkim.ts';
  *   whenever one is made or removed (`dkim` on the same channel).
  * - It counts each message a mailbox sends through submission against its hourly limit at the end
  *   of its DATA, and defers what goes over (countSend).
+ * - It follows Postfix's log and records each delivery of mail a mailbox received or sent in the
+ *   mailbox's mail log (daemons/mail-log.ts, migration 0043_mail_log).
  * - It answers Postfix's end-of-data policy request (deploy/postfix/main.cf): a message whose real
  *   size no longer fits a recipient's quota is refused while the sender is still connected, for
  *   every recipient of the message, by asking Dovecot's quota-status for each with that size;
@@ -54,6 +57,8 @@ export interface MailAgentSettings {
   tls?: MailTlsSettings;
   /** Each domain's DKIM signing key for rspamd (daemons/mail-dkim.ts). */
   dkim?: MailDkimSettings;
+  /** Postfix's log, read as it is written into each mailbox's mail log (daemons/mail-log.ts). */
+  postfixLog?: string;
 }
 
 const run = promisify(execFile);
@@ -177,11 +182,29 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
   timer.unref();
 
   const policy = await startEndOfDataPolicy(settings, pool);
+  const book = new MailLogBook();
+  const following = settings.postfixLog
+    ? followFile(settings.postfixLog, (line) => {
+        for (const entry of book.read(line)) {
+          pool
+            .query('select mail.log_delivery($1, $2, $3, $4, $5, $6, now())', [
+              entry.login,
+              entry.direction,
+              entry.queue,
+              entry.peer,
+              entry.status,
+              entry.detail,
+            ])
+            .catch((error: Error) => log(`mail log: ${error.message}`));
+        }
+      })
+    : undefined;
   return {
     sweep,
     stop: async () => {
       clearInterval(timer);
       clearInterval(outage);
+      following?.stop();
       syncCertificates.stop();
       syncDkim.stop();
       await listener.close();

@@ -216,6 +216,7 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
       keys: settings.certificateKeys ?? '',
     },
     dkim: { dir: where.dkim, ...rspamdUser, keys: settings.dkimKeys ?? '' },
+    postfixLog: path.join(settings.runDir, 'postfix.log'),
   };
   writeFileSync(agentSettingsFile(settings), JSON.stringify(agent), { mode: 0o600 });
   // SRS signs rewritten senders with a secret of the mail host: made once, kept (a new one would

@@ -42,6 +42,7 @@ import * as m0039 from './migrations/0039_dkim_signing.ts';
 import * as m0040 from './migrations/0040_mail_send_limits.ts';
 import * as m0041 from './migrations/0041_dkim_rotation.ts';
 import * as m0042 from './migrations/0042_spam_filter.ts';
+import * as m0043 from './migrations/0043_mail_log.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '0040_mail_send_limits': m0040,
   '0041_dkim_rotation': m0041,
   '0042_spam_filter': m0042,
+  '0043_mail_log': m0043,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -578,6 +578,18 @@ export interface HostingPlansTable {
 }
 
 /** Each mailbox's count of sent messages in its current hour (migration 0040, mail.count_send). */
+/** What a mailbox received and sent (migration 0043_mail_log; written by the mail agent). */
+export interface MailLogTable {
+  id: Generated<string>;
+  domain_user_id: number;
+  direction: 'in' | 'out';
+  queue_id: string;
+  peer: string;
+  status: 'delivered' | 'deferred' | 'bounced';
+  detail: string;
+  at: Timestamp;
+}
+
 export interface MailSendWindowsTable {
   domain_user_id: number;
   window_start: Timestamp;
@@ -934,6 +946,7 @@ export interface Database {
   mail_autoreplies: MailAutorepliesTable;
   dkim_keys: DkimKeysTable;
   mail_send_windows: MailSendWindowsTable;
+  mail_log: MailLogTable;
   api_tokens: ApiTokensTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;

@@ -348,6 +348,48 @@ describe("outbound limits (the owner's plan: messages each mailbox sends an hour
   });
 });
 
+describe("the mail log of a mailbox (Postfix's log, read by the mail agent)", () => {
+  it("shows what it sent, delivered, deferred or bounced with the receiving server's answer, and what it received", async () => {
+    const domain = await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'logged.example' } });
+    expect(domain.statusCode, domain.body).toBe(201);
+    const logDomainId = domain.json().data.id;
+    const boxes: Record<string, number> = {};
+    for (const uid of ['desk', 'team']) {
+      const box = await owner.call({
+        method: 'POST',
+        url: `/api/host/domain/${logDomainId}/users`,
+        payload: { uid, password: PASSWORD, password_confirmation: PASSWORD, quota_mb: 50 },
+      });
+      expect(box.statusCode, box.body).toBe(201);
+      boxes[uid] = box.json().data.id;
+    }
+    const login = { port: settings.submissionPort, implicitTls: false, user: 'desk@logged.example', pass: PASSWORD };
+    for (const to of ['partner@outside.test', 'defer-1@outside.test', 'bounce-1@outside.test', 'team@logged.example']) {
+      expect(await submit(login, 'desk@logged.example', to, `Report for ${to}`), mailLogTail(settings)).toBe('sent');
+    }
+    const logOf = async (uid: string) => {
+      const answer = await owner.call({ method: 'GET', url: `/api/host/domain/${logDomainId}/users/${boxes[uid]}/mail-log` });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return answer.json().data as { direction: string; peer: string; status: string; detail: string }[];
+    };
+    await within(30_000, async () => {
+      const sent = await logOf('desk');
+      const byPeer = Object.fromEntries(sent.map((entry) => [entry.peer, entry]));
+      expect(byPeer['partner@outside.test'], mailLogTail(settings)).toMatchObject({ direction: 'out', status: 'delivered', detail: '' });
+      expect(byPeer['defer-1@outside.test']).toMatchObject({ direction: 'out', status: 'deferred' });
+      expect(byPeer['defer-1@outside.test']?.detail).toMatch(/450 Mailbox busy, try later/);
+      expect(byPeer['bounce-1@outside.test']).toMatchObject({ direction: 'out', status: 'bounced' });
+      expect(byPeer['bounce-1@outside.test']?.detail).toMatch(/550 No such user here/);
+      expect(byPeer['team@logged.example']).toMatchObject({ direction: 'out', status: 'delivered' });
+      expect(await logOf('team')).toEqual([expect.objectContaining({ direction: 'in', peer: 'desk@logged.example', status: 'delivered' })]);
+    });
+    // Another tenant's admin reaches neither the mailbox nor its log.
+    const stranger = await addUser(t, await addTenant(t, 'Beta', 'beta.test'), 'admin@beta.test', 'host_admin');
+    const refused = await stranger.call({ method: 'GET', url: `/api/host/domain/${logDomainId}/users/${boxes.desk}/mail-log` });
+    expect(refused.statusCode).toBe(404);
+  });
+});
+
 describe('reading mail over TLS', () => {
   it('logs in over IMAPS with the panel password', async () => {
     const client = new ImapFlow({

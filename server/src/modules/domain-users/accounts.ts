@@ -1,4 +1,4 @@
-import type { DomainUser, SpamFilter } from '@berth/contracts';
+import { MAIL_LOG_DAYS, type DomainUser, type MailLogEntry, type SpamFilter } from '@berth/contracts';
 import { z } from 'zod';
 import type { Db } from '../../db/connection.ts';
 import { tenantPasswordContext } from '../tenants/service.ts';
@@ -21,12 +21,15 @@ import {
   findDomainUser,
   findDomainUserByUid,
   listDomainUsers,
+  listMailLog,
   updateDomainUser,
 } from './queries.ts';
 
 /** A mailbox local part that also works as an FTP login: no quoting, no dot at either end or twice. */
 const LOCAL_PART = /^[a-z0-9](?:[a-z0-9._+-]{0,62}[a-z0-9])?$/;
 const SORT = 'uid';
+/** The newest entries a mail log shows (a week of a busy mailbox is more than a page can hold). */
+const MAIL_LOG_LIMIT = 500;
 
 type AccountRow = NonNullable<Awaited<ReturnType<typeof findDomainUser>>>;
 
@@ -177,6 +180,15 @@ export class DomainUserAccounts {
     if (!row) throw new HttpError(404, 'http.not_found');
     await this.audit(actor, 'domain_user.password_reset', domain.tenant_id, row);
     return present(row);
+  }
+
+  /** What the mailbox received and sent in the last MAIL_LOG_DAYS days, newest first. */
+  async mailLog(viewer: UserRow, domainId: number, id: number): Promise<MailLogEntry[]> {
+    const domain = await this.deps.domains.visible(viewer, domainId);
+    const account = await this.find(domain.id, id);
+    const since = new Date(this.deps.clock.now().getTime() - MAIL_LOG_DAYS * 86_400_000);
+    const rows = await listMailLog(this.deps.db, account.id, since, MAIL_LOG_LIMIT);
+    return rows.map((row) => ({ ...row, at: iso(row.at) }));
   }
 
   async remove(actor: Actor, domainId: number, id: number): Promise<string> {

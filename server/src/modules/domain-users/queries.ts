@@ -137,3 +137,16 @@ export const enabledAutoreplies = async (db: Db, domainUserIds: number[]): Promi
     .execute();
   return new Set(rows.map((row) => row.domain_user_id));
 };
+
+/* ---- /host/domain/{id}/users/{userId}/mail-log ---- */
+
+export const listMailLog = (db: Db, domainUserId: number, since: Date, limit: number) =>
+  db
+    .selectFrom('mail_log')
+    .select(['at', 'direction', 'peer', 'status', 'detail'])
+    .where('domain_user_id', '=', domainUserId)
+    .where('at', '>=', since)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();

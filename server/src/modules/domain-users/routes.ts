@@ -5,6 +5,7 @@ import {
   autoreplyAnswerSchema,
   autoreplyPayloadSchema,
   domainUserAnswerSchema,
+  mailLogAnswerSchema,
   domainUserCreatePayloadSchema,
   domainUserListAnswerSchema,
   domainUserPasswordPayloadSchema,
@@ -94,6 +95,21 @@ export function domainUserAccountRoutes(accounts: DomainUserAccounts, autoreplie
         const account = await accounts.update(await actors.actor(request), request.params.id, request.params.userId, request.body);
         return { data: account, message: translate(request.lang, 'domain_user.updated', { uid: account.uid }) };
       },
+    );
+
+    api.get(
+      '/host/domain/:id/users/:userId/mail-log',
+      {
+        config: { rateLimit: RATE_LIMITS.read },
+        preHandler: requireUser,
+        schema: {
+          tags,
+          summary: 'What the mailbox received and sent in the last 7 days, with the delivery status of each',
+          params: accountParams,
+          response: { 200: mailLogAnswerSchema, ...errors },
+        },
+      },
+      async (request) => ({ data: await accounts.mailLog(authedUser(request).user, request.params.id, request.params.userId) }),
     );
 
     api.post(

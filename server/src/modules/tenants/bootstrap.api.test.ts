@@ -62,6 +62,7 @@ describe('first start', () => {
       '0040_mail_send_limits',
       '0041_dkim_rotation',
       '0042_spam_filter',
+      '0043_mail_log',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
