@@ -71,7 +71,11 @@ test('an A record added on the DNS page is answered by PowerDNS', async ({ page,
   await reviewScreen(page, testInfo, 'served-dns', MAIN);
 });
 
-test('a mailbox added on the accounts page receives mail, listed over IMAP', async ({ page, accounts, hostingServices }, testInfo) => {
+test('a mailbox added on the accounts page receives mail, listed over IMAP and in its mail log', async ({
+  page,
+  accounts,
+  hostingServices,
+}, testInfo) => {
   const owner = await accounts.customer('served-mail');
   const domain = await accounts.domain(owner);
   const uid = `inbox${uniqueToken(2)}`;
@@ -95,4 +99,14 @@ test('a mailbox added on the accounts page receives mail, listed over IMAP', asy
   await smtp.sendMail({ from: 'sender@elsewhere.test', to: address, subject, text: 'Hello from the e2e test.' });
   // Postfix hands the message to Dovecot by LMTP: it is in the INBOX a moment later.
   await expect.poll(() => inbox(hostingServices, address, password), { timeout: 10_000 }).toContain(subject);
+
+  // The mail log (the mail agent reads Postfix's log) says where it went.
+  await page.getByRole('button', { name: `Actions for ${address}` }).click();
+  await page.getByRole('menuitem', { name: 'Mail log' }).click();
+  const log = page.getByRole('dialog', { name: `Mail log of ${address}` });
+  await expect(log.getByTestId('mail-log')).toContainText('Received from sender@elsewhere.test', { timeout: 15_000 });
+  await expect(log.getByTestId('mail-log')).toContainText('Delivered');
+  await reviewScreen(page, testInfo, 'served-mail-log', { include: '[role="dialog"]' });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await reviewScreen(page, testInfo, 'served-mail-log-phone', { include: '[role="dialog"]' });
 });

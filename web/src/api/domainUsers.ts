@@ -5,6 +5,7 @@ import {
   domainAnswerSchema,
   domainUserAnswerSchema,
   domainUserListAnswerSchema,
+  mailLogAnswerSchema,
   messageAnswerSchema,
   PAGE_SIZE_MAX,
   type Autoreply,
@@ -12,6 +13,7 @@ import {
   type Domain,
   type DomainUser,
   type DomainUserCreatePayload,
+  type MailLogEntry,
   type domainUserPasswordResetPayloadSchema,
   type domainUserUpdatePayloadSchema,
 } from '@berth/contracts';
@@ -23,6 +25,7 @@ export const domainUserKeys = {
   /** Under the `domains` prefix, so anything that refreshes a domain refreshes its pages too. */
   heading: (domainId: number) => ['domains', domainId, 'heading'] as const,
   list: (domainId: number) => ['domains', domainId, 'users'] as const,
+  mailLog: (domainId: number, id: number) => ['domains', domainId, 'users', id, 'mail-log'] as const,
 };
 
 type DomainUserList = z.output<typeof domainUserListAnswerSchema>;
@@ -57,6 +60,18 @@ export function useDomainUsers(domainId: number, enabled = true) {
       });
     },
     getNextPageParam: (page) => page.next_cursor,
+  });
+}
+
+/** GET /api/host/domain/{id}/users/{userId}/mail-log: the last 7 days, newest first (null: not asked yet). */
+export function useMailLog(domainId: number, id: number | null) {
+  return useQuery<MailLogEntry[], ApiError>({
+    queryKey: domainUserKeys.mailLog(domainId, id ?? 0),
+    enabled: id !== null,
+    // While it is open the log follows what the mail host does (a deferred message is retried).
+    refetchInterval: 5_000,
+    queryFn: async ({ signal }) =>
+      (await apiRequest(`/host/domain/${domainId}/users/${id}/mail-log`, { schema: mailLogAnswerSchema, signal })).data,
   });
 }
 

@@ -167,6 +167,59 @@ describe('/api/host/domain/:id/users', () => {
     expect(audit.map((row) => row.data.spam_filter)).toEqual(['strict', 'off']);
   });
 
+  it("shows a mailbox's mail log of the last 7 days, newest first, to the owner and admins only", async () => {
+    const id = (await createAccount(owner.call, { uid: 'logged' })).json().data.id;
+    const now = t.clock.now().getTime();
+    const day = 86_400_000;
+    await t.db
+      .insertInto('mail_log')
+      .values([
+        {
+          domain_user_id: id,
+          direction: 'in',
+          queue_id: 'A1',
+          peer: 'a@elsewhere.test',
+          status: 'delivered',
+          detail: '',
+          at: new Date(now - 8 * day),
+        },
+        {
+          domain_user_id: id,
+          direction: 'out',
+          queue_id: 'B2',
+          peer: 'b@elsewhere.test',
+          status: 'bounced',
+          detail: '550 No such user',
+          at: new Date(now - 2 * day),
+        },
+        {
+          domain_user_id: id,
+          direction: 'in',
+          queue_id: 'C3',
+          peer: 'c@elsewhere.test',
+          status: 'delivered',
+          detail: '',
+          at: new Date(now - 60_000),
+        },
+      ])
+      .execute();
+    const answer = await owner.call({ method: 'GET', url: url(`/${id}/mail-log`) });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().data).toEqual([
+      { at: new Date(now - 60_000).toISOString(), direction: 'in', peer: 'c@elsewhere.test', status: 'delivered', detail: '' },
+      {
+        at: new Date(now - 2 * day).toISOString(),
+        direction: 'out',
+        peer: 'b@elsewhere.test',
+        status: 'bounced',
+        detail: '550 No such user',
+      },
+    ]);
+    expect((await admin.call({ method: 'GET', url: url(`/${id}/mail-log`) })).statusCode).toBe(200);
+    expect((await stranger.call({ method: 'GET', url: url(`/${id}/mail-log`) })).statusCode).toBe(404);
+    expect((await owner.call({ method: 'GET', url: url('/999999/mail-log') })).statusCode).toBe(404);
+  });
+
   it('does not reach an account through another domain', async () => {
     const other = (await stranger.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'stranger.example' } })).json().data.id;
     const id = (await createAccount(owner.call, { uid: 'keep' })).json().data.id;

@@ -1,6 +1,15 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Menu, Switch } from '@mantine/core';
-import { IconDots, IconGauge, IconKey, IconMailForward, IconPlugConnected, IconShieldCheck, IconTrash } from '@tabler/icons-react';
+import {
+  IconDots,
+  IconGauge,
+  IconHistory,
+  IconKey,
+  IconMailForward,
+  IconPlugConnected,
+  IconShieldCheck,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { DomainUser } from '@berth/contracts';
 import { useDomainUserUpdate } from '../../../api/domainUsers.ts';
@@ -19,6 +28,7 @@ interface AccountsTableProps {
   onShowSettings: (account: DomainUser) => void;
   onEditAutoreply: (account: DomainUser) => void;
   onEditSpamFilter: (account: DomainUser) => void;
+  onShowMailLog: (account: DomainUser) => void;
 }
 
 /** One row per account: uid, quota, an enabled switch, when it was made, and its actions. */
@@ -31,6 +41,7 @@ export function AccountsTable({
   onShowSettings,
   onEditAutoreply,
   onEditSpamFilter,
+  onShowMailLog,
 }: AccountsTableProps) {
   const { t } = useTranslation();
   const update = useDomainUserUpdate(domainId);
@@ -116,6 +127,9 @@ export function AccountsTable({
                 <Menu.Dropdown>
                   <Menu.Item leftSection={<IconPlugConnected size={16} aria-hidden />} onClick={() => onShowSettings(account)}>
                     {t('domainUsers.actions.settings')}
+                  </Menu.Item>
+                  <Menu.Item leftSection={<IconHistory size={16} aria-hidden />} onClick={() => onShowMailLog(account)}>
+                    {t('domainUsers.mailLog.action')}
                   </Menu.Item>
                   <Menu.Item leftSection={<IconMailForward size={16} aria-hidden />} onClick={() => onEditAutoreply(account)}>
                     {t('domainUsers.actions.autoreply')}

@@ -14,6 +14,7 @@ import { DomainPageFrame, useDomainIdParam } from './DomainPageFrame.tsx';
 import { PasswordResetDialog } from './PasswordResetDialog.tsx';
 import { QuotaDialog } from './QuotaDialog.tsx';
 import { SpamFilterDialog } from './SpamFilterDialog.tsx';
+import { MailLogDialog } from './MailLogDialog.tsx';
 import { MailClientDialog } from './MailClientDialog.tsx';
 import { AutoreplyDialog } from './AutoreplyDialog.tsx';
 import classes from './DomainPages.module.css';
@@ -76,6 +77,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
   const [showing, setShowing] = useState<DomainUser | null>(null);
   const [replying, setReplying] = useState<DomainUser | null>(null);
   const [filtering, setFiltering] = useState<DomainUser | null>(null);
+  const [logging, setLogging] = useState<DomainUser | null>(null);
   const accounts = users.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
@@ -118,6 +120,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
             onShowSettings={setShowing}
             onEditAutoreply={setReplying}
             onEditSpamFilter={setFiltering}
+            onShowMailLog={setLogging}
           />
           <LoadMore pages={users} label={t('domainUsers.more')} />
         </>
@@ -136,6 +139,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
       <MailClientDialog account={showing} domainText={domain.text} onClose={() => setShowing(null)} />
       <AutoreplyDialog domainId={domain.id} account={replying} onClose={() => setReplying(null)} />
       <SpamFilterDialog domainId={domain.id} account={filtering} onClose={() => setFiltering(null)} />
+      <MailLogDialog domainId={domain.id} account={logging} onClose={() => setLogging(null)} />
       <PasswordResetDialog
         domainId={domain.id}
         account={resetting}
