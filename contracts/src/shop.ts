@@ -203,6 +203,12 @@ export const phpMemorySchema = z.number().int().min(32, { error: 'shop.php_memor
 
 /** Messages a mailbox may send per hour when its owner's plan says nothing (mail that leaves is never unlimited). */
 export const MAIL_SEND_PER_HOUR_DEFAULT = 200;
+/**
+ * A domain may send this many times its plan's per-mailbox figure an hour, all its mailboxes and
+ * the mail its forwarders pass on to the outside together (migration 0044_mail_domain_limits):
+ * several stolen passwords of one domain, or a forwarder flooded from outside, stop there.
+ */
+export const MAIL_SEND_DOMAIN_FACTOR = 10;
 /** Messages each mailbox of a plan may send per hour (null: MAIL_SEND_PER_HOUR_DEFAULT). */
 export const mailPerHourSchema = z
   .number()

@@ -28,8 +28,9 @@ import { followFile, MailLogBook } from './mail-log.ts';
  *   channel), and reloads both.
  * - It writes each served domain's DKIM signing key for rspamd (daemons/mail-dkim.ts) on start and
  *   whenever one is made or removed (`dkim` on the same channel).
- * - It counts each message a mailbox sends through submission against its hourly limit at the end
- *   of its DATA, and defers what goes over (countSend).
+ * - It counts each message a mailbox sends through submission against its hourly limit and its
+ *   domain's at the end of its DATA, and each message from outside that a forwarder passes on
+ *   against the forwarder's domain, and defers what goes over (countSend, countForward).
  * - It follows Postfix's log and records each delivery of mail a mailbox received or sent in the
  *   mailbox's mail log (daemons/mail-log.ts, migration 0043_mail_log).
  * - It answers Postfix's end-of-data policy request (deploy/postfix/main.cf): a message whose real
@@ -290,6 +291,22 @@ async function countSend(pool: pg.Pool, login: string): Promise<string> {
 }
 
 /**
+ * A message from outside, counted once for each of its recipients that is a forwarder leading
+ * outside Berth, against the forwarder's domain's hourly limit (migration 0044_mail_domain_limits):
+ * past it the message is deferred and the sending server tries again later.
+ */
+async function countForward(pool: pg.Pool, recipients: string[]): Promise<string> {
+  if (recipients.length === 0) return 'DUNNO';
+  try {
+    const { rows } = await pool.query<{ over: number | null }>('select mail.count_forward($1) as over', [recipients]);
+    const limit = rows[0]?.over ?? 0;
+    return limit > 0 ? `450 4.7.1 Forwarding limit of ${limit} messages an hour reached: try again later` : 'DUNNO';
+  } catch {
+    return '451 4.3.0 Temporary failure: try again later';
+  }
+}
+
+/**
  * Postfix's policy protocol on loopback: at RCPT it remembers each recipient of a message (by its
  * `instance`), at END-OF-MESSAGE it knows the real size and asks Dovecot for each recipient.
  */
@@ -318,6 +335,8 @@ function startEndOfDataPolicy(settings: MailAgentSettings, pool: pg.Pool): Promi
         const action = await quotaStatus(settings.quotaStatusPort, recipient, size);
         if (/^5\d\d /.test(action)) return action;
       }
+      // Mail from outside that a forwarder passes on counts against the forwarder's domain.
+      return countForward(pool, list);
     }
     return 'DUNNO';
   };

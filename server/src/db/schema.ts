@@ -590,6 +590,16 @@ export interface MailLogTable {
   at: Timestamp;
 }
 
+/** A domain's hourly sending window (migration 0044_mail_domain_limits). */
+export interface MailDomainSendWindowsTable {
+  domain_id: number;
+  window_start: Timestamp;
+  sent: number;
+  over_at: Timestamp | null;
+  over_limit: number | null;
+  told_at: Timestamp | null;
+}
+
 export interface MailSendWindowsTable {
   domain_user_id: number;
   window_start: Timestamp;
@@ -947,6 +957,7 @@ export interface Database {
   dkim_keys: DkimKeysTable;
   mail_send_windows: MailSendWindowsTable;
   mail_log: MailLogTable;
+  mail_domain_send_windows: MailDomainSendWindowsTable;
   api_tokens: ApiTokensTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;

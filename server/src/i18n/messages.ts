@@ -209,6 +209,8 @@ const en = {
   'shop.mail_per_hour': "Enter a whole number from 1 to 100000, or leave it empty for the platform's default.",
   'mail.send_limit_notice':
     '{address} reached its limit of {limit} messages an hour: further mail it sends is deferred until the hour is over. If this was not its owner, change its password.',
+  'mail.domain_send_limit_notice':
+    'The domain {domain} reached its limit of {limit} messages an hour (its mailboxes and its forwarders together): further mail is deferred until the hour is over. Look for a mailbox whose password was stolen, or a forwarder flooded from outside.',
   'shop.php_memory': "Enter a whole number of MB from 32 to 2048, or leave it empty for the server's default.",
   'domains.alias_www': 'www is always served; choose the www redirect instead.',
   'domains.aliases_max': 'A site has at most 20 aliases.',
@@ -573,6 +575,8 @@ const de: Dictionary = {
   'shop.mail_per_hour': 'Geben Sie eine ganze Zahl von 1 bis 100000 ein oder lassen Sie das Feld für den Standard der Plattform leer.',
   'mail.send_limit_notice':
     '{address} hat seine Grenze von {limit} Nachrichten pro Stunde erreicht: weitere Mails werden zurückgestellt, bis die Stunde vorbei ist. War es nicht sein Inhaber, ändern Sie das Passwort.',
+  'mail.domain_send_limit_notice':
+    'Die Domain {domain} hat ihre Grenze von {limit} Nachrichten pro Stunde erreicht (ihre Postfächer und Weiterleitungen zusammen): weitere Mails werden zurückgestellt, bis die Stunde vorbei ist. Prüfen Sie, ob ein Passwort gestohlen wurde oder eine Weiterleitung von außen überflutet wird.',
   'shop.php_memory': 'Geben Sie eine ganze Zahl in MB von 32 bis 2048 ein oder lassen Sie das Feld für den Standard des Servers leer.',
   'domains.alias_www': 'www wird immer bedient; wählen Sie stattdessen die www-Weiterleitung.',
   'domains.aliases_max': 'Eine Website hat höchstens 20 Aliasse.',
@@ -938,6 +942,8 @@ const cs: Dictionary = {
   'shop.mail_per_hour': 'Zadejte celé číslo od 1 do 100000, nebo pole nechte prázdné pro výchozí hodnotu platformy.',
   'mail.send_limit_notice':
     '{address} dosáhla limitu {limit} zpráv za hodinu: další odesílaná pošta je odložena, dokud hodina neuplyne. Pokud to nebyl její vlastník, změňte heslo.',
+  'mail.domain_send_limit_notice':
+    'Doména {domain} dosáhla limitu {limit} zpráv za hodinu (její schránky a přesměrování dohromady): další pošta je odložena, dokud hodina neuplyne. Zkontrolujte, zda nebylo ukradeno heslo schránky nebo zda není přesměrování zahlceno zvenčí.',
   'shop.php_memory': 'Zadejte celé číslo v MB od 32 do 2048, nebo pole nechte prázdné pro výchozí hodnotu serveru.',
   'domains.alias_www': 'www se obsluhuje vždy; zvolte místo toho přesměrování www.',
   'domains.aliases_max': 'Web má nejvýše 20 aliasů.',

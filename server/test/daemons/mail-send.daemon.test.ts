@@ -348,6 +348,59 @@ describe("outbound limits (the owner's plan: messages each mailbox sends an hour
   });
 });
 
+describe("outbound limits per domain (10 times the plan's per-mailbox figure: its mailboxes and its forwarders together)", () => {
+  it('forwards exactly 10 of 30 messages arriving at the same instant for a forwarder leading outside, defers the rest, then holds its mailboxes too', async () => {
+    const plan = await owner.call({
+      method: 'POST',
+      url: '/api/system/shop/plans',
+      payload: { title: 'Mail 1', monthly_price: 100, yearly_price: 1000, mail_per_hour: 1 },
+    });
+    expect(plan.statusCode, plan.body).toBe(201);
+    const customer = await addUser(t, tenantId, 'relay-owner@alpha.test');
+    const now = Date.now();
+    await t.db
+      .insertInto('hosting_subscriptions')
+      .values({
+        tenant_id: tenantId,
+        user_id: customer.user.id,
+        plan_id: plan.json().data.id,
+        title: 'Mail 1',
+        order_item_id: null,
+        starts_at: new Date(now - 86_400_000),
+        expires_at: new Date(now + 30 * 86_400_000),
+      })
+      .execute();
+    await domainWithMailbox('relay.example', customer.user.id, 'box');
+    const relayDomain = await t.db.selectFrom('domains').select('id').where('name', '=', 'relay.example').executeTakeFirstOrThrow();
+    const alias = await owner.call({
+      method: 'POST',
+      url: `/api/host/domain/${relayDomain.id}/aliases`,
+      payload: { local_part: 'fwd', destination: 'far@outside.test' },
+    });
+    expect(alias.statusCode, alias.body).toBe(201);
+
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => sendTo(settings, 'fwd@relay.example', `Forwarded ${i}`)));
+    expect(
+      answers.filter((answer) => answer === 'sent'),
+      mailLogTail(settings),
+    ).toHaveLength(10);
+    expect(answers.filter((answer) => answer === 450)).toHaveLength(20);
+    const forwarded = () => outside.received.filter((message) => /Subject: Forwarded \d+/.test(message.raw)).length;
+    await within(15_000, async () => expect(forwarded()).toBe(10));
+    // The domain's hour is used up: its mailbox, within its own limit of 1, is held too.
+    expect(await submit(on587('box@relay.example', PASSWORD), 'box@relay.example', 'friend@outside.test', 'Held by the domain')).toBe(450);
+
+    await t.services.mailLimits.runOnce();
+    for (const told of [customer.user.id, owner.user.id]) {
+      const notes = await t.db.selectFrom('notifications').select('text').where('user_id', '=', told).execute();
+      expect(notes.map((note) => note.text)).toContainEqual(
+        expect.stringContaining('The domain relay.example reached its limit of 10 messages an hour'),
+      );
+    }
+    expect(await t.services.mailLimits.runOnce()).toBe(0);
+  });
+});
+
 describe("the mail log of a mailbox (Postfix's log, read by the mail agent)", () => {
   it("shows what it sent, delivered, deferred or bounced with the receiving server's answer, and what it received", async () => {
     const domain = await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'logged.example' } });

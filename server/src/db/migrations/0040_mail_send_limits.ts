@@ -11,19 +11,8 @@ import { MAIL_SEND_PER_HOUR_DEFAULT } from '@berth/contracts';
  * the one thing it may change. The server tells the owner and the tenant's admins once per window
  * (modules/mail-limits).
  */
-const statements = [
-  `alter table public.hosting_plans
-    add column mail_per_hour integer check (mail_per_hour is null or mail_per_hour between 1 and 100000)`,
-  `create table public.mail_send_windows (
-    domain_user_id integer primary key references public.domain_users(id) on delete cascade,
-    window_start timestamptz not null,
-    sent integer not null,
-    over_at timestamptz,
-    over_limit integer,
-    told_at timestamptz
-  )`,
-  'create index mail_send_windows_untold on public.mail_send_windows (over_at) where over_at is not null',
-  `create function mail.count_send(login text) returns integer
+/** `mail.count_send` as this migration made it (0044_mail_domain_limits's down puts it back). */
+export const COUNT_SEND = `create function mail.count_send(login text) returns integer
     language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
     declare
       box record;
@@ -48,7 +37,21 @@ const statements = [
       update public.mail_send_windows set over_at = coalesce(over_at, now()), over_limit = per_hour
         where domain_user_id = box.id;
       return per_hour;
-    end $$`,
+    end $$`;
+
+const statements = [
+  `alter table public.hosting_plans
+    add column mail_per_hour integer check (mail_per_hour is null or mail_per_hour between 1 and 100000)`,
+  `create table public.mail_send_windows (
+    domain_user_id integer primary key references public.domain_users(id) on delete cascade,
+    window_start timestamptz not null,
+    sent integer not null,
+    over_at timestamptz,
+    over_limit integer,
+    told_at timestamptz
+  )`,
+  'create index mail_send_windows_untold on public.mail_send_windows (over_at) where over_at is not null',
+  COUNT_SEND,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

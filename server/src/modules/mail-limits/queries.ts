@@ -36,3 +36,28 @@ export const usersToTell = (db: Db, ownerId: number, tenantId: number) =>
     .select(['id', 'tenant_id', 'language'])
     .where((eb) => eb.or([eb('id', '=', ownerId), eb.and([eb('tenant_id', '=', tenantId), eb('role', '=', 'host_admin')])]))
     .execute();
+
+/** Domains that went over their hourly limit (mailboxes and forwarders together), not told yet in this window. */
+export const listUntoldOverDomainLimits = (db: Db) =>
+  db
+    .selectFrom('mail_domain_send_windows as w')
+    .innerJoin('domains as d', 'd.id', 'w.domain_id')
+    .select(['w.domain_id', 'w.over_at', 'w.over_limit', 'd.name', 'd.owner_id', 'd.tenant_id'])
+    .where('w.over_at', 'is not', null)
+    .where((eb) => eb.or([eb('w.told_at', 'is', null), eb('w.told_at', '<', eb.ref('w.over_at'))]))
+    .orderBy('w.over_at')
+    .limit(500)
+    .execute();
+
+/** As claimTold, for a domain's window. */
+export const claimDomainTold = async (db: Db, domainId: number): Promise<boolean> => {
+  const row = await db
+    .updateTable('mail_domain_send_windows')
+    .set((eb) => ({ told_at: eb.ref('over_at') }))
+    .where('domain_id', '=', domainId)
+    .where('over_at', 'is not', null)
+    .where((eb) => eb.or([eb('told_at', 'is', null), eb('told_at', '<', eb.ref('over_at'))]))
+    .returning('domain_id')
+    .executeTakeFirst();
+  return row !== undefined;
+};

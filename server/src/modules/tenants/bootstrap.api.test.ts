@@ -63,6 +63,7 @@ describe('first start', () => {
       '0041_dkim_rotation',
       '0042_spam_filter',
       '0043_mail_log',
+      '0044_mail_domain_limits',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
