@@ -15,6 +15,7 @@ import { measureDomainsPage } from './domains.ts';
 import { formatDnsThroughput, measureDnsThroughput } from './dns-throughput.ts';
 import { formatWebsites, measureWebsites } from './websites.ts';
 import { formatMailSigning, measureMailSigning } from './mail-signing.ts';
+import { formatMailDelivery, measureMailDelivery } from './mail-delivery.ts';
 import { auditPages, formatPages, logInOnHost } from './pages.ts';
 import { queriesPerRequest } from './queries.ts';
 import { formatRevocation, measureRevocation } from './revocation.ts';
@@ -203,6 +204,8 @@ async function main(): Promise<void> {
   const websites = await measureWebsites({ sites: settings.sites, log });
   log('mail: submission, DKIM signing by rspamd and relay, against Postfix alone ...');
   const mail = await measureMailSigning({ log });
+  log("mail: delivery from port 25 into mailboxes, Berth's lookups against static tables ...");
+  const delivery = await measureMailDelivery({ log });
 
   const userComparison: Comparison = {
     title: `Authenticated GET /api/user vs bare Fastify (${load.connections} connections, ${load.durationSeconds} s)`,
@@ -245,6 +248,7 @@ async function main(): Promise<void> {
   log(`\n${formatDnsThroughput(dnsThroughput)}`);
   log(`\n${formatWebsites(websites)}`);
   log(`\n${formatMailSigning(mail)}`);
+  log(`\n${formatMailDelivery(delivery)}`);
   const failed = [...userRuns, hello, ...pooledRuns, ...loginRuns].some((result) => result.failures > 0);
   if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');
   log('');

@@ -61,6 +61,16 @@ export function mailLogTail(settings: MailSettings, lines = 12): string {
     .join('\n');
 }
 
+/** A client of the mail host's SMTP port (port 25: no TLS, no login), as another mail server is. */
+export const smtpClientOf = (settings: MailSettings) =>
+  nodemailer.createTransport({
+    host: settings.address,
+    port: settings.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+    name: 'client.test',
+  });
+
 /** Sends one message to the mail host's SMTP port (no SIZE unless given); answers the SMTP error's code when it is refused. */
 export async function sendTo(
   settings: MailSettings,
@@ -69,13 +79,7 @@ export async function sendTo(
   options: { size?: number; text?: string; from?: string } = {},
 ): Promise<number | 'sent'> {
   const from = options.from ?? 'sender@elsewhere.test';
-  const transport = nodemailer.createTransport({
-    host: settings.address,
-    port: settings.smtpPort,
-    secure: false,
-    ignoreTLS: true,
-    name: 'client.test',
-  });
+  const transport = smtpClientOf(settings);
   try {
     await transport.sendMail({
       from,

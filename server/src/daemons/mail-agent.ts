@@ -281,10 +281,15 @@ function quotaStatus(port: number, recipient: string, size: string): Promise<str
  * sent uncounted: a temporary failure.
  */
 async function countSend(pool: pg.Pool, login: string): Promise<string> {
+  return deferPast(pool, 'select mail.count_send($1) as over', [login], 'Sending');
+}
+
+/** Runs a counting function (0 or null: within the limit, else the limit gone over): Postfix's action. */
+async function deferPast(pool: pg.Pool, query: string, values: unknown[], what: string): Promise<string> {
   try {
-    const { rows } = await pool.query<{ over: number | null }>('select mail.count_send($1) as over', [login]);
+    const { rows } = await pool.query<{ over: number | null }>(query, values);
     const limit = rows[0]?.over ?? 0;
-    return limit > 0 ? `450 4.7.1 Sending limit of ${limit} messages an hour reached: try again later` : 'DUNNO';
+    return limit > 0 ? `450 4.7.1 ${what} limit of ${limit} messages an hour reached: try again later` : 'DUNNO';
   } catch {
     return '451 4.3.0 Temporary failure: try again later';
   }
@@ -297,13 +302,7 @@ async function countSend(pool: pg.Pool, login: string): Promise<string> {
  */
 async function countForward(pool: pg.Pool, recipients: string[]): Promise<string> {
   if (recipients.length === 0) return 'DUNNO';
-  try {
-    const { rows } = await pool.query<{ over: number | null }>('select mail.count_forward($1) as over', [recipients]);
-    const limit = rows[0]?.over ?? 0;
-    return limit > 0 ? `450 4.7.1 Forwarding limit of ${limit} messages an hour reached: try again later` : 'DUNNO';
-  } catch {
-    return '451 4.3.0 Temporary failure: try again later';
-  }
+  return deferPast(pool, 'select mail.count_forward($1) as over', [recipients], 'Forwarding');
 }
 
 /**

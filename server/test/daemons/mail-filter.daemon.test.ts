@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createClient } from 'redis';
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
-import { imapOf, mailHostSettings, mailLogTail, sendTo } from '../mail-host.ts';
+import { imapOf, mailHostSettings, mailLogTail, sendTo, smtpClientOf } from '../mail-host.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser } from '../hosting.ts';
 import { within } from '../within.ts';
@@ -102,13 +101,7 @@ describe('spam filtering (rspamd on port 25)', () => {
 
   it('scores what it takes: a clean message stays in the INBOX with the results in its headers, a forged score is removed', async () => {
     const subject = `hello ${randomUUID()}`;
-    const transport = nodemailer.createTransport({
-      host: settings.address,
-      port: settings.smtpPort,
-      secure: false,
-      ignoreTLS: true,
-      name: 'client.test',
-    });
+    const transport = smtpClientOf(settings);
     await transport.sendMail({
       from: 'sender@elsewhere.test',
       to: mailboxes.normal,
@@ -139,13 +132,7 @@ describe('spam filtering (rspamd on port 25)', () => {
 
   it('files a message of a middling score (no MIME-Version, a subject in capitals, a link to an address: about 4 points) in Junk for the strict filter only', async () => {
     const subject = `MIDDLING OFFER ${randomUUID().toUpperCase()}`;
-    const transport = nodemailer.createTransport({
-      host: settings.address,
-      port: settings.smtpPort,
-      secure: false,
-      ignoreTLS: true,
-      name: 'client.test',
-    });
+    const transport = smtpClientOf(settings);
     for (const address of [mailboxes.normal, mailboxes.strict]) {
       await transport.sendMail({
         envelope: { from: 'sender@elsewhere.test', to: [address] },

@@ -115,6 +115,32 @@ async function domainWithMailbox(name: string, ownerId: number, uid: string): Pr
   return box.json().data.id;
 }
 
+/** A customer of the tenant on a plan that lets each mailbox send `mailPerHour` messages an hour, for the next 30 days. */
+async function customerWithPlan(email: string, mailPerHour: number) {
+  const plan = await owner.call({
+    method: 'POST',
+    url: '/api/system/shop/plans',
+    payload: { title: `Mail ${mailPerHour}`, monthly_price: 100, yearly_price: 1000, mail_per_hour: mailPerHour },
+  });
+  expect(plan.statusCode, plan.body).toBe(201);
+  expect(plan.json().data.mail_per_hour).toBe(mailPerHour);
+  const customer = await addUser(t, tenantId, email);
+  const now = Date.now();
+  await t.db
+    .insertInto('hosting_subscriptions')
+    .values({
+      tenant_id: tenantId,
+      user_id: customer.user.id,
+      plan_id: plan.json().data.id,
+      title: `Mail ${mailPerHour}`,
+      order_item_id: null,
+      starts_at: new Date(now - 86_400_000),
+      expires_at: new Date(now + 30 * 86_400_000),
+    })
+    .execute();
+  return customer;
+}
+
 /** Sends one message through a submission port; answers 'sent' or the SMTP code it was refused with. */
 async function submit(
   options: { port: number; implicitTls: boolean; user: string; pass: string },
@@ -288,27 +314,8 @@ describe('DKIM signing (rspamd as the milter of the listeners mail leaves throug
 
 describe("outbound limits (the owner's plan: messages each mailbox sends an hour)", () => {
   it('lets exactly 10 of 30 messages sent at the same instant leave against a limit of 10, defers the rest, and tells the owner and the admins once', async () => {
-    const plan = await owner.call({
-      method: 'POST',
-      url: '/api/system/shop/plans',
-      payload: { title: 'Mail 10', monthly_price: 100, yearly_price: 1000, mail_per_hour: 10 },
-    });
-    expect(plan.statusCode, plan.body).toBe(201);
-    expect(plan.json().data.mail_per_hour).toBe(10);
-    const sender = await addUser(t, tenantId, 'bulk-owner@alpha.test');
+    const sender = await customerWithPlan('bulk-owner@alpha.test', 10);
     const now = Date.now();
-    await t.db
-      .insertInto('hosting_subscriptions')
-      .values({
-        tenant_id: tenantId,
-        user_id: sender.user.id,
-        plan_id: plan.json().data.id,
-        title: 'Mail 10',
-        order_item_id: null,
-        starts_at: new Date(now - 86_400_000),
-        expires_at: new Date(now + 30 * 86_400_000),
-      })
-      .execute();
     const boxId = await domainWithMailbox('bulk.example', sender.user.id, 'news');
     const BULK = 'news@bulk.example';
 
@@ -350,26 +357,7 @@ describe("outbound limits (the owner's plan: messages each mailbox sends an hour
 
 describe("outbound limits per domain (10 times the plan's per-mailbox figure: its mailboxes and its forwarders together)", () => {
   it('forwards exactly 10 of 30 messages arriving at the same instant for a forwarder leading outside, defers the rest, then holds its mailboxes too', async () => {
-    const plan = await owner.call({
-      method: 'POST',
-      url: '/api/system/shop/plans',
-      payload: { title: 'Mail 1', monthly_price: 100, yearly_price: 1000, mail_per_hour: 1 },
-    });
-    expect(plan.statusCode, plan.body).toBe(201);
-    const customer = await addUser(t, tenantId, 'relay-owner@alpha.test');
-    const now = Date.now();
-    await t.db
-      .insertInto('hosting_subscriptions')
-      .values({
-        tenant_id: tenantId,
-        user_id: customer.user.id,
-        plan_id: plan.json().data.id,
-        title: 'Mail 1',
-        order_item_id: null,
-        starts_at: new Date(now - 86_400_000),
-        expires_at: new Date(now + 30 * 86_400_000),
-      })
-      .execute();
+    const customer = await customerWithPlan('relay-owner@alpha.test', 1);
     await domainWithMailbox('relay.example', customer.user.id, 'box');
     const relayDomain = await t.db.selectFrom('domains').select('id').where('name', '=', 'relay.example').executeTakeFirstOrThrow();
     const alias = await owner.call({

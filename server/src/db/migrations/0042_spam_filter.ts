@@ -14,6 +14,14 @@ const junkRule = (stars: number) =>
    'if anyof (header :is "X-Spam" "Yes", header :contains "X-Spam-Level" "${'*'.repeat(stars)}") {' || chr(10) ||
    '  fileinto :create "Junk";' || chr(10) || '  stop;' || chr(10) || '}' || chr(10)`;
 
+/** The autoresponder's rows of the view, as migration 0020_mail_autoreplies made them. */
+const AUTOREPLIES = `select lower(u.uid) as username, 'autoreply'::text as name,
+          a.domain_user_id::text || '.' || a.revision::text as id, a.script
+        from public.mail_autoreplies a
+          join public.domain_users u on u.id = a.domain_user_id
+          join public.domains d on d.id = u.domain_id
+        where a.enabled and u.enabled and d.verification_token is null`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
@@ -24,12 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
       `create or replace view mail.sieve_scripts as
-        select lower(u.uid) as username, 'autoreply'::text as name,
-          a.domain_user_id::text || '.' || a.revision::text as id, a.script
-        from public.mail_autoreplies a
-          join public.domain_users u on u.id = a.domain_user_id
-          join public.domains d on d.id = u.domain_id
-        where a.enabled and u.enabled and d.verification_token is null
+        ${AUTOREPLIES}
         union all
         select lower(u.uid), 'spam'::text, 'spam.' || u.spam_filter,
           case u.spam_filter when 'strict' then ${junkRule(SPAM_JUNK_SCORE.strict)} else ${junkRule(SPAM_JUNK_SCORE.normal)} end
@@ -44,12 +47,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
       `create or replace view mail.sieve_scripts as
-        select lower(u.uid) as username, 'autoreply'::text as name,
-          a.domain_user_id::text || '.' || a.revision::text as id, a.script
-        from public.mail_autoreplies a
-          join public.domain_users u on u.id = a.domain_user_id
-          join public.domains d on d.id = u.domain_id
-        where a.enabled and u.enabled and d.verification_token is null`,
+        ${AUTOREPLIES}`,
     )
     .execute(db);
   await sql.raw('alter table public.domain_users drop column spam_filter').execute(db);
