@@ -92,7 +92,7 @@ export async function measureMailDelivery(options: { messages?: number; log?: (l
       `userdb {\n  driver = passwd-file\n  args = ${users}\n}`,
     );
     if (staticConf === sqlConf) throw new Error("Dovecot's userdb block was not found");
-    const sqlMaps = ['domains', 'mailboxes', 'aliases'].map((map) => `pgsql:${postfixDir}/pgsql-${map}.cf`);
+    const sqlMaps = ['domains', 'mailboxes', 'aliases'].map((map) => `proxy:pgsql:${postfixDir}/pgsql-${map}.cf`);
     const hashMaps = ['domains', 'mailboxes', 'aliases'].map((map) => `hash:${path.join(staticDir, map)}`);
     const use = async (lookups: 'berth' | 'static') => {
       const [domains, mailboxes, aliases] = lookups === 'berth' ? sqlMaps : hashMaps;
