@@ -174,7 +174,7 @@ export function formatMailDelivery(figures: DeliveryFigures): string {
   return [
     `Mail delivered into mailboxes from port 25 (${figures.messages} messages to ${BOXES.length} mailboxes, 4 connections, best of ${ROUNDS}):`,
     `  static tables          ${figures.staticMaps.toFixed(1)} msg/s (Postfix hash maps, Dovecot passwd-file)`,
-    `  Berth's lookups        ${figures.berth.toFixed(1)} msg/s (pgsql maps, SQL userdb)`,
+    `  Berth's lookups        ${figures.berth.toFixed(1)} msg/s (pgsql maps through proxymap, SQL userdb)`,
     `  ratio ${ratio.toFixed(2)} (goal >= ${GOAL}): ${ratio >= GOAL ? 'ABOVE GOAL' : 'BELOW GOAL'}`,
   ].join('\n');
 }
