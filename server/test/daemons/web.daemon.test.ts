@@ -19,9 +19,10 @@ import type { UserRow } from '../../src/modules/users/queries.ts';
 /**
  * How long a test waits for the agent to apply a change: it asserts that the change is applied,
  * not how fast (npm run bench item 8 measures that: p99 under a second on an idle machine). A CI
- * machine busy with the other test files took 1.35 s once.
+ * machine busy with the other test files took 1.35 s once and more than 2 s for a new site's first
+ * PHP request (its pool started, nginx reloaded) another time.
  */
-const APPLIED_MS = 5_000;
+const APPLIED_MS = 10_000;
 
 // Debian's nginx driven by Berth's web agent (agent/), reading this test's PostgreSQL database
 // through the `web` views: a site made on the panel answers at once, a locked owner's
@@ -202,7 +203,7 @@ describe('a domain on the panel is a website nginx serves', () => {
     expect((await get('first-site.example', '/no-index/')).status).toBe(403);
 
     // The domain page's logs: the last requests first, and nginx's word on the missing file.
-    await within(3_000, async () => {
+    await within(APPLIED_MS, async () => {
       const logs = (await customer.call({ method: 'GET', url: `/api/host/domain/${siteId}/logs` })).json().data;
       expect(logs.access[0]).toContain('GET /no-index/ HTTP/1.1" 403');
       expect(logs.access[1]).toContain('GET /missing.txt HTTP/1.1" 404');
@@ -211,7 +212,7 @@ describe('a domain on the panel is a website nginx serves', () => {
     });
     // Its disk usage, measured by the agent: the placeholder and the upload, then a larger file.
     writeFileSync(path.join(path.dirname(placeholder), 'big.bin'), Buffer.alloc(200_000));
-    await within(3_000, async () => {
+    await within(APPLIED_MS, async () => {
       const disk = (await customer.call({ method: 'GET', url: `/api/host/domain/${siteId}` })).json().data.web.disk;
       expect(disk.bytes).toBeGreaterThan(200_000);
       expect(disk.quota_mb).toBeNull();
@@ -245,7 +246,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       },
       250,
     );
-    await within(3_000, async () => {
+    await within(APPLIED_MS, async () => {
       const logs = (await customer.call({ method: 'GET', url: `/api/host/domain/${siteId}/logs` })).json().data;
       expect(logs.access).toHaveLength(100);
       expect(logs.access[0]).toContain('GET /after-rotation ');
@@ -276,7 +277,7 @@ describe('a domain on the panel is a website nginx serves', () => {
     const file = path.join(settings.runDir, 'sites.conf');
     writeFileSync(file, readFileSync(file, 'utf8').replace('moving.example/web/current', 'moving.example/elsewhere'));
     // The next full pass (every minute; here every half second) writes it again.
-    await within(2_000, async () => expect(readFileSync(file, 'utf8')).toContain('moving.example/web/current'));
+    await within(APPLIED_MS, async () => expect(readFileSync(file, 'utf8')).toContain('moving.example/web/current'));
   });
 
   it('answers its aliases, sends www to the bare name when asked, and leaves a name another site has to that site', async () => {
@@ -435,7 +436,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       const placed = (await admin.call({ method: 'GET', url: `/api/host/domain/${siteId}` })).json().data.web;
       expect(placed.server).toBe('web2');
       const onSecond = (name: string) => get(name, '/', second.httpPort);
-      await within(2_000, async () => expect((await onSecond('on-the-second.example')).status).toBe(200));
+      await within(APPLIED_MS, async () => expect((await onSecond('on-the-second.example')).status).toBe(200));
       // The first server does not serve it, and the second serves none of the first's sites.
       expect((await get('on-the-second.example')).status).toBe(404);
       expect((await onSecond('first-site.example')).status).toBe(404);
@@ -460,8 +461,8 @@ describe('a domain on the panel is a website nginx serves', () => {
       const moved = await root.call({ method: 'PATCH', url: `/api/host/domain/${siteId}`, payload: { server_id: web1 } });
       expect(moved.statusCode, moved.body).toBe(200);
       expect(moved.json().data.web).toMatchObject({ server: 'web1', server_id: web1 });
-      await within(2_000, async () => expect((await get('on-the-second.example')).status).toBe(200));
-      await within(2_000, async () => expect((await onSecond('on-the-second.example')).status).toBe(404));
+      await within(APPLIED_MS, async () => expect((await get('on-the-second.example')).status).toBe(200));
+      await within(APPLIED_MS, async () => expect((await onSecond('on-the-second.example')).status).toBe(404));
     } finally {
       nginx2.kill('SIGQUIT');
       agent2.kill('SIGTERM');
@@ -520,7 +521,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       const root = rootOf(customer.user.id, 'php-site.example');
       await within(APPLIED_MS, async () => expect(existsSync(root)).toBe(true));
       writeFileSync(path.join(root, 'whoami.php'), '<?php echo posix_getpwuid(posix_geteuid())["name"], "|", ini_get("open_basedir");');
-      await within(2_000, async () => {
+      await within(APPLIED_MS, async () => {
         const page = await get('php-site.example', '/whoami.php');
         expect(page.status, page.body).toBe(200);
         const home = path.join(settings.webRoot, String(customer.user.id));
@@ -564,7 +565,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       const nosyRoot = rootOf(other.user.id, 'nosy.example');
       await within(APPLIED_MS, async () => expect(existsSync(nosyRoot)).toBe(true));
       writeFileSync(path.join(nosyRoot, 'peek.php'), `<?php var_export(@file_get_contents(${JSON.stringify(secret)}));`);
-      await within(2_000, async () => expect(await get('nosy.example', '/peek.php')).toEqual({ status: 200, body: 'false' }));
+      await within(APPLIED_MS, async () => expect(await get('nosy.example', '/peek.php')).toEqual({ status: 200, body: 'false' }));
       if (isRoot) {
         // Without PHP's own fence too: the Unix permissions of the first customer's home stop the second's user.
         const denied = await run('runuser', ['-u', `${userPrefix}c${other.user.id}`, '--', 'cat', secret]).then(
@@ -583,7 +584,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       const root = rootOf(customer.user.id, 'newer-php.example');
       await within(APPLIED_MS, async () => expect(existsSync(root)).toBe(true));
       writeFileSync(path.join(root, 'version.php'), '<?php echo PHP_MAJOR_VERSION, ".", PHP_MINOR_VERSION;');
-      await within(2_000, async () => expect(await get('newer-php.example', '/version.php')).toEqual({ status: 200, body: '8.2' }));
+      await within(APPLIED_MS, async () => expect(await get('newer-php.example', '/version.php')).toEqual({ status: 200, body: '8.2' }));
       await within(APPLIED_MS, async () =>
         expect(await statusOf(siteId)).toMatchObject({
           state: 'live',
@@ -639,7 +640,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       }
       const uploaded = path.join(settings.webRoot, String(customer.user.id), 'ftp-site.example', 'public_html', 'index.php');
       expect((await run('stat', ['-c', '%U %a', uploaded])).stdout.trim()).toBe(`${userPrefix}c${customer.user.id} 644`);
-      await within(2_000, async () =>
+      await within(APPLIED_MS, async () =>
         expect(await get('ftp-site.example', '/index.php')).toEqual({ status: 200, body: `ran as ${userPrefix}c${customer.user.id}` }),
       );
     });
@@ -659,9 +660,9 @@ describe('a domain on the panel is a website nginx serves', () => {
         values (${tenantId}, ${planned.user.id}, ${planId}, 'Small PHP', '2000-01-01', '2100-01-01')`.execute(t.db);
       const siteId = await addPhpSiteFor(planned.user.id, 'planned.example');
       const root = path.join(settings.webRoot, String(planned.user.id), 'planned.example', 'public_html');
-      await within(2_000, async () => expect(existsSync(root)).toBe(true));
+      await within(APPLIED_MS, async () => expect(existsSync(root)).toBe(true));
       writeFileSync(path.join(root, 'limits.php'), '<?php echo ini_get("memory_limit");');
-      await within(2_000, async () => expect(await get('planned.example', '/limits.php')).toEqual({ status: 200, body: '64M' }));
+      await within(APPLIED_MS, async () => expect(await get('planned.example', '/limits.php')).toEqual({ status: 200, body: '64M' }));
       const poolFile = path.join(settings.runDir, 'php8.2', 'pools', `${planned.user.id}.conf`);
       expect(readFileSync(poolFile, 'utf8')).toContain('pm.max_children = 2\n');
       // The plan changed: the pool follows.
@@ -690,7 +691,7 @@ describe('a domain on the panel is a website nginx serves', () => {
       }
       expect(existsSync(path.join(root, 'small.bin'))).toBe(true);
       // Nothing of the refused upload stays behind.
-      await within(2_000, async () => expect(existsSync(path.join(root, 'large.bin'))).toBe(false));
+      await within(APPLIED_MS, async () => expect(existsSync(path.join(root, 'large.bin'))).toBe(false));
       // The services page counts the site's files beside the mailbox's quota, once the agent measured them
       // (asked every half second: polled faster, a slow measurement ran into the API's rate limit).
       await within(
@@ -708,7 +709,7 @@ describe('a domain on the panel is a website nginx serves', () => {
     it('offers the PHP versions the web server has, and removes the system user of a customer whose last site is gone', async () => {
       const leaving = await addUser(t, await tenantOfCustomer(), 'leaving@alpha.test');
       const siteId = await addPhpSiteFor(leaving.user.id, 'leaving.example');
-      await within(2_000, async () => expect((await get('leaving.example')).status).toBe(200));
+      await within(APPLIED_MS, async () => expect((await get('leaving.example')).status).toBe(200));
       const shown = (await leaving.call({ method: 'GET', url: `/api/host/domain/${siteId}` })).json().data.web;
       expect(shown.php_versions).toEqual(['8.2']);
       const user = `${userPrefix}c${leaving.user.id}`;
