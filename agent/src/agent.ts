@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameS
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { webSiteSchema, type WebSite } from '@berth/contracts';
+import { WEB_HOST_NAME, webSiteSchema, type WebmailAgent, type WebSite } from '@berth/contracts';
 import {
   acmeSocket,
   certificatesDir,
@@ -21,9 +21,11 @@ import {
   sitesStateFile,
   type SiteEntries,
   type WebLayout,
+  type WebmailEntries,
 } from './nginx.ts';
+import { renderWebmailPool, webmailPhp, webmailSocket } from './webmail.ts';
 import { placeholderPage, suspendedPage } from './pages.ts';
-import { reportDisk, reportLogs, reportServer, reportSite, serverIdOf, sitesOf } from './queries.ts';
+import { reportDisk, reportLogs, reportServer, reportSite, serverIdOf, sitesOf, webmailDomainsOf } from './queries.ts';
 import { SiteLogs } from './logs.ts';
 import { SiteCertificates } from './certificates.ts';
 import { startAcmeResponder } from './acme-challenges.ts';
@@ -61,6 +63,8 @@ export interface AgentSettings extends WebLayout {
   logMaxBytes?: number;
   /** The keys certificate keys are sealed under (base64, comma-separated; npm run services writes them). */
   certificateKeys?: string | undefined;
+  /** Roundcube, where `npm run services` prepared it (server/src/daemons/webmail.ts). */
+  webmail?: WebmailAgent;
   log?: (line: string) => void;
 }
 
@@ -109,10 +113,25 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   if (!existsSync(mainConf)) writeFileSync(mainConf, renderMain(settings, sitesFile(settings), applied.size * 2));
   const runsAsRoot = process.getuid?.() === 0;
   const installed = installedPhpVersions();
+  // Webmail runs on the newest PHP here, in a pool of its own; without PHP it is not served.
+  const webmailVersion = settings.webmail ? webmailPhp(installed) : undefined;
+  const ownPools = (version: PhpVersion) =>
+    settings.webmail && version === webmailVersion ? renderWebmailPool(settings, version, settings.webmail) : '';
   for (const version of installed) {
     mkdirSync(path.join(phpDir(settings, version), 'pools'), { recursive: true, mode: 0o755 });
-    writeIfChanged(phpMainConf(settings, version), renderPhpMain(settings, version, runsAsRoot));
+    writeIfChanged(phpMainConf(settings, version), renderPhpMain(settings, version, runsAsRoot, ownPools(version)));
   }
+  /** Webmail's names on this server this pass: the panel host's, and `webmail.<domain>` of its mail domains. */
+  let webmail: WebmailEntries | null = null;
+  const webmailOf = async (id: number): Promise<WebmailEntries | null> => {
+    if (!settings.webmail || !webmailVersion) return null;
+    const domains = await webmailDomainsOf(pool, id);
+    return {
+      hosts: [settings.webmail.host, ...domains.map((domain) => `webmail.${domain}`)].filter((host) => WEB_HOST_NAME.test(host)),
+      root: settings.webmail.root,
+      php: webmailSocket(settings, webmailVersion),
+    };
+  };
   const owners = new CustomerUsers(settings.userPrefix ?? 'berth', runsAsRoot);
   const certificates = new SiteCertificates(certificatesDir(settings), settings.certificateKeys, settings.workerUser);
   // nginx reads the default certificate by a variable too, in its workers: a copy they may read.
@@ -202,7 +221,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       mkdirSync(next, { mode: 0o755 });
       for (const [ownerId, text] of byOwner) writeFileSync(path.join(next, `${ownerId}.conf`), text);
       const checkConf = path.join(phpDir(settings, version), 'check.conf');
-      writeFileSync(checkConf, renderPhpMain(settings, version, runsAsRoot).replace(`${dir}/*.conf`, `${next}/*.conf`));
+      writeFileSync(checkConf, renderPhpMain(settings, version, runsAsRoot, ownPools(version)).replace(`${dir}/*.conf`, `${next}/*.conf`));
       const problem = await checkPhp(version, checkConf);
       if (problem) {
         for (const ownerId of changed) refused.set(`${version}:${ownerId}`, problem);
@@ -263,6 +282,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     // What this server has, and that its agent is alive: the servers page shows when it last said so.
     if (full) await reportServer(pool, id, installed);
     const rows = await sitesOf(pool, id);
+    webmail = await webmailOf(id);
     const sites: WebSite[] = [];
     const failed: PassResult['failed'] = [];
     const revisions = new Map<number, string>();
@@ -360,12 +380,13 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       for (const siteId of take) next.set(siteId, wanted.get(siteId)!);
       return next;
     };
-    const hosts = (entries: Map<number, SiteEntries>) => [...entries.values()].reduce((n, site) => n + site.hosts.length, 0);
+    const hosts = (entries: Map<number, SiteEntries>) =>
+      [...entries.values()].reduce((n, site) => n + site.hosts.length, 0) + (webmail?.hosts.length ?? 0);
     let accepted = new Set(changed);
     let next = candidate(accepted);
     const main = renderMain(settings, sitesFile(settings), hosts(next));
     const mainChanged = !existsSync(mainConf) || readFileSync(mainConf, 'utf8') !== main;
-    let text = renderSites([...next.values()]);
+    let text = renderSites([...next.values()], webmail);
     const onDisk = existsSync(sitesFile(settings)) ? readFileSync(sitesFile(settings), 'utf8') : undefined;
     mark('rendered');
     if (text !== onDisk || mainChanged) {
@@ -374,14 +395,14 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
         // Find the changed sites that break the check beside the last good ones, keep those sites'
         // last good entries, try the rest.
         for (const siteId of changed) {
-          const alone = await check(renderSites([...candidate([siteId]).values()]), hosts(next));
+          const alone = await check(renderSites([...candidate([siteId]).values()], webmail), hosts(next));
           if (alone) {
             accepted.delete(siteId);
             failed.push({ siteId, error: alone });
           }
         }
         next = candidate(accepted);
-        text = renderSites([...next.values()]);
+        text = renderSites([...next.values()], webmail);
         problem = await check(text, hosts(next));
       }
       if (problem) {

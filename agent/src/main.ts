@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { startAgent } from './agent.ts';
+import { webmailAgentSchema } from '@berth/contracts';
 
 // `npm run agent` (or `npm run services -- start`, which runs it under supervisord): the agent of
 // one web server, named by BERTH_SERVER, logging in with the role `npm run services` prepared for
@@ -31,6 +32,8 @@ const agent = await startAgent({
   workerUser: process.getuid?.() === 0 ? 'www-data' : null,
   userPrefix: process.env.BERTH_WEB_USER_PREFIX ?? 'berth',
   certificateKeys: process.env.BERTH_CERTIFICATE_KEYS,
+  // Roundcube's host, folder, configuration and user, as `npm run services` prepared them (server/src/daemons/webmail.ts).
+  ...(process.env.BERTH_WEBMAIL ? { webmail: webmailAgentSchema.parse(JSON.parse(process.env.BERTH_WEBMAIL)) } : {}),
   // Tests check every file, measure and read logs more often than the minute, minute and 5 s of production.
   ...(process.env.BERTH_AGENT_DISK_MS ? { diskEveryMs: Number(process.env.BERTH_AGENT_DISK_MS) } : {}),
   ...(process.env.BERTH_AGENT_SWEEP_MS ? { sweepEveryMs: Number(process.env.BERTH_AGENT_SWEEP_MS) } : {}),

@@ -130,10 +130,35 @@ export function claimHosts(sites: SiteEntries[]): Map<number, string[]> {
   return kept;
 }
 
-/** The sites' maps: host → site id and redirect, and site id → folder, kind, PHP pool. */
-export function renderSites(sites: SiteEntries[]): string {
+/**
+ * Roundcube as nginx serves it (agent/src/webmail.ts): its names (the panel host's webmail name and
+ * `webmail.<domain>` of the mail domains of this server), its public folder and its PHP pool.
+ */
+export interface WebmailEntries {
+  hosts: string[];
+  root: string;
+  php: string;
+}
+
+/** The key of webmail in the maps where sites have their ids. */
+const WEBMAIL = 'webmail';
+
+/**
+ * The sites' maps: host → site id and redirect, and site id → folder, kind, PHP pool. Webmail
+ * answers its names that no site has (a customer's site named webmail.<domain> stays theirs), over
+ * HTTPS only: its login form takes a password.
+ */
+export function renderSites(sites: SiteEntries[], webmail: WebmailEntries | null = null): string {
   const sorted = [...sites].sort((a, b) => a.siteId - b.siteId);
   const hosts = claimHosts(sorted);
+  const taken = new Set([...hosts.values()].flat());
+  const mail = webmail
+    ? {
+        hosts: [...new Set(webmail.hosts)].filter((host) => WEB_HOST_NAME.test(host) && !taken.has(host)),
+        root: safe(webmail.root, 'the webmail folder'),
+        php: safe(webmail.php, 'the webmail PHP socket'),
+      }
+    : null;
   const map = (from: string, to: string, fallback: string, lines: string[]) => [
     `map ${from} ${to} {`,
     `  default ${fallback};`,
@@ -142,12 +167,10 @@ export function renderSites(sites: SiteEntries[]): string {
   ];
   return [
     '# Berth: the sites of this web server, written by the agent from the database; edits are replaced.',
-    ...map(
-      '$host',
-      '$berth_site',
-      '""',
-      sorted.flatMap((site) => hosts.get(site.siteId)!.map((host) => `${host} ${site.siteId};`)),
-    ),
+    ...map('$host', '$berth_site', '""', [
+      ...sorted.flatMap((site) => hosts.get(site.siteId)!.map((host) => `${host} ${site.siteId};`)),
+      ...(mail?.hosts.map((host) => `${host} ${WEBMAIL};`) ?? []),
+    ]),
     ...map(
       '$host',
       '$berth_redirect',
@@ -158,24 +181,18 @@ export function renderSites(sites: SiteEntries[]): string {
           .map(([from, to]) => `${from} ${to};`),
       ),
     ),
-    ...map(
-      '$berth_site',
-      '$berth_root',
-      '/nonexistent',
-      sorted.map((site) => `${site.siteId} ${site.root};`),
-    ),
-    ...map(
-      '$berth_site',
-      '$berth_kind',
-      '""',
-      sorted.map((site) => `${site.siteId} ${site.kind};`),
-    ),
-    ...map(
-      '$berth_site',
-      '$berth_php',
-      '""',
-      sorted.flatMap((site) => (site.kind === 'php' ? [`${site.siteId} unix:${site.php};`] : [])),
-    ),
+    ...map('$berth_site', '$berth_root', '/nonexistent', [
+      ...sorted.map((site) => `${site.siteId} ${site.root};`),
+      ...(mail ? [`${WEBMAIL} ${mail.root};`] : []),
+    ]),
+    ...map('$berth_site', '$berth_kind', '""', [
+      ...sorted.map((site) => `${site.siteId} ${site.kind};`),
+      ...(mail ? [`${WEBMAIL} php;`] : []),
+    ]),
+    ...map('$berth_site', '$berth_php', '""', [
+      ...sorted.flatMap((site) => (site.kind === 'php' ? [`${site.siteId} unix:${site.php};`] : [])),
+      ...(mail ? [`${WEBMAIL} unix:${mail.php};`] : []),
+    ]),
     // Each site's certificate by the name the client asked for (SNI): `.name` is the name and every
     // name below it, as its certificate covers the name and its wildcard.
     ...map('$ssl_server_name', '$berth_tls', '$berth_default_tls', [
@@ -183,19 +200,17 @@ export function renderSites(sites: SiteEntries[]): string {
       ...sorted.flatMap((site) => (site.tls && site.hosts[0] ? [`.${site.hosts[0]} ${site.tls};`] : [])),
     ]),
     // Asked by the HTTP server block only, and HSTS by the HTTPS one (renderMain).
-    ...map(
-      '$berth_site',
-      '$berth_to_https',
-      '""',
-      sorted.flatMap((site) => (site.toHttps ? [`${site.siteId} 1;`] : [])),
-    ),
+    ...map('$berth_site', '$berth_to_https', '""', [
+      ...sorted.flatMap((site) => (site.toHttps ? [`${site.siteId} 1;`] : [])),
+      ...(mail ? [`${WEBMAIL} 1;`] : []),
+    ]),
     ...map(
       '$berth_site',
       '$berth_hsts',
       '""',
       sorted.flatMap((site) => (site.hsts ? [`${site.siteId} "max-age=${HSTS_MAX_AGE}";`] : [])),
     ),
-    `# ${sorted.length} sites`,
+    `# ${sorted.length} sites${mail ? `, webmail at ${mail.hosts.length} names` : ''}`,
     '',
   ].join('\n');
 }
@@ -253,6 +268,8 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     '  include /etc/nginx/mime.types;',
     '  default_type application/octet-stream;',
     '  sendfile on;',
+    // Webmail's attachments (25 MB, agent/src/webmail.ts); a site's PHP keeps its own post_max_size.
+    '  client_max_body_size 32m;',
     '  server_tokens off;',
     // Room for every name with headroom; a bucket holds the longest host name (253).
     `  map_hash_max_size ${Math.max(2048, 2 ** Math.ceil(Math.log2(Math.max(1, hostCount) * 2)))};`,

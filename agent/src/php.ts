@@ -53,9 +53,9 @@ export const DEFAULT_POOL_LIMITS: PoolLimits = { children: 5, memoryMb: 128 };
 
 /**
  * The master configuration of one PHP-FPM version: its pid, its log and every customer's pool. It
- * always has a pool of its own (FPM refuses to start with none), which serves nothing.
+ * always has a pool of its own (FPM refuses to start with none), which serves nothing, and `ownPools`.
  */
-export function renderPhpMain(layout: WebLayout, version: PhpVersion, runsAsRoot: boolean): string {
+export function renderPhpMain(layout: WebLayout, version: PhpVersion, runsAsRoot: boolean, ownPools = ''): string {
   const dir = phpDir(layout, version);
   return [
     '[global]',
@@ -69,6 +69,8 @@ export function renderPhpMain(layout: WebLayout, version: PhpVersion, runsAsRoot
     'pm = ondemand',
     'pm.max_children = 1',
     '',
+    // Pools of the server's own (webmail, agent/src/webmail.ts), then the customers'.
+    ...(ownPools ? [ownPools] : []),
     `include = ${dir}/pools/*.conf`,
     '',
   ].join('\n');

@@ -90,3 +90,10 @@ export async function acmeAnswer(pool: pg.Pool, serverId: number, host: string, 
   );
   return rows[0]?.key_authorization;
 }
+
+/** The mail domains whose site this server serves: it answers `webmail.<domain>` too (migration 0045). */
+export async function webmailDomainsOf(pool: pg.Pool, serverId: number): Promise<string[]> {
+  return (
+    await pool.query<{ domain: string }>('select domain from web.webmail_domains where server_id = $1 order by domain', [serverId])
+  ).rows.map((row) => row.domain);
+}

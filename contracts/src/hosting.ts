@@ -323,7 +323,14 @@ export type AutoreplyPayload = z.input<typeof autoreplyPayloadSchema>;
 
 /* ---- GET /host/services: whether the name and mail servers serve what the pages keep ---- */
 
-export const hostingServicesAnswerSchema = z.object({ data: z.object({ dns: z.boolean(), mail: z.boolean() }) });
+export const hostingServicesAnswerSchema = z.object({
+  data: z.object({
+    dns: z.boolean(),
+    mail: z.boolean(),
+    /** Where a mailbox's owner reads their mail in the browser (Roundcube, BERTH_WEBMAIL_URL); null where no mail is served. */
+    webmail_url: z.string().nullable(),
+  }),
+});
 export type HostingServices = z.infer<typeof hostingServicesAnswerSchema>['data'];
 
 /* ---- forwarders (/host/domain/{id}/aliases): mail for an address of the domain goes on elsewhere ---- */

@@ -39,3 +39,20 @@ export const webSiteSchema = z.object({
     .default(null),
 });
 export type WebSite = z.infer<typeof webSiteSchema>;
+
+/**
+ * What `npm run services` tells a web agent of webmail (agent.json `BERTH_WEBMAIL`,
+ * server/src/daemons/webmail.ts): the panel host's webmail name, Roundcube's public folder and
+ * configuration folder (absolute, plain paths: they go into nginx's and PHP-FPM's files), the
+ * system user its PHP runs as (null without root).
+ */
+export const webmailAgentSchema = z.object({
+  host: z.string().regex(WEB_HOST_NAME),
+  root: z.string().regex(/^\/[A-Za-z0-9._\-/]+$/),
+  configDir: z.string().regex(/^\/[A-Za-z0-9._\-/]+$/),
+  user: z
+    .string()
+    .regex(/^[a-z][a-z0-9]{0,31}$/)
+    .nullable(),
+});
+export type WebmailAgent = z.infer<typeof webmailAgentSchema>;

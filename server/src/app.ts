@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
+import { webmailUrl, type Config } from './config.ts';
 import type { Db } from './db/connection.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { PasswordHasher } from './lib/password.ts';
@@ -450,7 +450,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       await api.register(domainRoutes(hosting.domainListing, hosting.domainEditor, hosting.domainProof, domains, impersonation));
       await api.register(domainUserAccountRoutes(hosting.domainUsers, hosting.autoreplies, impersonation));
       await api.register(mailAliasRoutes(hosting.mailAliases, impersonation));
-      await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL)));
+      await api.register(hostingServicesRoutes(Boolean(config.DATABASE_URL), webmailUrl(config)));
       await api.register(dnsRoutes(hosting.dns, impersonation));
       await api.register(certificateRoutes(certificates, impersonation));
       await api.register(apiTokenRoutes(apiTokens, impersonation));

@@ -17,6 +17,8 @@ export const configSchema = z.object({
   BERTH_ADMIN_EMAIL: emailAddressSchema.default('admin@localhost'),
   BERTH_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(15).max(256).optional()),
   BERTH_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Webmail's address (Roundcube, served by `npm run services` at webmail.<panel host>): https://webmail.<BERTH_PUBLIC_URL's host>/ unless set. */
+  BERTH_WEBMAIL_URL: z.preprocess(emptyAsUndefined, z.url({ protocol: /^https?$/ }).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, booleanFlag.default(false)),
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(19_456).default(19_456),
@@ -87,6 +89,13 @@ export const configSchema = z.object({
 export type Config = z.infer<typeof configSchema>;
 
 export class ConfigError extends Error {}
+
+/** Where the "Webmail" links lead: BERTH_WEBMAIL_URL, else webmail.<panel host> over HTTPS; null without a public URL. */
+export function webmailUrl(config: Pick<Config, 'BERTH_WEBMAIL_URL' | 'BERTH_PUBLIC_URL'>): string | null {
+  if (config.BERTH_WEBMAIL_URL) return config.BERTH_WEBMAIL_URL;
+  if (!config.BERTH_PUBLIC_URL) return null;
+  return `https://webmail.${new URL(config.BERTH_PUBLIC_URL).hostname}/`;
+}
 
 /** Parses the environment; a bad value throws a ConfigError naming each variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -104,6 +104,13 @@ const webSettings: WebSettings = {
   webRoot: path.resolve(process.env.BERTH_WEB_ROOT ?? path.join(config.BERTH_DATA_DIR, 'www')),
   userPrefix: process.env.BERTH_WEB_USER_PREFIX ?? 'berth',
   certificateKeys,
+  // Roundcube (where Debian's roundcube-core is installed) reaches the mail host's IMAP in clear on
+  // loopback and its submission port by STARTTLS, as any mail client would.
+  webmail: {
+    host: process.env.BERTH_WEBMAIL_HOST ?? `webmail.${config.BERTH_PUBLIC_URL ? new URL(config.BERTH_PUBLIC_URL).hostname : 'localhost'}`,
+    imap: process.env.BERTH_WEBMAIL_IMAP ?? `${mailPorts.address}:${mailPorts.imapPort}`,
+    smtp: process.env.BERTH_WEBMAIL_SMTP ?? `tls://${mailPorts.address}:${mailPorts.submissionPort}`,
+  },
 };
 const programs = [powerDnsProgram(dnsSettings), ...mailPrograms(mailSettings), ...webPrograms(webSettings)];
 const services = supervisor(runDir, programs);

@@ -77,3 +77,31 @@ export async function grantWebStatus(db: Db, role: string, serverId: number): Pr
 export async function placeUnplacedSites(db: Db, serverId: number): Promise<void> {
   await db.updateTable('domains').set({ web_server_id: serverId }).where('web_server_id', 'is', null).execute();
 }
+
+/**
+ * Roundcube's tables from Debian's SQL, in a schema of their own (`roundcube`, server/src/daemons/webmail.ts),
+ * made once: an advisory lock lets two starts at once make them once.
+ */
+export async function installWebmailStore(db: Db, schemaSql: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('berth-roundcube-schema'))`.execute(trx);
+    await sql.raw('create schema if not exists roundcube').execute(trx);
+    const made = (await sql<{ found: string | null }>`select to_regclass('roundcube.users')::text as found`.execute(trx)).rows[0]?.found;
+    if (made) return;
+    await sql.raw('set local search_path to roundcube').execute(trx);
+    // Debian's file as it is: several statements, no parameters (the simple query protocol).
+    await sql.raw(schemaSql).execute(trx);
+  });
+}
+
+/**
+ * Roundcube's login role: it reads and writes its own schema's tables and sequences, and finds
+ * them by its search path (Debian's SQL names sequences unqualified); Berth's tables grant it nothing.
+ */
+export async function grantWebmailStore(db: Db, role: string): Promise<string> {
+  const password = await grantSchemaReader(db, role, 'roundcube');
+  await sql.raw(`grant insert, update, delete on all tables in schema roundcube to ${role}`).execute(db);
+  await sql.raw(`grant usage, select, update on all sequences in schema roundcube to ${role}`).execute(db);
+  await sql.raw(`alter role ${role} set search_path = roundcube`).execute(db);
+  return password;
+}

@@ -5,6 +5,7 @@ import type { Db } from '../db/connection.ts';
 import { ftpPrograms, prepareFtp, type FtpSettings } from './ftp.ts';
 import { listening, type Program } from './mail.ts';
 import { daemonRoleName, grantSchemaReader, grantWebStatus, placeUnplacedSites, registerServer } from './queries.ts';
+import { prepareWebmail, type WebmailSettings } from './webmail.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const AGENT = path.join(repoRoot, 'agent/src/main.ts');
@@ -28,6 +29,8 @@ export interface WebSettings {
   passivePorts: [number, number];
   /** The keys certificate keys are sealed under (SecretBox.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys()): the agent writes the files nginx reads. */
   certificateKeys?: string;
+  /** Roundcube at `webmail.<panel host>` and `webmail.<domain>` where Debian's roundcube-core is installed (daemons/webmail.ts). */
+  webmail?: WebmailSettings;
 }
 
 const ftpSettingsOf = (settings: WebSettings): FtpSettings => ({
@@ -69,6 +72,14 @@ export async function prepareWeb(db: Db, settings: WebSettings): Promise<{ agent
   // nginx's workers pass through the run directory to the pages it serves (its secrets are 0600).
   mkdirSync(settings.runDir, { recursive: true, mode: 0o755 });
   await prepareFtp(db, ftpSettingsOf(settings), serverId, tlsDirOf(settings));
+  const webmail = settings.webmail
+    ? await prepareWebmail(db, {
+        databaseUrl: settings.databaseUrl,
+        runDir: settings.runDir,
+        userPrefix: settings.userPrefix ?? 'berth',
+        webmail: settings.webmail,
+      })
+    : null;
   const url = new URL(settings.databaseUrl);
   url.username = role;
   url.password = password;
@@ -87,6 +98,7 @@ export async function prepareWeb(db: Db, settings: WebSettings): Promise<{ agent
       BERTH_HTTPS_PORT: settings.httpsPort,
       BERTH_WEB_USER_PREFIX: settings.userPrefix ?? 'berth',
       ...(settings.certificateKeys ? { BERTH_CERTIFICATE_KEYS: settings.certificateKeys } : {}),
+      ...(webmail ? { BERTH_WEBMAIL: JSON.stringify(webmail) } : {}),
     }),
     { mode: 0o600 },
   );

@@ -1,17 +1,23 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listening } from '../../src/daemons/mail.ts';
 import { answers } from '../../src/daemons/powerdns.ts';
 import { installedPhpFpm, webAgentReady } from '../../src/daemons/web.ts';
 import { freePort, repoRoot } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
+import { addDomainWithUser, addUser } from '../hosting.ts';
+import { within } from '../within.ts';
 
 // `npm run services` as an operator runs it: every daemon under supervisord, each started again
-// by itself within seconds when it dies (kill -9), `status` naming each, `start` again harmless.
+// by itself within seconds when it dies (kill -9), `status` naming each, `start` again harmless;
+// and webmail (Roundcube from Debian) as it serves it, on the daemons it started.
 
 const run = promisify(execFile);
 let t: TestApp;
@@ -42,6 +48,11 @@ beforeAll(async () => {
     'SRS_FORWARD',
     'SRS_REVERSE',
     'MILTER',
+    'SUBMISSION',
+    'SMTPS',
+    'IMAPS',
+    'POP3',
+    'POP3S',
     'HTTP',
     'HTTPS',
     'FTP',
@@ -151,5 +162,126 @@ describe('npm run services under supervisord', () => {
     expect(stdout).toMatch(/supervisord runs already/);
     const pids = (text: string) => [...text.matchAll(/pid (\d+)/g)].map((match) => match[1]).sort();
     expect(pids(await supervisorctl('status'))).toEqual(pids(before));
+  }, 60_000);
+});
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A request to nginx by name (Host, and SNI over HTTPS): its own default certificate is not checked. */
+function ask(
+  scheme: 'http' | 'https',
+  name: string,
+  pathname: string,
+  options: { method?: string; cookie?: string; form?: URLSearchParams } = {},
+): Promise<Answer> {
+  const body = options.form?.toString();
+  return new Promise((resolve, reject) => {
+    const req = (scheme === 'https' ? httpsRequest : httpRequest)(
+      {
+        host: '127.0.0.1',
+        port: scheme === 'https' ? ports.HTTPS : ports.HTTP,
+        path: pathname,
+        method: options.method ?? 'GET',
+        servername: name,
+        rejectUnauthorized: false,
+        headers: {
+          host: name,
+          ...(options.cookie ? { cookie: options.cookie } : {}),
+          ...(body ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Cookies a browser would send back: the last value of each name. */
+function cookieJar(answers: Answer[]): string {
+  const jar = new Map<string, string>();
+  for (const answer of answers)
+    for (const line of answer.headers['set-cookie'] ?? []) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      jar.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
+/** Roundcube's login form as a browser sends it: its answer to the POST, and the session's cookies. */
+async function webmailLogin(name: string, user: string, pass: string): Promise<Answer> {
+  const page = await ask('https', name, '/');
+  const token = /name="_token" value="([^"]+)"/.exec(page.body)?.[1];
+  expect(token, page.body.slice(0, 500)).toBeDefined();
+  const form = new URLSearchParams({
+    _token: token!,
+    _task: 'login',
+    _action: 'login',
+    _timezone: 'UTC',
+    _url: '',
+    _user: user,
+    _pass: pass,
+  });
+  return ask('https', name, '/?_task=login', { method: 'POST', cookie: cookieJar([page]), form });
+}
+
+const webmailUsers = async (username: string) =>
+  (await sql<{ username: string }>`select username from roundcube.users where lower(username) = ${username}`.execute(t.db)).rows;
+
+describe('webmail (Roundcube from Debian) at webmail.<panel host> and webmail.<domain>', () => {
+  const PASS = 'webmail passphrase 2026 long';
+
+  it('answers over HTTPS only, at its names and at no other, with the login form', async () => {
+    // Served from the web agent's first pass on (nginx reloads after start has returned).
+    await within(15_000, async () =>
+      expect(await ask('http', 'webmail.localhost', '/')).toMatchObject({
+        status: 301,
+        headers: { location: `https://webmail.localhost:${ports.HTTPS}/` },
+      }),
+    );
+    const page = await ask('https', 'webmail.localhost', '/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('id="rcmloginuser"');
+    // No version on the page or in the headers.
+    expect(page.body).not.toMatch(/Roundcube Webmail \d|1\.6\.\d/);
+    expect(page.headers['x-powered-by']).toBeUndefined();
+    // Its configuration, its key and Debian's defaults are not served.
+    for (const file of ['/config/config.inc.php', '/../roundcube/config.inc.php', '/config.inc.php', '/composer.json', '/SQL/'])
+      expect((await ask('https', 'webmail.localhost', file)).status, file).toBeGreaterThanOrEqual(400);
+    // A name that is neither the panel host's nor a mail domain's is no one's.
+    expect((await ask('https', 'webmail.nobody.example', '/')).status).toBe(404);
+  });
+
+  it("logs a mailbox in over IMAP with its own password at its domain's webmail, and forgets it when the mailbox is deleted", async () => {
+    const owner = await addUser(t, 1, 'webmail-owner@services.test');
+    const address = 'reader@webmail-test.example';
+    const domainId = await addDomainWithUser(t, owner.user.id, address, PASS);
+    // The web agent learns of the new domain and answers its webmail name.
+    await within(15_000, async () => expect((await ask('https', 'webmail.webmail-test.example', '/')).status).toBe(200));
+
+    const refused = await webmailLogin('webmail.webmail-test.example', address, 'not the password at all');
+    expect(refused.status).not.toBe(302);
+    expect(refused.body).toContain('id="rcmloginuser"');
+    const accepted = await webmailLogin('webmail.webmail-test.example', address, PASS);
+    expect(accepted.status, accepted.body.slice(0, 300)).toBe(302);
+    expect(accepted.headers.location).toMatch(/_task=mail/);
+    expect(await webmailUsers(address)).toEqual([{ username: address }]);
+
+    const list = await owner.call({ method: 'GET', url: `/api/host/domain/${domainId}/users` });
+    const userId = (list.json().data as { id: number; uid: string }[]).find((row) => row.uid === address)!.id;
+    const gone = await owner.call({ method: 'DELETE', url: `/api/host/domain/${domainId}/users/${userId}` });
+    expect(gone.statusCode, gone.body).toBeLessThan(300);
+    // The next mailbox of this address starts without this one's contacts and settings.
+    expect(await webmailUsers(address)).toEqual([]);
   }, 60_000);
 });

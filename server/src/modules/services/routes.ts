@@ -7,8 +7,9 @@ import { RATE_LIMITS } from '../../http/rate-limits.ts';
 /**
  * Whether what the DNS and mail pages keep is served: PowerDNS, Postfix and Dovecot read Berth's
  * PostgreSQL (docs/deploy.md); on the embedded database nothing outside the panel can read it.
+ * And where webmail is (server/src/config.ts webmailUrl).
  */
-export function hostingServicesRoutes(onPostgres: boolean) {
+export function hostingServicesRoutes(onPostgres: boolean, webmailUrl: string | null) {
   return async (app: FastifyInstance): Promise<void> => {
     app.withTypeProvider<ZodTypeProvider>().get(
       '/host/services',
@@ -21,7 +22,7 @@ export function hostingServicesRoutes(onPostgres: boolean) {
           response: { 200: hostingServicesAnswerSchema, 401: errorAnswerSchema },
         },
       },
-      async () => ({ data: { dns: onPostgres, mail: onPostgres } }),
+      async () => ({ data: { dns: onPostgres, mail: onPostgres, webmail_url: onPostgres ? webmailUrl : null } }),
     );
   };
 }

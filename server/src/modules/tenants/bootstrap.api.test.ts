@@ -64,6 +64,7 @@ describe('first start', () => {
       '0042_spam_filter',
       '0043_mail_log',
       '0044_mail_domain_limits',
+      '0045_webmail',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Menu, Switch } from '@mantine/core';
+import { ActionIcon, Badge, Button, Menu, Switch } from '@mantine/core';
 import {
   IconDots,
+  IconExternalLink,
   IconGauge,
   IconHistory,
   IconKey,
@@ -29,6 +30,15 @@ interface AccountsTableProps {
   onEditAutoreply: (account: DomainUser) => void;
   onEditSpamFilter: (account: DomainUser) => void;
   onShowMailLog: (account: DomainUser) => void;
+  /** Roundcube's address (GET /api/host/services), or null where no mail is served. */
+  webmailUrl: string | null;
+}
+
+/** Webmail's login page with the mailbox's address filled in (Roundcube reads `_user`). */
+function webmailLink(base: string, uid: string): string {
+  const url = new URL(base);
+  url.searchParams.set('_user', uid);
+  return url.toString();
 }
 
 /** One row per account: uid, quota, an enabled switch, when it was made, and its actions. */
@@ -42,6 +52,7 @@ export function AccountsTable({
   onEditAutoreply,
   onEditSpamFilter,
   onShowMailLog,
+  webmailUrl,
 }: AccountsTableProps) {
   const { t } = useTranslation();
   const update = useDomainUserUpdate(domainId);
@@ -118,6 +129,21 @@ export function AccountsTable({
               </time>
             </td>
             <td className={classes.actionCell}>
+              {webmailUrl && account.enabled ? (
+                <Button
+                  component="a"
+                  href={webmailLink(webmailUrl, account.uid)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  variant="subtle"
+                  size="compact-sm"
+                  rightSection={<IconExternalLink size={14} aria-hidden />}
+                  aria-label={t('domainUsers.webmail.aria', { uid: account.uid })}
+                  className={classes.webmailLink}
+                >
+                  {t('domainUsers.webmail.label')}
+                </Button>
+              ) : null}
               <Menu position="bottom-end" withinPortal shadow="md" radius="md">
                 <Menu.Target>
                   <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('domainUsers.actionsFor', { uid: account.uid })}>

@@ -21,6 +21,7 @@ import classes from './DomainPages.module.css';
 import { LoadingRows, LoadMore } from '../../../components/ListStates.tsx';
 import { LoadFailed } from '../../../components/LoadFailed.tsx';
 import { ServingNotice } from '../../../components/ServingNotice.tsx';
+import { useHostingServices } from '../../../api/services.ts';
 
 /** /host/domain/{id}/users: the domain's mailbox/FTP accounts. */
 export function DomainUsersPage() {
@@ -71,6 +72,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
   const users = useDomainUsers(domain.id);
   const host = usePageHost();
   const remove = useDomainUserDelete(domain.id);
+  const services = useHostingServices();
   const [resetting, setResetting] = useState<DomainUser | null>(null);
   const [editingQuota, setEditingQuota] = useState<DomainUser | null>(null);
   const [deleting, setDeleting] = useState<DomainUser | null>(null);
@@ -121,6 +123,7 @@ function Accounts({ domain, onCreate }: { domain: Domain; onCreate: () => void }
             onEditAutoreply={setReplying}
             onEditSpamFilter={setFiltering}
             onShowMailLog={setLogging}
+            webmailUrl={services.data?.webmail_url ?? null}
           />
           <LoadMore pages={users} label={t('domainUsers.more')} />
         </>
