@@ -3,6 +3,7 @@ import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { addAccountInBrowser, newPassword, signInPage, uniqueToken } from '../support/accounts.ts';
 import { reviewScreen } from '../support/review.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
 import { test, expect, type HostingServices } from '../support/services.ts';
 
 // What a customer does in the browser is served by the real daemons from Debian's packages,
@@ -109,4 +110,63 @@ test('a mailbox added on the accounts page receives mail, listed over IMAP and i
   await reviewScreen(page, testInfo, 'served-mail-log', { include: '[role="dialog"]' });
   await page.setViewportSize({ width: 375, height: 812 });
   await reviewScreen(page, testInfo, 'served-mail-log-phone', { include: '[role="dialog"]' });
+});
+
+test.describe('webmail', () => {
+  // Roundcube is served with nginx's default certificate here (the panel host's in production).
+  test.use({ ignoreHTTPSErrors: true });
+
+  test("a customer opens webmail from a mailbox's row and sends to another mailbox: it arrives over IMAP and the mail log says delivered", async ({
+    page,
+    accounts,
+    hostingServices,
+  }, testInfo) => {
+    const owner = await accounts.customer('served-webmail');
+    const domain = await accounts.domain(owner);
+    const sender = `send${uniqueToken(2)}@${domain.name}`;
+    const reader = `read${uniqueToken(2)}@${domain.name}`;
+    const password = newPassword();
+    await signInPage(page, owner);
+    await page.goto(`/host/domain/${domain.id}/users`);
+    await expect(page.getByText('Not served yet')).toHaveCount(0, { timeout: 30_000 });
+    await addAccountInBrowser(page, sender.split('@')[0]!, password);
+    await addAccountInBrowser(page, reader.split('@')[0]!, password);
+
+    const link = page.getByRole('link', { name: `Open webmail for ${sender} (new tab)` });
+    await expect(link).toHaveAttribute(
+      'href',
+      `https://webmail.localhost:${hostingServices.httpsPort}/?_user=${encodeURIComponent(sender)}`,
+    );
+    await reviewScreen(page, testInfo, 'served-webmail-link', MAIN);
+    const [webmail] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+
+    // Roundcube's login, the address filled in from the link; the mailbox's own password over IMAP.
+    await expect(webmail.locator('#rcmloginuser')).toHaveValue(sender, { timeout: 15_000 });
+    await keepScreenshot(webmail, testInfo, 'served-webmail-login');
+    await webmail.locator('#rcmloginpwd').fill(password);
+    await webmail.locator('#rcmloginsubmit').click();
+    await webmail.locator('a.compose').first().click();
+    const subject = `From webmail ${uniqueToken()}`;
+    const to = webmail.locator('#compose_to input[type="text"]').first();
+    await to.fill(reader);
+    await to.press('Enter');
+    await webmail.locator('#compose-subject').fill(subject);
+    await webmail.locator('#composebody').fill('Sent from Roundcube, signed and counted like any other.');
+    await keepScreenshot(webmail, testInfo, 'served-webmail-compose');
+    await webmail.locator('.btn.send:visible').first().click();
+    await expect(webmail.getByText('Message sent successfully.')).toBeVisible({ timeout: 20_000 });
+
+    // Through the submission port and Postfix into the other mailbox.
+    await expect.poll(() => inbox(hostingServices, reader, password), { timeout: 20_000 }).toContain(subject);
+    await webmail.close();
+
+    await page.getByRole('button', { name: `Actions for ${sender}` }).click();
+    await page.getByRole('menuitem', { name: 'Mail log' }).click();
+    const log = page.getByRole('dialog', { name: `Mail log of ${sender}` });
+    await expect(log.getByTestId('mail-log')).toContainText(`Sent to ${reader}`, { timeout: 15_000 });
+    await expect(log.getByTestId('mail-log')).toContainText('Delivered');
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await reviewScreen(page, testInfo, 'served-webmail-link-phone', MAIN);
+  });
 });

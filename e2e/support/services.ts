@@ -48,33 +48,24 @@ async function services(command: 'start' | 'stop', env: Record<string, string>):
  */
 export const test = base.extend<
   object,
-  { hostingServices: HostingServices; servicesEnv: Record<string, string>; serverEnv: Record<string, string> }
+  {
+    hostingServices: HostingServices;
+    servicePorts: { ports: HostingServices; env: Record<string, string> };
+    servicesEnv: Record<string, string>;
+    serverEnv: Record<string, string>;
+  }
 >({
   /** More environment for `npm run services` (a spec's own DNS port, the server's secret key). */
   servicesEnv: [{}, { scope: 'worker', option: true }],
   /** More environment for the worker's server (a CA to order certificates from). */
   serverEnv: [{}, { scope: 'worker', option: true }],
 
-  berth: [
-    async ({ mailbox, serverEnv }, use) => {
-      const database = await createThrowawayDatabase();
-      const server = await startBerthServer({ databaseUrl: database.url, env: { SMTP_URL: mailbox.url, ...serverEnv } });
-      try {
-        await use(server);
-      } finally {
-        await server.stop();
-        await database.drop();
-      }
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-
-  hostingServices: [
-    async ({ berth, servicesEnv }, use) => {
-      if (!berth.databaseUrl) throw new Error('the hosting services read PostgreSQL');
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-services-'));
-      // Postfix and Dovecot reach their files below here as their own users.
-      await chmod(dataDir, 0o755);
+  /**
+   * The worker's daemons' ports, chosen before its server starts: the server links to webmail on
+   * nginx's HTTPS port (BERTH_WEBMAIL_URL).
+   */
+  servicePorts: [
+    async ({ servicesEnv }, use) => {
       // Free ports asked one after another can repeat (a port is free until someone binds it): each distinct.
       const taken = new Set<number>(servicesEnv.BERTH_DNS_PORT ? [Number(servicesEnv.BERTH_DNS_PORT)] : []);
       const freePort = async (): Promise<number> => {
@@ -98,6 +89,55 @@ export const test = base.extend<
       let passive = await anyFreePort();
       while (Array.from({ length: 20 }, (_, i) => passive + i).some((port) => taken.has(port))) passive = await anyFreePort();
       for (let i = 0; i < 20; i++) taken.add(passive + i);
+      await use({
+        ports,
+        env: {
+          BERTH_DNS_PORT: String(ports.dnsPort),
+          BERTH_SMTP_PORT: String(ports.smtpPort),
+          BERTH_IMAP_PORT: String(ports.imapPort),
+          BERTH_SUBMISSION_PORT: String(await freePort()),
+          BERTH_SMTPS_PORT: String(await freePort()),
+          BERTH_IMAPS_PORT: String(await freePort()),
+          BERTH_POP3_PORT: String(await freePort()),
+          BERTH_POP3S_PORT: String(await freePort()),
+          BERTH_LMTP_PORT: String(await freePort()),
+          BERTH_QUOTA_STATUS_PORT: String(await freePort()),
+          BERTH_MILTER_PORT: String(await freePort()),
+          BERTH_HTTP_PORT: String(ports.httpPort),
+          BERTH_HTTPS_PORT: String(ports.httpsPort),
+          BERTH_FTP_PORT: String(ports.ftpPort),
+          BERTH_FTP_PASSIVE_PORTS: `${passive}:${passive + 19}`,
+        },
+      });
+    },
+    { scope: 'worker' },
+  ],
+
+  berth: [
+    async ({ mailbox, serverEnv, servicePorts }, use) => {
+      const database = await createThrowawayDatabase();
+      const server = await startBerthServer({
+        databaseUrl: database.url,
+        // Webmail at the panel host's webmail name, which the browser takes to loopback (*.localhost).
+        env: { SMTP_URL: mailbox.url, BERTH_WEBMAIL_URL: `https://webmail.localhost:${servicePorts.ports.httpsPort}/`, ...serverEnv },
+      });
+      try {
+        await use(server);
+      } finally {
+        await server.stop();
+        await database.drop();
+      }
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+
+  hostingServices: [
+    async ({ berth, servicesEnv, servicePorts }, use) => {
+      if (!berth.databaseUrl) throw new Error('the hosting services read PostgreSQL');
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-services-'));
+      // Postfix and Dovecot reach their files below here as their own users.
+      await chmod(dataDir, 0o755);
+      const { ports } = servicePorts;
       // This worker's customers' system users (made by the web agent as root), removed afterwards.
       const userPrefix = `e2e${randomBytes(4)
         .toString('hex')
@@ -105,25 +145,11 @@ export const test = base.extend<
       const env = {
         DATABASE_URL: berth.databaseUrl,
         BERTH_DATA_DIR: dataDir,
-        BERTH_DNS_PORT: String(ports.dnsPort),
-        BERTH_SMTP_PORT: String(ports.smtpPort),
-        BERTH_IMAP_PORT: String(ports.imapPort),
-        BERTH_SUBMISSION_PORT: String(await freePort()),
-        BERTH_SMTPS_PORT: String(await freePort()),
-        BERTH_IMAPS_PORT: String(await freePort()),
-        BERTH_POP3_PORT: String(await freePort()),
-        BERTH_POP3S_PORT: String(await freePort()),
-        BERTH_LMTP_PORT: String(await freePort()),
-        BERTH_QUOTA_STATUS_PORT: String(await freePort()),
-        BERTH_MILTER_PORT: String(await freePort()),
+        ...servicePorts.env,
         // rspamd asks Berth's own name server: nothing it looks up leaves the machine.
         BERTH_RSPAMD_DNS: `127.0.0.1:${ports.dnsPort}`,
         // Compiled once for all workers (a start without them takes seconds).
         BERTH_RSPAMD_CACHE_DIR: path.join(tmpdir(), 'berth-rspamd-cache'),
-        BERTH_HTTP_PORT: String(ports.httpPort),
-        BERTH_HTTPS_PORT: String(ports.httpsPort),
-        BERTH_FTP_PORT: String(ports.ftpPort),
-        BERTH_FTP_PASSIVE_PORTS: `${passive}:${passive + 19}`,
         BERTH_WEB_USER_PREFIX: userPrefix,
         // The web agent measures disks every second and reads logs twice a second here (a minute and 5 s in production).
         BERTH_AGENT_DISK_MS: '1000',
