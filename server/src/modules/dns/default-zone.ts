@@ -17,7 +17,7 @@ export interface DefaultRecord {
 
 /**
  * The records a new zone starts with, as Plesk and cPanel make them: the tenant's name servers;
- * the apex, www and the mail host at the hosting server when its address is known; and, because
+ * the apex, www, webmail and the mail host at the hosting server when its address is known; and, because
  * every Berth domain takes mail (docs/decisions/0008-daemons-read-the-database.md), the MX at
  * mail.<zone> and the SPF and DMARC that the mail checks propose (modules/dns/mail-checks.ts), so a
  * new domain passes them at once. Without an address the MX check says that mail.<zone> needs one.
@@ -31,7 +31,9 @@ export function defaultZoneRecords(zone: string, defaults: ZoneDefaults): Defaul
   for (const name of ['@', 'mail']) {
     for (const address of addresses) records.push({ name, ...address, priority: null });
   }
-  if (addresses.length) records.push({ name: 'www', type: 'CNAME', content: zone, priority: null });
+  // www and webmail (Roundcube on the same hosting server, server/src/daemons/webmail.ts) follow the apex.
+  if (addresses.length)
+    for (const name of ['www', 'webmail']) records.push({ name, type: 'CNAME', content: zone, priority: null });
   records.push(
     { name: '@', type: 'MX', content: `mail.${zone}`, priority: MX_PRIORITY_PROPOSAL },
     { name: '@', type: 'TXT', content: SPF_PROPOSAL, priority: null },

@@ -139,6 +139,7 @@ describe('POST /api/host/domain', () => {
       'berth202611._domainkey TXT v=DKIM1; k=rsa; p=MIIBIj',
       'mail A 203.0.113.10',
       'mail AAAA 2001:db8::10',
+      'webmail CNAME alice-hosted.com',
       'www CNAME alice-hosted.com',
     ]);
     expect(zone.mail.checks.map((check: { state: string }) => check.state)).toEqual(['ok', 'ok', 'ok', 'ok']);
