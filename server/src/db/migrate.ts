@@ -45,6 +45,7 @@ import * as m0042 from './migrations/0042_spam_filter.ts';
 import * as m0043 from './migrations/0043_mail_log.ts';
 import * as m0044 from './migrations/0044_mail_domain_limits.ts';
 import * as m0045 from './migrations/0045_webmail.ts';
+import * as m0046 from './migrations/0046_mail_lookups.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   '0043_mail_log': m0043,
   '0044_mail_domain_limits': m0044,
   '0045_webmail': m0045,
+  '0046_mail_lookups': m0046,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -65,6 +65,7 @@ describe('first start', () => {
       '0043_mail_log',
       '0044_mail_domain_limits',
       '0045_webmail',
+      '0046_mail_lookups',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
