@@ -184,21 +184,30 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
 
   const policy = await startEndOfDataPolicy(settings, pool);
   const book = new MailLogBook();
+  // Where the mail log was read to, kept beside Postfix's log: what Postfix logged while the agent
+  // was down is read when it is back.
   const following = settings.postfixLog
-    ? followFile(settings.postfixLog, (line) => {
-        for (const entry of book.read(line)) {
-          pool
-            .query('select mail.log_delivery($1, $2, $3, $4, $5, $6, now())', [
-              entry.login,
-              entry.direction,
-              entry.queue,
-              entry.peer,
-              entry.status,
-              entry.detail,
-            ])
-            .catch((error: Error) => log(`mail log: ${error.message}`));
-        }
-      })
+    ? followFile(
+        settings.postfixLog,
+        async (lines) => {
+          const entries = lines.flatMap((line) => book.read(line));
+          try {
+            for (const entry of entries)
+              await pool.query('select mail.log_delivery($1, $2, $3, $4, $5, $6, now())', [
+                entry.login,
+                entry.direction,
+                entry.queue,
+                entry.peer,
+                entry.status,
+                entry.detail,
+              ]);
+          } catch (error) {
+            log(`mail log: ${(error as Error).message}; read again shortly`);
+            throw error;
+          }
+        },
+        { stateFile: `${settings.postfixLog}.berth-offset` },
+      )
     : undefined;
   return {
     sweep,

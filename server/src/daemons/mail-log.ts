@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 
 /**
  * Each mailbox's mail log (migration 0043_mail_log) from Postfix's own log, read by the mail agent
@@ -85,44 +85,80 @@ export class MailLogBook {
   }
 }
 
+/** Where a follower had read to in which file (its inode): kept beside the log by the mail agent. */
+interface FollowState {
+  inode: number;
+  offset: number;
+}
+
+function readState(file: string | undefined): FollowState | undefined {
+  if (!file) return undefined;
+  try {
+    const state = JSON.parse(readFileSync(file, 'utf8')) as Partial<FollowState>;
+    return Number.isSafeInteger(state.inode) && Number.isSafeInteger(state.offset) && state.offset! >= 0
+      ? { inode: state.inode!, offset: state.offset! }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Follows a log file from its current end: each new complete line goes to `onLine`. A file that
- * shrank (rotated, truncated) is read again from its start.
+ * Follows a log file: each batch of new complete lines goes to `onLines`, and only once it has
+ * resolved is the batch counted as read (a failed write, a database away, reads it again on the
+ * next poll: `onLines` must take a line twice). With a `stateFile` it goes on after a restart where
+ * it stopped, so nothing written while the follower was down is missed; without one, or the first
+ * time, it starts at the file's end. A file that shrank or was replaced (rotated) is read from its start.
  */
-export function followFile(file: string, onLine: (line: string) => void, everyMs = 500): { stop: () => void } {
-  let offset = (() => {
+export function followFile(
+  file: string,
+  onLines: (lines: string[]) => Promise<void>,
+  options: { everyMs?: number; stateFile?: string } = {},
+): { stop: () => void; poll: () => Promise<void> } {
+  const stat = () => {
     try {
-      return statSync(file).size;
+      return statSync(file);
     } catch {
-      return 0;
-    }
-  })();
-  let partial = '';
-  const poll = () => {
-    let size: number;
-    try {
-      size = statSync(file).size;
-    } catch {
-      return;
-    }
-    if (size < offset) {
-      offset = 0;
-      partial = '';
-    }
-    if (size === offset) return;
-    const fd = openSync(file, 'r');
-    try {
-      const buffer = Buffer.alloc(Math.min(size - offset, 4 * 1024 * 1024));
-      const read = readSync(fd, buffer, 0, buffer.length, offset);
-      offset += read;
-      const lines = (partial + buffer.subarray(0, read).toString('utf8')).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-    } finally {
-      closeSync(fd);
+      return undefined;
     }
   };
-  const timer = setInterval(poll, everyMs);
+  const first = stat();
+  const kept = readState(options.stateFile);
+  let inode = first?.ino ?? 0;
+  let offset = !first ? 0 : kept && kept.inode === first.ino && kept.offset <= first.size ? kept.offset : kept ? 0 : first.size;
+  let running = false;
+  const poll = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const now = stat();
+      if (!now) return;
+      if (now.ino !== inode || now.size < offset) {
+        inode = now.ino;
+        offset = 0;
+      }
+      if (now.size === offset) return;
+      const fd = openSync(file, 'r');
+      let text: string;
+      try {
+        const buffer = Buffer.alloc(Math.min(now.size - offset, 4 * 1024 * 1024));
+        text = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, offset)).toString('utf8');
+      } finally {
+        closeSync(fd);
+      }
+      // Complete lines only: a line still being written is read whole next time.
+      const end = text.lastIndexOf('\n');
+      if (end < 0) return;
+      await onLines(text.slice(0, end).split('\n'));
+      offset += Buffer.byteLength(text.slice(0, end + 1));
+      if (options.stateFile) writeFileSync(options.stateFile, JSON.stringify({ inode, offset }));
+    } catch {
+      // Read again next time.
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void poll(), options.everyMs ?? 500);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return { stop: () => clearInterval(timer), poll };
 }

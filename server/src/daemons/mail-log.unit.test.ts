@@ -1,5 +1,8 @@
+import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MailLogBook, parsePostfixLine, unwrapSrs } from './mail-log.ts';
+import { followFile, MailLogBook, parsePostfixLine, unwrapSrs } from './mail-log.ts';
 
 // Lines as Postfix 3.7 (Debian) writes them to its maillog_file.
 const at = 'Nov 30 03:16:14 mail';
@@ -85,5 +88,87 @@ describe("Postfix's log into mail log entries", () => {
     book.read(`${at} postfix/qmgr[2]: BBB222: removed`);
     // Once removed, the queue id may come again for another message: nothing of the old one is kept.
     expect(book.read(`${at} postfix/smtp[5]: BBB222: to=<x@outside.test>, relay=none, dsn=2.0.0, status=sent (250 ok)`)).toEqual([]);
+  });
+});
+
+describe("following Postfix's log", () => {
+  const setup = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'berth-follow-'));
+    return { dir, log: path.join(dir, 'postfix.log'), state: path.join(dir, 'postfix.log.berth-offset') };
+  };
+  const collect = () => {
+    const seen: string[] = [];
+    return { seen, onLines: async (lines: string[]) => void seen.push(...lines) };
+  };
+
+  it('starts at the end the first time, and reads complete lines only', async () => {
+    const { dir, log, state } = setup();
+    try {
+      writeFileSync(log, 'old line\n');
+      const { seen, onLines } = collect();
+      const follower = followFile(log, onLines, { everyMs: 60_000, stateFile: state });
+      appendFileSync(log, 'one\ntwo\nthr');
+      await follower.poll();
+      expect(seen).toEqual(['one', 'two']);
+      appendFileSync(log, 'ee\n');
+      await follower.poll();
+      expect(seen).toEqual(['one', 'two', 'three']);
+      follower.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('goes on after a restart where it stopped: nothing logged meanwhile is missed', async () => {
+    const { dir, log, state } = setup();
+    try {
+      writeFileSync(log, '');
+      const before = collect();
+      const first = followFile(log, before.onLines, { everyMs: 60_000, stateFile: state });
+      appendFileSync(log, 'before the stop\n');
+      await first.poll();
+      first.stop();
+      appendFileSync(log, 'while it was down\n');
+      const after = collect();
+      const second = followFile(log, after.onLines, { everyMs: 60_000, stateFile: state });
+      appendFileSync(log, 'after the start\n');
+      await second.poll();
+      second.stop();
+      expect(before.seen).toEqual(['before the stop']);
+      expect(after.seen).toEqual(['while it was down', 'after the start']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a batch again when it could not be written, and a replaced file from its start', async () => {
+    const { dir, log, state } = setup();
+    try {
+      writeFileSync(log, '');
+      const seen: string[] = [];
+      let failing = true;
+      const follower = followFile(
+        log,
+        async (lines) => {
+          if (failing) throw new Error('database away');
+          seen.push(...lines);
+        },
+        { everyMs: 60_000, stateFile: state },
+      );
+      appendFileSync(log, 'kept for later\n');
+      await follower.poll();
+      expect(seen).toEqual([]);
+      failing = false;
+      await follower.poll();
+      expect(seen).toEqual(['kept for later']);
+      // Rotated: a new file (another inode) under the same name.
+      renameSync(log, `${log}.1`);
+      writeFileSync(log, 'first of the new file\n');
+      await follower.poll();
+      expect(seen).toEqual(['kept for later', 'first of the new file']);
+      follower.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
