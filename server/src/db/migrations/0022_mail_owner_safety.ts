@@ -41,13 +41,9 @@ export const ALIASES = `create or replace view mail.aliases as
       and not exists (select 1 from public.mail_aliases a where a.domain_id = d.id and lower(a.local_part) = r.local_part)
       and not exists (select 1 from public.domain_users u where u.domain_id = d.id and lower(u.uid) = r.local_part || '@' || d.name)`;
 
-const statements = [
-  MAILBOXES,
-  ALIASES,
-  `create view mail.homes as select u.id as home_id, lower(u.uid) as email from public.domain_users u`,
-  // Follows forwarders from `address` (20 steps at most, the way Postfix would expand them); a
-  // destination equal to its own source is a kept copy (Postfix's rule), not a loop.
-  `create function mail.forwards_of(address text) returns table (destination text)
+// Follows forwarders from `address` (20 steps at most, the way Postfix would expand them); a
+// destination equal to its own source is a kept copy (Postfix's rule), not a loop. (0046 looks them up by index.)
+export const FORWARDS_OF = `create function mail.forwards_of(address text) returns table (destination text)
     language sql stable as $$
       with recursive reach (addr, depth) as (
         select a.destination, 1 from mail.aliases a where a.source = lower(address) and a.destination <> a.source
@@ -57,7 +53,13 @@ const statements = [
       )
       select a.destination from mail.aliases a
       where a.source = lower(address) and not exists (select 1 from reach where reach.addr = lower(address))
-    $$`,
+    $$`;
+
+const statements = [
+  MAILBOXES,
+  ALIASES,
+  `create view mail.homes as select u.id as home_id, lower(u.uid) as email from public.domain_users u`,
+  FORWARDS_OF,
   'create index if not exists mail_aliases_domain_part on public.mail_aliases (domain_id, lower(local_part))',
   'create index if not exists domain_users_uid_lower on public.domain_users (lower(uid))',
   `create function public.mail_access_changed() returns trigger language plpgsql as $$

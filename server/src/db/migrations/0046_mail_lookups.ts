@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ROLE_ADDRESSES } from './0022_mail_owner_safety.ts';
+import { FORWARDS_OF as FORWARDS_OF_BEFORE, ROLE_ADDRESSES } from './0022_mail_owner_safety.ts';
 
 /**
  * Forwarder lookups by index. `mail.forwards_of` (what Postfix asks for every recipient, twice per
@@ -62,19 +62,6 @@ const FORWARDS_OF = `create or replace function mail.forwards_of(address text)
       end if;
       return query select t.destination from unnest(targets) as t(destination);
     end $$`;
-
-/** 0022's, on the view. */
-const FORWARDS_OF_BEFORE = `create or replace function mail.forwards_of(address text) returns table (destination text)
-  language sql stable as $$
-    with recursive reach (addr, depth) as (
-      select a.destination, 1 from mail.aliases a where a.source = lower(address) and a.destination <> a.source
-      union
-      select a.destination, r.depth + 1 from reach r join mail.aliases a on a.source = r.addr
-      where r.depth < 20 and a.destination <> a.source
-    )
-    select a.destination from mail.aliases a
-    where a.source = lower(address) and not exists (select 1 from reach where reach.addr = lower(address))
-  $$`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql.raw(ALIAS_TARGETS).execute(db);
