@@ -145,7 +145,12 @@ test.describe('webmail', () => {
     await keepScreenshot(webmail, testInfo, 'served-webmail-login');
     await webmail.locator('#rcmloginpwd').fill(password);
     await webmail.locator('#rcmloginsubmit').click();
-    await webmail.locator('a.compose').first().click();
+    // The inbox, once its scripts run (a click before that only marks the button).
+    await expect(webmail.getByText('The list is empty.')).toBeVisible({ timeout: 15_000 });
+    await expect(async () => {
+      await webmail.locator('a.compose:visible').first().click();
+      await expect(webmail.locator('#compose-subject')).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 20_000 });
     const subject = `From webmail ${uniqueToken()}`;
     const to = webmail.locator('#compose_to input[type="text"]').first();
     await to.fill(reader);
