@@ -5,12 +5,14 @@
 // Dovecot -> Maildir) with Berth's lookups (Postfix's pgsql maps of domains, mailboxes and
 // forwarders; Dovecot's SQL passdb and userdb), against the same Postfix and Dovecot with the same
 // addresses in static tables (Postfix hash maps written by postmap, a Dovecot passwd-file), each
-// switched with a reload: BENCH_MAIL_MESSAGES (200) messages to 4 mailboxes over 4 connections,
+// switched with a reload: BENCH_MAIL_MESSAGES (200) messages to 4 mailboxes over 4 connections
+// while the host serves BENCH_MAIL_DOMAINS (2,000) other domains, each with a mailbox and a forwarder,
 // timed from the first send until the last file is in the Maildirs; in turn, best of 3 each.
 // Goal: Berth's lookups keep >= 0.8 of the static tables.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import nodemailer from 'nodemailer';
 import { openDatabase } from '../../server/src/db/connection.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
@@ -24,6 +26,8 @@ const GOAL = 0.8;
 const PASSWORD = 'a bench mailbox passphrase 43';
 const BOXES = ['one', 'two', 'three', 'four'];
 const DOMAIN = 'bench-in.example';
+/** Other domains the mail host serves meanwhile (BENCH_MAIL_DOMAINS). */
+const FILLER_DOMAINS = Number(process.env.BENCH_MAIL_DOMAINS ?? 2_000);
 
 export interface DeliveryFigures {
   messages: number;
@@ -53,6 +57,16 @@ export async function measureMailDelivery(options: { messages?: number; log?: (l
         201,
       );
     }
+    // Other customers' domains beside it, each with a mailbox and a forwarder: the lookups are timed
+    // on a mail host that serves more than the four mailboxes the messages go to.
+    await sql`insert into domains (tenant_id, owner_id, name)
+      select d.tenant_id, d.owner_id, 'filler' || g || '.example' from domains d cross join generate_series(1, ${FILLER_DOMAINS}) g
+      where d.id = ${domain.data.id}`.execute(handle.db);
+    await sql`insert into domain_users (tenant_id, domain_id, uid, password_hash)
+      select d.tenant_id, d.id, 'box@' || d.name, u.password_hash from domains d, domain_users u
+      where d.name like 'filler%' and u.domain_id = ${domain.data.id} and u.uid = ${`${BOXES[0]}@${DOMAIN}`}`.execute(handle.db);
+    await sql`insert into mail_aliases (tenant_id, domain_id, local_part, destination)
+      select d.tenant_id, d.id, 'info', 'box@' || d.name from domains d where d.name like 'filler%'`.execute(handle.db);
     const boxes = await handle.db
       .selectFrom('domain_users')
       .select(['id', 'uid', 'quota_mb'])
@@ -172,7 +186,7 @@ export async function measureMailDelivery(options: { messages?: number; log?: (l
 export function formatMailDelivery(figures: DeliveryFigures): string {
   const ratio = figures.berth / figures.staticMaps;
   return [
-    `Mail delivered into mailboxes from port 25 (${figures.messages} messages to ${BOXES.length} mailboxes, 4 connections, best of ${ROUNDS}):`,
+    `Mail delivered into mailboxes from port 25 (${figures.messages} messages to ${BOXES.length} mailboxes among ${FILLER_DOMAINS + 1} domains, 4 connections, best of ${ROUNDS}):`,
     `  static tables          ${figures.staticMaps.toFixed(1)} msg/s (Postfix hash maps, Dovecot passwd-file)`,
     `  Berth's lookups        ${figures.berth.toFixed(1)} msg/s (pgsql maps through proxymap, SQL userdb)`,
     `  ratio ${ratio.toFixed(2)} (goal >= ${GOAL}): ${ratio >= GOAL ? 'ABOVE GOAL' : 'BELOW GOAL'}`,
