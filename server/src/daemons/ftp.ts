@@ -7,6 +7,7 @@ import { daemonRoleName, grantSchemaReader } from './queries.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const AUTH_PROGRAM = path.join(repoRoot, 'agent/src/ftp-auth.ts');
+const CERT_PROGRAM = path.join(repoRoot, 'agent/src/ftp-cert.ts');
 /** The role FTP logins are checked with (one per database): it reads the schema `ftp` and nothing else. */
 export const ftpRoleOf = (databaseUrl: string) => daemonRoleName('berth_ftp', databaseUrl);
 
@@ -26,6 +27,8 @@ export interface FtpSettings {
   webRoot: string;
   /** The customers' system users' prefix (agent/src/php.ts customerUser). */
   userPrefix: string;
+  /** The entries the web agent last applied (its sites.json): which certificate each name gets over FTPS too. */
+  sitesFile: string;
 }
 
 /**
@@ -33,7 +36,7 @@ export interface FtpSettings {
  * its settings (0600: the role's password). See that file for why not Pure-FTPd's own PostgreSQL backend.
  */
 export async function prepareFtp(db: Db, settings: FtpSettings, serverId: number, tlsDir: string): Promise<void> {
-  for (const file of [settings.webRoot, settings.runDir, process.execPath, AUTH_PROGRAM]) {
+  for (const file of [settings.webRoot, settings.runDir, process.execPath, AUTH_PROGRAM, CERT_PROGRAM, settings.sitesFile]) {
     if (!PLAIN_PATH.test(file)) throw new Error(`the path may hold only letters, digits and . _ - /: ${file}`);
   }
   if (!PREFIX.test(settings.userPrefix)) throw new Error(`not a user name prefix: ${settings.userPrefix}`);
@@ -56,14 +59,18 @@ export async function prepareFtp(db: Db, settings: FtpSettings, serverId: number
   );
   // pure-authd runs a program without arguments: this script names the settings.
   writeFileSync(authScript(settings), `#!/bin/sh\nexec '${process.execPath}' '${AUTH_PROGRAM}' '${settingsFile}'\n`, { mode: 0o700 });
+  // pure-certd likewise: the certificate of the site that answers the name asked for (SNI).
+  writeFileSync(certScript(settings), `#!/bin/sh\nexec '${process.execPath}' '${CERT_PROGRAM}' '${settings.sitesFile}'\n`, { mode: 0o700 });
   await ensureDefaultCertificate(tlsDir);
 }
 
 const authScript = (settings: FtpSettings) => path.join(settings.runDir, 'ftp-auth');
 const authSocket = (settings: FtpSettings) => path.join(settings.runDir, 'authd.sock');
+const certScript = (settings: FtpSettings) => path.join(settings.runDir, 'ftp-cert');
+const certSocket = (settings: FtpSettings) => path.join(settings.runDir, 'certd.sock');
 
 /**
- * pure-authd (the login program's host), then Pure-FTPd in the foreground: explicit FTPS only (no
+ * pure-authd (the login program's host) and pure-certd (the certificate program's), then Pure-FTPd in the foreground: explicit FTPS only (no
  * password in clear), every login chrooted into its site's folder as the customer's own user,
  * uploads readable by nginx (umask 133:022), passive ports in the configured range.
  */
@@ -76,13 +83,20 @@ export function ftpPrograms(settings: FtpSettings, tlsDir: string): Program[] {
       ready: async () => existsSync(authSocket(settings)),
     },
     {
+      name: 'pure-certd',
+      command: 'pure-certd',
+      args: ['-s', certSocket(settings), '-r', certScript(settings), '-p', path.join(settings.runDir, 'pure-certd.pid')],
+      ready: async () => existsSync(certSocket(settings)),
+    },
+    {
       name: 'pure-ftpd',
       command: 'pure-ftpd-postgresql',
       args: [
         ...['-l', `extauth:${authSocket(settings)}`],
         ...['-S', `${settings.address},${settings.port}`],
         ...['-p', `${settings.passivePorts[0]}:${settings.passivePorts[1]}`],
-        ...['-Y', '2', '-2', path.join(tlsDir, 'ftp.pem')],
+        // Each site's own certificate by the name the client asks for (pure-certd), else the default one.
+        ...['-Y', '2', '-2', path.join(tlsDir, 'ftp.pem'), '-3', certSocket(settings)],
         // Chroot everyone, no anonymous, no reverse DNS, customers' system users (>= 100), no root.
         ...['-A', '-E', '-H', '-u', '100'],
         ...['-U', '133:022', '-g', path.join(settings.runDir, 'pure-ftpd.pid')],

@@ -41,6 +41,7 @@ const ftpSettingsOf = (settings: WebSettings): FtpSettings => ({
   runDir: path.join(settings.runDir, 'ftp'),
   webRoot: settings.webRoot,
   userPrefix: settings.userPrefix ?? 'berth',
+  sitesFile: path.join(settings.runDir, 'sites.json'),
 });
 const tlsDirOf = (settings: WebSettings) => path.join(settings.runDir, 'tls');
 

@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparePowerDns, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
-import { prepareWeb, type WebSettings } from '../../src/daemons/web.ts';
+import { prepareWeb, webPrograms, type WebSettings } from '../../src/daemons/web.ts';
 import { within } from '../within.ts';
 import { JobQueue } from '../../src/modules/jobs/queue.ts';
 import { RETRY_AFTER_MINUTES } from '../../src/modules/certificates/service.ts';
@@ -32,6 +32,8 @@ let tenant: number;
 let web: WebSettings;
 let agent: ChildProcess;
 let nginx: ChildProcess;
+/** pure-certd and Pure-FTPd as npm run services starts them (daemons/ftp.ts). */
+const ftp: ChildProcess[] = [];
 let agentLog = '';
 type Someone = Awaited<ReturnType<typeof addUser>>;
 let admin: Someone;
@@ -93,6 +95,9 @@ beforeAll(async () => {
     passivePorts: [0, 0],
     certificateKeys: t.services.secrets.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys(),
   };
+  // Pure-FTPd's passive range (nothing here transfers files; it will not start without one).
+  const passive = await freePort();
+  web.passivePorts = [passive, passive + 9];
   const { settingsFile } = await prepareWeb(t.db, web);
   agent = spawn(process.execPath, [path.join(import.meta.dirname, '../../../agent/src/main.ts'), settingsFile], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,6 +108,11 @@ beforeAll(async () => {
   await within(15_000, async () => expect(existsSync(conf), agentLog).toBe(true));
   nginx = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
   await within(15_000, async () => expect((await plainGet('unknown.test')).status).toBe(404));
+  for (const name of ['pure-certd', 'pure-ftpd']) {
+    const program = webPrograms(web).find((candidate) => candidate.name === name)!;
+    ftp.push(spawn(program.command, program.args, { stdio: 'ignore' }));
+    await within(10_000, async () => expect(await program.ready()).toBe(true));
+  }
   const endpoint = await admin.call({
     method: 'POST',
     url: '/api/system/webhooks',
@@ -113,6 +123,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (process.env.BERTH_TEST_SHOW_AGENT) process.stdout.write(agentLog);
   nginx?.kill('SIGQUIT');
+  for (const child of ftp) child.kill('SIGTERM');
   agent?.kill('SIGTERM');
   if (process.getuid?.() === 0 && web?.userPrefix) {
     const users = readFileSync('/etc/passwd', 'utf8')
@@ -195,6 +206,36 @@ async function handshake(name: string): Promise<{ authorized: boolean; serial: s
   });
 }
 
+/** Pure-FTPd's certificate for `name` after AUTH TLS (explicit FTPS), trusting Pebble's root only. */
+async function ftpsHandshake(name: string): Promise<{ authorized: boolean; serial: string }> {
+  const ca = await pebble.root();
+  const plain: Socket = connectTcp({ host: '127.0.0.1', port: web.ftpPort });
+  const reply = (code: string) =>
+    new Promise<void>((resolve, reject) => {
+      let text = '';
+      const onData = (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (new RegExp(`^${code} `, 'm').test(text)) {
+          plain.off('data', onData);
+          resolve();
+        }
+      };
+      plain.on('data', onData);
+      plain.once('error', reject);
+    });
+  await reply('220');
+  plain.write('AUTH TLS\r\n');
+  await reply('234');
+  return new Promise((resolve, reject) => {
+    const socket = connect({ socket: plain, servername: name, ca, rejectUnauthorized: false }, () => {
+      const answer = { authorized: socket.authorized, serial: socket.getPeerCertificate().serialNumber };
+      socket.end();
+      resolve(answer);
+    });
+    socket.on('error', reject);
+  });
+}
+
 describe('a domain whose zone Berth serves', () => {
   let id: number;
 
@@ -239,6 +280,11 @@ describe('a domain whose zone Berth serves', () => {
     const hsts = await customer.call({ method: 'PATCH', url: `/api/host/domain/${id}`, payload: { settings: { hsts: true } } });
     expect(hsts.statusCode, hsts.body).toBe(200);
     await within(5_000, async () => expect((await handshake('secure.example')).hsts).toBe('max-age=31536000'));
+    // Pure-FTPd hands out the same certificate for the name and any name below it (pure-certd),
+    // and its default one for a name without its own.
+    await within(5_000, async () => expect(await ftpsHandshake('secure.example')).toEqual({ authorized: true, serial: row.serial }));
+    expect(await ftpsHandshake('ftp.secure.example')).toEqual({ authorized: true, serial: row.serial });
+    expect((await ftpsHandshake('unknown.test')).authorized).toBe(false);
     // The key nginx reads: mode 0600, readable by nginx's workers only.
     const keyFile = path.join(web.runDir, 'certificates', `${id}.key`);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);

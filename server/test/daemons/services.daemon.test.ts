@@ -101,6 +101,7 @@ const READY: Record<string, () => Promise<boolean>> = {
   nginx: () => listening('127.0.0.1', ports.HTTP!),
   'pure-ftpd': () => listening('127.0.0.1', ports.FTP!),
   'pure-authd': async () => existsSync(path.join(dataDir, 'services', 'web', 'ftp', 'authd.sock')),
+  'pure-certd': async () => existsSync(path.join(dataDir, 'services', 'web', 'ftp', 'certd.sock')),
   'web-agent': () => webAgentReady(path.join(dataDir, 'services', 'web')),
   ...Object.fromEntries(
     installedPhpFpm().map((version) => [

@@ -134,7 +134,7 @@ beforeAll(async () => {
   await within(15_000, async () => expect(existsSync(conf), agentLog).toBe(true));
   nginx = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
   // Pure-FTPd as npm run services starts it (daemons/ftp.ts).
-  for (const name of ['pure-authd', 'pure-ftpd']) {
+  for (const name of ['pure-authd', 'pure-certd', 'pure-ftpd']) {
     const program = webPrograms(settings).find((candidate) => candidate.name === name)!;
     ftp.push(spawn(program.command, program.args, { stdio: 'ignore' }));
     await within(10_000, async () => expect(await program.ready()).toBe(true));

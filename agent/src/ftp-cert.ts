@@ -1,0 +1,41 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { WEB_HOST_NAME } from '@berth/contracts';
+import type { SiteEntries } from './nginx.ts';
+
+// Pure-FTPd's certificate program, run by Debian's pure-certd for each AUTH TLS (server/src/daemons/
+// ftp.ts starts both): the name the client asked for (SNI, in CERTD_SNI_NAME) gets the certificate
+// of the site that answers it, as nginx picks it (agent/src/nginx.ts: a site's certificate for its
+// name and every name below it), from the entries the web agent last applied (sites.json). Any
+// other name, or none, gets the server's default certificate. The name comes from the client: it
+// is checked before it is compared with anything, and nothing of it is printed.
+
+/** The certificate files (without `.crt`/`.key`) for `name`, or null: the default one. */
+export function certificateFor(sites: Pick<SiteEntries, 'hosts' | 'tls'>[], name: string): string | null {
+  const wanted = name.toLowerCase().replace(/\.$/, '');
+  if (!WEB_HOST_NAME.test(wanted)) return null;
+  let best: { length: number; tls: string } | null = null;
+  for (const site of sites) {
+    const own = site.hosts[0];
+    if (!own || !site.tls) continue;
+    if (wanted !== own && !wanted.endsWith(`.${own}`)) continue;
+    if (!best || own.length > best.length) best = { length: own.length, tls: site.tls };
+  }
+  return best?.tls ?? null;
+}
+
+function main(): void {
+  let tls: string | null = null;
+  try {
+    const sites = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as SiteEntries[];
+    tls = certificateFor(sites, process.env.CERTD_SNI_NAME ?? '');
+  } catch {
+    // No entries yet: the default certificate.
+  }
+  const lines =
+    tls && existsSync(`${tls}.crt`) && existsSync(`${tls}.key`)
+      ? ['action:fallback', `cert_file:${tls}.crt`, `key_file:${tls}.key`]
+      : ['action:default'];
+  process.stdout.write(`${[...lines, 'end'].join('\n')}\n`);
+}
+
+if (import.meta.main) main();
