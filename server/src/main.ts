@@ -41,7 +41,10 @@ async function start(config: Config): Promise<void> {
     app.addHook('onClose', async () => billingJob.stop());
   }
   if (services.certificates.enabled && config.CERTIFICATES_EVERY_SECONDS > 0) {
-    const certificateJob = startCertificateJob(services.certificates, app.log, { everyMs: config.CERTIFICATES_EVERY_SECONDS * 1000 });
+    const certificateJob = startCertificateJob(services.certificates, app.log, {
+      everyMs: config.CERTIFICATES_EVERY_SECONDS * 1000,
+      databaseUrl: config.DATABASE_URL,
+    });
     app.addHook('onClose', async () => certificateJob.stop());
   }
 

@@ -46,6 +46,7 @@ import * as m0043 from './migrations/0043_mail_log.ts';
 import * as m0044 from './migrations/0044_mail_domain_limits.ts';
 import * as m0045 from './migrations/0045_webmail.ts';
 import * as m0046 from './migrations/0046_mail_lookups.ts';
+import * as m0047 from './migrations/0047_certificate_wakeup.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -95,6 +96,7 @@ const migrations: Record<string, Migration> = {
   '0044_mail_domain_limits': m0044,
   '0045_webmail': m0045,
   '0046_mail_lookups': m0046,
+  '0047_certificate_wakeup': m0047,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

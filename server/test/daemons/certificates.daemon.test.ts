@@ -11,7 +11,7 @@ import { preparePowerDns, startPowerDns, type PowerDnsSettings } from '../../src
 import { prepareWeb, webPrograms, type WebSettings } from '../../src/daemons/web.ts';
 import { within } from '../within.ts';
 import { JobQueue } from '../../src/modules/jobs/queue.ts';
-import { RETRY_AFTER_MINUTES } from '../../src/modules/certificates/service.ts';
+import { RETRY_AFTER_MINUTES, startCertificateJob } from '../../src/modules/certificates/service.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from '../../src/modules/certificates/keys.ts';
 import { freePort } from '../faults/processes.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
@@ -434,6 +434,31 @@ describe('a validation that fails', () => {
     await pass();
     expect(await certificateOf(id)).toMatchObject({ state: 'valid', problem: null, next_try_at: null });
     expect((await ordersOf(id)).map((order) => order.outcome)).toEqual(['failed', 'valid']);
+  });
+});
+
+describe('a domain created while the panel runs', () => {
+  it('has its certificate within seconds: the database wakes the pass, which otherwise runs hourly here', async () => {
+    // As main.ts starts it, with a pass every hour: only the channel can make it run now.
+    const job = startCertificateJob(t.services.certificates, t.app.log, {
+      everyMs: 3_600_000,
+      firstAfterMs: 3_600_000,
+      databaseUrl: t.databaseUrl,
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const created = Date.now();
+      const id = await addDomain('at-once.example');
+      await within(20_000, async () => {
+        await JobQueue.idleAll();
+        expect(await certificateOf(id)).toMatchObject({ state: 'valid', names: ['at-once.example', '*.at-once.example'] });
+      });
+      const row = await rowOf(id);
+      await within(15_000, async () => expect(await handshake('at-once.example')).toMatchObject({ authorized: true, serial: row.serial }));
+      process.stdout.write(`domain created to HTTPS with its certificate: ${Date.now() - created} ms\n`);
+    } finally {
+      await job.stop();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { HttpError } from '../../http/errors.ts';
 import { translate } from '../../i18n/messages.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { startPeriodic } from '../../lib/periodic.ts';
+import { ChannelListener } from '../../db/listener.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { displayDomainName } from '../domains/names.ts';
 import { findVisibleDomain } from '../domains/queries.ts';
@@ -449,13 +450,19 @@ export function renewalTime(notBefore: Date, notAfter: Date, now: Date): Date {
   return new Date(now.getTime() + (left > 0 ? Math.round((left * 2) / 3) : HOUR));
 }
 
-/** Runs the certificate pass soon after start and then every `everyMs`; several instances may run it at once. */
+/**
+ * Runs the certificate pass soon after start and then every `everyMs`; several instances may run it
+ * at once. On PostgreSQL (`databaseUrl`) it also runs whenever the database says a certificate may
+ * be due (channel `berth_certificates`, migration 0047: a zone newly served, a site's names
+ * changed), so a new domain has its certificate within seconds; and when that channel is back
+ * after a lost connection, for what it said meanwhile.
+ */
 export function startCertificateJob(
   certificates: CertificateService,
   log: FastifyBaseLogger,
-  options: { everyMs: number; firstAfterMs?: number },
-) {
-  return startPeriodic(
+  options: { everyMs: number; firstAfterMs?: number; databaseUrl?: string | undefined },
+): { stop(): Promise<void>; wake(): void } {
+  const periodic = startPeriodic(
     () =>
       certificates
         .runOnce()
@@ -465,4 +472,23 @@ export function startCertificateJob(
         .catch((error: unknown) => log.error({ err: error }, 'certificate pass failed')),
     { everyMs: options.everyMs, firstAfterMs: options.firstAfterMs ?? 5_000 },
   );
+  const listener = options.databaseUrl
+    ? new ChannelListener({
+        databaseUrl: options.databaseUrl,
+        channel: 'berth_certificates',
+        onNotification: () => periodic.wake(),
+        onStateChange: (listening) => {
+          if (listening) periodic.wake();
+        },
+        onError: (error) => log.warn({ message: error.message }, 'certificate channel: connection lost; passes run on their interval'),
+      })
+    : undefined;
+  void listener?.start();
+  return {
+    wake: periodic.wake,
+    stop: async () => {
+      periodic.stop();
+      await listener?.close();
+    },
+  };
 }

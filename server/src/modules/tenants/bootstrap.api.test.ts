@@ -66,6 +66,7 @@ describe('first start', () => {
       '0044_mail_domain_limits',
       '0045_webmail',
       '0046_mail_lookups',
+      '0047_certificate_wakeup',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
