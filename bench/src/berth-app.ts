@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../../server/src/app.ts';
 import { benchAppConfig } from './database.ts';
@@ -12,12 +13,15 @@ export interface BenchApp {
   call(method: 'POST' | 'PATCH' | 'PUT', url: string, payload: object, expect: number): Promise<{ data: { id: number } }>;
   /** The app's secret box (a web agent beside it gets the key derived for certificate keys). */
   secrets: SecretBox;
+  /** The app's services (a bench runs one of its background passes). */
+  services: Awaited<ReturnType<typeof buildApp>>['services'];
+  log: FastifyBaseLogger;
   close(): Promise<void>;
 }
 
 /** Berth's app in-process on a migrated bench database, signed in as its first super admin. */
-export async function startBenchApp(db: Db, databaseUrl: string): Promise<BenchApp> {
-  const config = benchAppConfig(databaseUrl);
+export async function startBenchApp(db: Db, databaseUrl: string, env: Record<string, string> = {}): Promise<BenchApp> {
+  const config = benchAppConfig(databaseUrl, env);
   const { app, services } = await buildApp({ config, db, logger: pino({ level: 'silent' }), webDistDir: '/nonexistent' });
   await ensureOperator(db, services.hasher, services.clock, {
     adminEmail: ADMIN.email,
@@ -33,6 +37,8 @@ export async function startBenchApp(db: Db, databaseUrl: string): Promise<BenchA
       return answer.json();
     },
     secrets: services.secrets,
+    services,
+    log: app.log,
     close: () => app.close(),
   };
 }

@@ -39,12 +39,13 @@ export async function createBenchDatabase(serverUrl = process.env.BENCH_DATABASE
 }
 
 /** The app's configuration for an in-process bench on `databaseUrl`: production, quiet, no rate limits. */
-export const benchAppConfig = (databaseUrl: string): Config =>
+export const benchAppConfig = (databaseUrl: string, env: Record<string, string> = {}): Config =>
   loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
     RATE_LIMITS: 'off',
-    // Benches talk to loopback only: no certificate is ordered from a public CA.
+    // Benches talk to loopback only: no certificate is ordered from a public CA (bench/src/certificates.ts: Pebble).
     ACME_DIRECTORY_URL: 'off',
+    ...env,
   });

@@ -16,6 +16,7 @@ import { formatDnsThroughput, measureDnsThroughput } from './dns-throughput.ts';
 import { formatWebsites, measureWebsites } from './websites.ts';
 import { formatMailSigning, measureMailSigning } from './mail-signing.ts';
 import { formatMailDelivery, measureMailDelivery } from './mail-delivery.ts';
+import { formatCertificates, measureCertificates } from './certificates.ts';
 import { auditPages, formatPages, logInOnHost } from './pages.ts';
 import { queriesPerRequest } from './queries.ts';
 import { formatRevocation, measureRevocation } from './revocation.ts';
@@ -206,6 +207,8 @@ async function main(): Promise<void> {
   const mail = await measureMailSigning({ log });
   log("mail: delivery from port 25 into mailboxes, Berth's lookups against static tables ...");
   const delivery = await measureMailDelivery({ log });
+  log('certificates: a domain created to HTTPS with its certificate from Pebble ...');
+  const certificates = await measureCertificates({ log });
 
   const userComparison: Comparison = {
     title: `Authenticated GET /api/user vs bare Fastify (${load.connections} connections, ${load.durationSeconds} s)`,
@@ -249,6 +252,7 @@ async function main(): Promise<void> {
   log(`\n${formatWebsites(websites)}`);
   log(`\n${formatMailSigning(mail)}`);
   log(`\n${formatMailDelivery(delivery)}`);
+  log(`\n${formatCertificates(certificates)}`);
   const failed = [...userRuns, hello, ...pooledRuns, ...loginRuns].some((result) => result.failures > 0);
   if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');
   log('');
