@@ -32,8 +32,7 @@ export function defaultZoneRecords(zone: string, defaults: ZoneDefaults): Defaul
     for (const address of addresses) records.push({ name, ...address, priority: null });
   }
   // www and webmail (Roundcube on the same hosting server, server/src/daemons/webmail.ts) follow the apex.
-  if (addresses.length)
-    for (const name of ['www', 'webmail']) records.push({ name, type: 'CNAME', content: zone, priority: null });
+  if (addresses.length) for (const name of ['www', 'webmail']) records.push({ name, type: 'CNAME', content: zone, priority: null });
   records.push(
     { name: '@', type: 'MX', content: `mail.${zone}`, priority: MX_PRIORITY_PROPOSAL },
     { name: '@', type: 'TXT', content: SPF_PROPOSAL, priority: null },
