@@ -173,5 +173,7 @@ test.describe('webmail', () => {
     await page.keyboard.press('Escape');
     await page.setViewportSize({ width: 375, height: 812 });
     await reviewScreen(page, testInfo, 'served-webmail-link-phone', MAIN);
+    // Nothing wider than the phone: the breadcrumb's parent gives way to the current page.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 });

@@ -103,6 +103,12 @@ export const test = base.extend<
           BERTH_LMTP_PORT: String(await freePort()),
           BERTH_QUOTA_STATUS_PORT: String(await freePort()),
           BERTH_MILTER_PORT: String(await freePort()),
+          // Every listener a port of this worker's own: two workers' mail agents on one policy
+          // port (or two Postfixes on one replies port) left one worker's mail agent restarting.
+          BERTH_REPLY_PORT: String(await freePort()),
+          BERTH_MAIL_POLICY_PORT: String(await freePort()),
+          BERTH_SRS_FORWARD_PORT: String(await freePort()),
+          BERTH_SRS_REVERSE_PORT: String(await freePort()),
           BERTH_HTTP_PORT: String(ports.httpPort),
           BERTH_HTTPS_PORT: String(ports.httpsPort),
           BERTH_FTP_PORT: String(ports.ftpPort),

@@ -126,6 +126,17 @@ export function followFile(
   const kept = readState(options.stateFile);
   let inode = first?.ino ?? 0;
   let offset = !first ? 0 : kept && kept.inode === first.ino && kept.offset <= first.size ? kept.offset : kept ? 0 : first.size;
+  // Where it starts is kept at once: a restart before the first new line goes on from here too.
+  const keep = () => {
+    if (options.stateFile) writeFileSync(options.stateFile, JSON.stringify({ inode, offset }));
+  };
+  if (first && !(kept && kept.inode === first.ino && kept.offset === offset)) {
+    try {
+      keep();
+    } catch {
+      // Kept after the next batch instead.
+    }
+  }
   let running = false;
   const poll = async () => {
     if (running) return;
@@ -151,7 +162,7 @@ export function followFile(
       if (end < 0) return;
       await onLines(text.slice(0, end).split('\n'));
       offset += Buffer.byteLength(text.slice(0, end + 1));
-      if (options.stateFile) writeFileSync(options.stateFile, JSON.stringify({ inode, offset }));
+      keep();
     } catch {
       // Read again next time.
     } finally {

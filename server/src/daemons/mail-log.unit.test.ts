@@ -141,6 +141,23 @@ describe("following Postfix's log", () => {
     }
   });
 
+  it('goes on from where it started when it restarts before the first new line', async () => {
+    const { dir, log, state } = setup();
+    try {
+      writeFileSync(log, 'before the start\n');
+      const first = followFile(log, collect().onLines, { everyMs: 60_000, stateFile: state });
+      first.stop();
+      appendFileSync(log, 'while it was down\n');
+      const after = collect();
+      const second = followFile(log, after.onLines, { everyMs: 60_000, stateFile: state });
+      await second.poll();
+      second.stop();
+      expect(after.seen).toEqual(['while it was down']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads a batch again when it could not be written, and a replaced file from its start', async () => {
     const { dir, log, state } = setup();
     try {
