@@ -108,6 +108,9 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   // The entries nginx serves now, as the last pass applied them (kept across restarts: a site whose
   // row fails its check keeps them).
   let applied = loadApplied(sitesStateFile(settings));
+  const certificates = new SiteCertificates(certificatesDir(settings), settings.certificateKeys, settings.workerUser);
+  // The default certificate nginx starts with (its configuration names it): in place before nginx.conf.
+  await certificates.placeDefault(path.join(settings.runDir, 'tls', 'default'));
   // Written when missing only: nginx may start before the first pass, which rewrites them when they should change.
   if (!existsSync(sitesFile(settings))) writeFileSync(sitesFile(settings), renderSites([...applied.values()]));
   if (!existsSync(mainConf)) writeFileSync(mainConf, renderMain(settings, sitesFile(settings), applied.size * 2));
@@ -133,9 +136,6 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     };
   };
   const owners = new CustomerUsers(settings.userPrefix ?? 'berth', runsAsRoot);
-  const certificates = new SiteCertificates(certificatesDir(settings), settings.certificateKeys, settings.workerUser);
-  // nginx reads the default certificate by a variable too, in its workers: a copy they may read.
-  await certificates.placeDefault(path.join(settings.runDir, 'tls', 'default'));
 
   let serverId: number | undefined;
   const server = async (): Promise<number> => {
@@ -361,7 +361,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
             settings,
             site,
             php ? poolSocket(settings, php, site.owner_id) : null,
-            tls.ready.has(site.site_id) ? certificates.base(site.site_id) : null,
+            tls.ready.has(site.site_id) && site.certificate ? { base: certificates.base(site.site_id), serial: site.certificate } : null,
           ),
         );
       } catch (error) {

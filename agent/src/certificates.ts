@@ -12,7 +12,7 @@ const FILE = /^(\d+)\.(crt|key)$/;
 /**
  * The certificate files nginx reads per site (`<dir>/<site id>.crt` with its chain, `.key`), written
  * from the database when a site's certificate in use changes: mode 0600, owned by nginx's worker
- * user (nginx loads a certificate named by a variable at the handshake, in the worker). The keys
+ * user (nginx's workers read a site's certificate at its first handshake: agent/src/nginx.ts). The keys
  * arrive sealed under the key derived for certificate keys (server: CERTIFICATE_KEYS_PURPOSE),
  * which is all this agent is given of the server's secrets.
  */
@@ -36,10 +36,23 @@ export class SiteCertificates {
     return path.join(this.dir, 'default');
   }
 
-  /** Copies the server's default certificate (`<from>.crt`, `.key`, readable by root only) beside the sites'. */
+  /**
+   * Copies the server's default certificate (`<from>.crt`, `.key`, readable by root only) beside the
+   * sites'; without one (an agent started without `npm run services`), a self-signed one of its own:
+   * nginx's configuration names the default, so it must be there before nginx starts.
+   */
   async placeDefault(from: string): Promise<void> {
-    if (!existsSync(`${from}.crt`) || !existsSync(`${from}.key`)) return;
     const owner = await this.workerIds();
+    if (!existsSync(`${from}.crt`) || !existsSync(`${from}.key`)) {
+      if (existsSync(`${this.defaultBase}.crt`) && existsSync(`${this.defaultBase}.key`)) return;
+      await run('openssl', [
+        ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '3650'],
+        ...['-subj', '/CN=berth-default', '-keyout', `${this.defaultBase}.key.new`, '-out', `${this.defaultBase}.crt.new`],
+      ]);
+      for (const ext of ['key', 'crt'])
+        this.write(`${this.defaultBase}.${ext}`, readFileSync(`${this.defaultBase}.${ext}.new`, 'utf8'), owner);
+      return;
+    }
     for (const ext of ['crt', 'key'])
       if (
         !existsSync(`${this.defaultBase}.${ext}`) ||

@@ -42,6 +42,9 @@ const INTERMEDIATE_CIPHERS = [
   'DHE-RSA-CHACHA20-POLY1305',
 ].join(':');
 
+/** A certificate's serial as the database keeps it (hexadecimal). */
+const SERIAL = /^[0-9A-Fa-f]{1,128}$/;
+
 /** Characters nginx would read as syntax: none may reach a directive, even from a validated row. */
 const NGINX_SAFE = /^[A-Za-z0-9._\-/]+$/;
 
@@ -69,13 +72,20 @@ export interface SiteEntries {
   php: string | null;
   /** Its certificate's files without the extension (`.crt`, `.key`; agent/src/certificates.ts), or null: the default one. */
   tls: string | null;
+  /** The serial those files hold: a new one changes the sites file, and the reload makes the workers read the files again. */
+  tlsSerial?: string | null;
   /** HTTP answered with a redirect to HTTPS, and HTTPS with HSTS (the site's settings; only with its own certificate). */
   toHttps: boolean;
   hsts: boolean;
 }
 
 /** Every value checked again here (a host name, a path inside the site's own folder): nothing in a row can start a directive. */
-export function siteEntries(layout: WebLayout, site: WebSite, phpSocket: string | null, tls: string | null = null): SiteEntries {
+export function siteEntries(
+  layout: WebLayout,
+  site: WebSite,
+  phpSocket: string | null,
+  tls: { base: string; serial: string } | null = null,
+): SiteEntries {
   if (!WEB_HOST_NAME.test(site.name)) throw new Error('the site name is not a host name');
   const root = safe(documentRoot(layout, site), 'the document root');
   if (!root.startsWith(`${siteHome(layout, site)}/`)) throw new Error('the document root is outside the site');
@@ -90,7 +100,8 @@ export function siteEntries(layout: WebLayout, site: WebSite, phpSocket: string 
     root: site.suspended ? path.join(pagesDir(layout), String(site.site_id)) : root,
     kind: site.suspended ? 'suspended' : phpSocket ? 'php' : 'static',
     php: site.suspended ? null : phpSocket,
-    tls,
+    tls: tls?.base ?? null,
+    tlsSerial: tls?.serial ?? null,
     toHttps: tls !== null && site.ssl_redirect,
     hsts: tls !== null && site.hsts,
   });
@@ -110,7 +121,9 @@ export function checkedEntries(entries: SiteEntries): SiteEntries {
   // Entries kept by an agent from before certificates have none of the three.
   const tls = entries.tls ?? null;
   if (tls !== null) safe(tls, 'the certificate path');
-  return { ...entries, tls, toHttps: tls !== null && entries.toHttps === true, hsts: tls !== null && entries.hsts === true };
+  const tlsSerial = tls === null ? null : (entries.tlsSerial ?? null);
+  if (tlsSerial !== null && !SERIAL.test(tlsSerial)) throw new Error('a certificate serial is not hexadecimal');
+  return { ...entries, tls, tlsSerial, toHttps: tls !== null && entries.toHttps === true, hsts: tls !== null && entries.hsts === true };
 }
 
 /**
@@ -193,12 +206,6 @@ export function renderSites(sites: SiteEntries[], webmail: WebmailEntries | null
       ...sorted.flatMap((site) => (site.kind === 'php' ? [`${site.siteId} unix:${site.php};`] : [])),
       ...(mail ? [`${WEBMAIL} unix:${mail.php};`] : []),
     ]),
-    // Each site's certificate by the name the client asked for (SNI): `.name` is the name and every
-    // name below it, as its certificate covers the name and its wildcard.
-    ...map('$ssl_server_name', '$berth_tls', '$berth_default_tls', [
-      'hostnames;',
-      ...sorted.flatMap((site) => (site.tls && site.hosts[0] ? [`.${site.hosts[0]} ${site.tls};`] : [])),
-    ]),
     // Asked by the HTTP server block only, and HSTS by the HTTPS one (renderMain).
     ...map('$berth_site', '$berth_to_https', '""', [
       ...sorted.flatMap((site) => (site.toHttps ? [`${site.siteId} 1;`] : [])),
@@ -210,10 +217,81 @@ export function renderSites(sites: SiteEntries[], webmail: WebmailEntries | null
       '""',
       sorted.flatMap((site) => (site.hsts ? [`${site.siteId} "max-age=${HSTS_MAX_AGE}";`] : [])),
     ),
+    // Each site's certificate files by its name, for the handshake (renderMain): a name is served
+    // by the longest of these it equals or ends in, as a certificate covers the name and its
+    // wildcard. Names and paths passed WEB_HOST_NAME and NGINX_SAFE: nothing can end a Lua string.
+    'init_by_lua_block {',
+    '  berth_tls = {',
+    ...sorted.flatMap((site) =>
+      site.tls && site.hosts[0] ? [`    ["${site.hosts[0]}"] = "${site.tls}", -- serial ${site.tlsSerial ?? 'unknown'}`] : [],
+    ),
+    '  }',
+    '}',
     `# ${sorted.length} sites${mail ? `, webmail at ${mail.hosts.length} names` : ''}`,
     '',
   ].join('\n');
 }
+
+/** Debian's libnginx-mod-http-lua and the module it needs (ngx_devel_kit). */
+export const LUA_MODULES = ['/usr/lib/nginx/modules/ndk_http_module.so', '/usr/lib/nginx/modules/ngx_http_lua_module.so'];
+/** Where Debian's lua-resty-core and lua-resty-lrucache are. */
+const LUA_PATH = '/usr/share/lua/5.1';
+/** Parsed certificates each worker keeps (the least recently used go first). */
+const PARSED_CERTIFICATES = 4096;
+
+/**
+ * Which certificate a handshake gets, in each worker: the site's whose name the asked name (SNI)
+ * equals or ends in, longest first (`berth_tls`, renderSites), its files parsed once and kept. nginx
+ * 1.22 parses a certificate named by a variable at every handshake, which cost 0.82 of the
+ * handshakes a static one allows (bench item 8); nginx cannot name thousands statically either
+ * (a server block each: seconds and gigabytes). A renewed certificate comes with a new serial in
+ * the sites file, so the reload's new workers read the files again. Nothing of the request reaches
+ * a file name: the name only selects a path the agent wrote. Without a match, or when the files
+ * cannot be read, the default certificate of the server block stays.
+ */
+const CERTIFICATE_BY_NAME = [
+  'local ssl = require "ngx.ssl"',
+  'local name = ssl.server_name()',
+  'if not name then return end',
+  'name = string.lower(name)',
+  'local base = berth_tls[name]',
+  'while not base do',
+  '  local dot = string.find(name, ".", 1, true)',
+  '  if not dot then return end',
+  '  name = string.sub(name, dot + 1)',
+  '  base = berth_tls[name]',
+  'end',
+  'local parsed = berth_tls_cache:get(base)',
+  'if not parsed then',
+  '  local function read(file)',
+  '    local f = io.open(file, "rb")',
+  '    if not f then return nil end',
+  '    local text = f:read("*a")',
+  '    f:close()',
+  '    return text',
+  '  end',
+  '  local crt, key = read(base .. ".crt"), read(base .. ".key")',
+  '  if not crt or not key then',
+  '    ngx.log(ngx.ERR, "berth: the certificate files of ", base, " cannot be read")',
+  '    return',
+  '  end',
+  '  local chain, chain_error = ssl.parse_pem_cert(crt)',
+  '  local private_key, key_error = ssl.parse_pem_priv_key(key)',
+  '  if not chain or not private_key then',
+  '    ngx.log(ngx.ERR, "berth: the certificate of ", base, ": ", chain_error or key_error)',
+  '    return',
+  '  end',
+  '  parsed = { chain, private_key }',
+  '  berth_tls_cache:set(base, parsed)',
+  'end',
+  'local ok, problem = ssl.clear_certs()',
+  'if ok then ok, problem = ssl.set_cert(parsed[1]) end',
+  'if ok then ok, problem = ssl.set_priv_key(parsed[2]) end',
+  'if not ok then',
+  '  ngx.log(ngx.ERR, "berth: the certificate of ", base, " was not set: ", problem)',
+  '  return ngx.exit(ngx.ERROR)',
+  'end',
+];
 
 /** A year, as browsers' preload lists ask; the site's owner switches HSTS on knowingly (its settings). */
 export const HSTS_MAX_AGE = 31_536_000;
@@ -241,7 +319,7 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     '    }',
     '    location / {',
     ...refuse,
-    '      try_files $uri $uri/ =404;',
+    // The static module serves the file, a folder's index, or 404 (no try_files: one stat fewer a request).
     '    }',
     // A site without PHP never hands out a PHP file's source. The customer's pool runs only a
     // .php file that exists (security.limit_extensions, cgi.fix_pathinfo off: never
@@ -256,7 +334,9 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     '      fastcgi_pass $berth_php;',
     '    }',
   ];
+  const defaultTls = `${safe(certificatesDir(layout), 'the certificates directory')}/default`;
   return [
+    ...LUA_MODULES.map((module) => `load_module ${module};`),
     ...(layout.workerUser ? [`user ${safe(layout.workerUser, 'the worker user')};`] : []),
     'worker_processes 2;',
     `pid ${run}/nginx.pid;`,
@@ -292,7 +372,9 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     '  ssl_session_cache shared:berth_tls:10m;',
     '  ssl_session_timeout 1d;',
     '  ssl_session_tickets off;',
-    `  map $host $berth_default_tls { default ${safe(certificatesDir(layout), 'the certificates directory')}/default; }`,
+    // Debian's lua-resty-core and lua-resty-lrucache (CERTIFICATE_BY_NAME).
+    `  lua_package_path "${LUA_PATH}/?.lua;;";`,
+    `  init_worker_by_lua_block { berth_tls_cache = require("resty.lrucache").new(${PARSED_CERTIFICATES}) }`,
     // A CA's HTTP-01 question is answered over HTTP, never sent to HTTPS first: "1" (to HTTPS and
     // not a question) is the only value that redirects.
     '  map $uri $berth_acme { default ""; ~^/\\.well-known/acme-challenge/ q; }',
@@ -313,9 +395,12 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     '  server {',
     `    listen ${listenTls} ssl default_server;`,
     '    server_name _;',
-    // Each site's own certificate (read at the handshake: a renewed one is used at once, no reload).
-    '    ssl_certificate $berth_tls.crt;',
-    '    ssl_certificate_key $berth_tls.key;',
+    // Names without their own certificate get the default one; the others theirs (CERTIFICATE_BY_NAME).
+    `    ssl_certificate ${defaultTls}.crt;`,
+    `    ssl_certificate_key ${defaultTls}.key;`,
+    '    ssl_certificate_by_lua_block {',
+    ...CERTIFICATE_BY_NAME.map((line) => `      ${line}`),
+    '    }',
     '    add_header Strict-Transport-Security $berth_hsts always;',
     ...siteBody,
     '  }',
