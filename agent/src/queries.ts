@@ -81,11 +81,12 @@ export async function reportServer(pool: pg.Pool, serverId: number, phpVersions:
   );
 }
 
-/** The key authorization a CA's HTTP-01 question for `host` (the name or its www.) and `token` gets, if an order waits for it. */
+/** The key authorization a CA's HTTP-01 question for `host` (the name, its www. or an alias) and `token` gets, if an order waits for it. */
 export async function acmeAnswer(pool: pg.Pool, serverId: number, host: string, token: string): Promise<string | undefined> {
   const { rows } = await pool.query<{ key_authorization: string }>(
     `select key_authorization from web.acme_challenges
-     where server_id = $1 and token = $2 and (name = $3 or 'www.' || name = $3) limit 1`,
+     where server_id = $1 and token = $2
+       and (name = $3 or 'www.' || name = $3 or exists (select 1 from unnest(aliases) a where a || '.' || name = $3)) limit 1`,
     [serverId, token, host],
   );
   return rows[0]?.key_authorization;

@@ -258,6 +258,8 @@ export interface CertificatesTable {
   renew_at: Timestamp | null;
   /** The end date its owner was warned of (14 days left and renewal failing). */
   warned_for: Timestamp | null;
+  /** The site's aliases (sorted) the last order considered (migration 0048). */
+  aliases: Generated<string[]>;
   updated_at: Timestamp;
 }
 

@@ -340,6 +340,40 @@ describe('a domain whose DNS is elsewhere', () => {
     expect(await t.db.selectFrom('acme_http_challenges').selectAll().execute()).toEqual([]);
     expect((await plainGet('outside.example', '/.well-known/acme-challenge/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404);
     await within(15_000, async () => expect(await handshake('outside.example')).toMatchObject({ authorized: true, serial: row.serial }));
+
+    // Aliases: one that points where the name does is added to the certificate by a new order; one
+    // that points elsewhere is left out (asked for, it would fail the whole order), and is not
+    // asked for again at every pass. The public DNS says where each points; Pebble asks the zone.
+    world.setA('outside.example', () => ['127.0.0.1']);
+    world.setA('shop.outside.example', () => ['127.0.0.1']);
+    world.setA('old.outside.example', () => ['192.0.2.80']);
+    const record = await customer.call({
+      method: 'POST',
+      url: `/api/host/domain/${id}/dns`,
+      payload: { name: 'shop', type: 'A', content: '127.0.0.1' },
+    });
+    expect(record.statusCode, record.body).toBe(201);
+    const patched = await customer.call({
+      method: 'PATCH',
+      url: `/api/host/domain/${id}`,
+      payload: { settings: { aliases: ['shop', 'old'] } },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(await pass()).toEqual({ ordered: 1 });
+    const shownWithAlias = await certificateOf(id);
+    expect(shownWithAlias, JSON.stringify(shownWithAlias)).toMatchObject({
+      state: 'valid',
+      names: ['outside.example', 'www.outside.example', 'shop.outside.example'],
+      method: 'http-01',
+    });
+    const withAlias = await rowOf(id);
+    expect(withAlias.serial).not.toBe(row.serial);
+    const leaf = await expectChain(withAlias.cert_pem!, ['outside.example', 'www.outside.example', 'shop.outside.example']);
+    expect(leaf.subjectAltName).not.toContain('old.outside.example');
+    expect(await pass()).toEqual({ ordered: 0 });
+    await within(15_000, async () =>
+      expect(await handshake('shop.outside.example')).toMatchObject({ authorized: true, serial: withAlias.serial }),
+    );
     await t.db.updateTable('tenants').set({ hosting_ipv4: null }).where('id', '=', tenant).execute();
   });
 });

@@ -32,14 +32,27 @@ export const domainForCertificate = (db: Db, id: number) =>
       'd.web_server_id',
       't.name_servers',
       sql<boolean>`coalesce(z.served, false)`.as('served'),
+      sql<string[]>`${siteAliases('d')}`.as('aliases'),
     ])
     .where('d.id', '=', id)
     .executeTakeFirst();
 
-/** Whether a certificate row is due: none yet, a failed or pending order whose wait is over, or a valid one at its renewal time. */
+/** The site's aliases of domain `d` (its settings), sorted: what `certificates.aliases` is compared with. */
+function siteAliases(d: string) {
+  return sql`coalesce(array(select jsonb_array_elements_text(coalesce(${sql.ref(`${d}.settings`)}->'aliases', '[]'::jsonb)) as a order by a), '{}')`;
+}
+
+/** An HTTP-01 certificate whose site's aliases changed since its last order (migration 0048). */
+const aliasesChanged = (c: string, d: string) =>
+  sql<boolean>`(${sql.ref(`${c}.method`)} = 'http-01' and ${sql.ref(`${c}.aliases`)} is distinct from ${siteAliases(d)})`;
+
+/**
+ * Whether a certificate row is due: none yet, a failed or pending order whose wait is over, or a
+ * valid one at its renewal time or whose site's aliases changed.
+ */
 const due = (now: Date) =>
   sql<boolean>`(c.domain_id is null or ((c.next_try_at is null or c.next_try_at <= ${now})
-    and (c.state <> 'valid' or c.renew_at <= ${now})))`;
+    and (c.state <> 'valid' or c.renew_at <= ${now} or ${aliasesChanged('c', 'd')})))`;
 
 /** Domains whose zone Berth serves and whose certificate is due, by id. */
 export const dueDomains = (db: Db, q: { now: Date; limit: number }) =>
@@ -78,7 +91,17 @@ export const claimCertificate = async (
             ? eb.or([eb('certificates.next_try_at', 'is', null), eb('certificates.next_try_at', '<=', now)])
             : eb.and([
                 eb.or([eb('certificates.next_try_at', 'is', null), eb('certificates.next_try_at', '<=', now)]),
-                eb.or([eb('certificates.state', '<>', 'valid'), eb('certificates.renew_at', '<=', now)]),
+                eb.or([
+                  eb('certificates.state', '<>', 'valid'),
+                  eb('certificates.renew_at', '<=', now),
+                  eb.exists(
+                    eb
+                      .selectFrom('domains as cd')
+                      .select(sql`1`.as('one'))
+                      .whereRef('cd.id', '=', 'certificates.domain_id')
+                      .where(aliasesChanged('certificates', 'cd')),
+                  ),
+                ]),
               ]),
         ),
     )

@@ -232,7 +232,7 @@ export class CertificateService {
 
   /**
    * One order for a claimed domain: the domain and its wildcard by DNS-01, or, when the public DNS
-   * delegates the domain elsewhere, the domain and www by HTTP-01. Success stores the
+   * delegates the domain elsewhere, the domain, www and the aliases that point here by HTTP-01. Success stores the
    * certificate (key sealed) and its renewal time; a failure keeps what was valid, records the
    * CA's reason and when to try again, and tells the tenant's webhooks and, near the end, the owner.
    */
@@ -250,8 +250,14 @@ export class CertificateService {
     // points elsewhere; then the site's web server answers HTTP-01 (the name and www).
     const method =
       (await this.delegatedElsewhere(domain.name, domain.name_servers)) && domain.web_server_id !== null ? 'http-01' : 'dns-01';
-    const names = method === 'dns-01' ? [domain.name, `*.${domain.name}`] : [domain.name, `www.${domain.name}`];
+    // The wildcard covers every alias; by HTTP-01 each alias is a name of its own, asked for only
+    // when it points where the site's name does (one that does not would fail the whole order).
+    const names =
+      method === 'dns-01'
+        ? [domain.name, `*.${domain.name}`]
+        : [domain.name, `www.${domain.name}`, ...(await this.aliasesHere(domain.name, domain.aliases))];
     const started = clock.now();
+    await updateCertificate(db, domainId, { aliases: domain.aliases });
     // The CA allows the same names only so often a week: wait until the oldest of them is a week old.
     const week = await issuedSince(db, domainId, new Date(started.getTime() - 7 * DAY));
     if (week.length >= LETS_ENCRYPT_LIMITS.duplicateCertificatesPerWeek) {
@@ -309,6 +315,32 @@ export class CertificateService {
   }
 
   /**
+   * The names of the site's aliases (`<alias>.<name>`) whose addresses in the public DNS
+   * (DNS_RESOLVERS, else the system's) include one of the name's own: the CA reaches the same web
+   * server for them.
+   */
+  private async aliasesHere(name: string, aliases: string[]): Promise<string[]> {
+    const resolver = this.resolver();
+    const addresses = async (host: string) =>
+      new Set(
+        (
+          await Promise.all([resolver.resolve4(host).catch(() => [] as string[]), resolver.resolve6(host).catch(() => [] as string[])])
+        ).flat(),
+      );
+    const own = await addresses(name);
+    if (own.size === 0) return [];
+    const names = aliases.map((alias) => `${alias}.${name}`);
+    const pointing = await Promise.all(names.map(async (host) => [...(await addresses(host))].some((address) => own.has(address))));
+    return names.filter((_, index) => pointing[index]);
+  }
+
+  private resolver(): Resolver {
+    const resolver = new Resolver({ timeout: 2_000, tries: 1 });
+    if (this.deps.resolvers.length > 0) resolver.setServers(this.deps.resolvers);
+    return resolver;
+  }
+
+  /**
    * Whether the public DNS (DNS_RESOLVERS, else the system's) delegates `name` to name servers
    * other than the tenant's: the CA would not ask Berth's zone. Unknown (no answer, no name
    * servers of the tenant) counts as Berth's.
@@ -317,9 +349,9 @@ export class CertificateService {
     const bare = (host: string) => host.toLowerCase().replace(/\.$/, '');
     const ours = new Set(nameServers.map(bare));
     if (ours.size === 0) return false;
-    const resolver = new Resolver({ timeout: 2_000, tries: 1 });
-    if (this.deps.resolvers.length > 0) resolver.setServers(this.deps.resolvers);
-    const delegated = await resolver.resolveNs(name).catch(() => [] as string[]);
+    const delegated = await this.resolver()
+      .resolveNs(name)
+      .catch(() => [] as string[]);
     return delegated.length > 0 && !delegated.some((host) => ours.has(bare(host)));
   }
 

@@ -67,6 +67,7 @@ describe('first start', () => {
       '0045_webmail',
       '0046_mail_lookups',
       '0047_certificate_wakeup',
+      '0048_certificate_aliases',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
