@@ -11,8 +11,8 @@
 //    same process settings and a hand-written server block, the same way (goal >= 0.95).
 // 4. 10,000 sites on one server (BENCH_SITES): a full apply from an empty directory (goal < 60 s),
 //    then one change applied (goal < 2 s), and nginx's memory with them all (master and workers).
-// 5. TLS handshakes/s with the site's own certificate as Berth serves it (named by SNI through a
-//    map, read at the handshake) against the same certificate given statically in a hand-written
+// 5. TLS handshakes/s with the site's own certificate as Berth serves it (picked by SNI and kept
+//    parsed by nginx's Lua module, agent/src/nginx.ts) against the same certificate given statically in a hand-written
 //    server block on the same nginx: full handshakes (no session reuse), 20 at a time, 5 s, in
 //    turn, best of 5 (goal >= 0.95).
 import { spawn, type ChildProcess } from 'node:child_process';
