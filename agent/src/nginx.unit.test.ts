@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkedEntries, renderMain, renderSites, type SiteEntries, type WebLayout } from './nginx.ts';
+import { checkedEntries, renderMain, renderSites } from './nginx.ts';
+import { testLayout, testSite } from './test-sites.ts';
 
-const layout: WebLayout = {
-  runDir: '/srv/berth/web',
-  webRoot: '/srv/berth/www',
-  address: '127.0.0.1',
-  httpPort: 80,
-  httpsPort: 443,
-  workerUser: 'www-data',
-};
-const site = (siteId: number, name: string, tls: string | null = null, tlsSerial: string | null = null): SiteEntries => ({
-  siteId,
-  revision: '1',
-  hosts: [name, `www.${name}`],
-  redirects: [],
-  root: `/srv/berth/www/7/${name}/public_html`,
-  kind: 'static',
-  php: null,
-  tls,
-  tlsSerial,
-  toHttps: false,
-  hsts: false,
-});
+const layout = testLayout;
+const site = testSite;
 
 describe("each site's certificate at the handshake", () => {
   it('lists the sites with their own certificate by name, with the serial their files hold', () => {

@@ -1,27 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { renderSites, type SiteEntries, type WebLayout } from './nginx.ts';
+import { renderSites } from './nginx.ts';
+import { testLayout, testSite } from './test-sites.ts';
 import { renderWebmailPool } from './webmail.ts';
 
-const layout: WebLayout = {
-  runDir: '/srv/berth/web',
-  webRoot: '/srv/berth/www',
-  address: '127.0.0.1',
-  httpPort: 80,
-  httpsPort: 443,
-  workerUser: 'www-data',
-};
-const site = (siteId: number, name: string): SiteEntries => ({
-  siteId,
-  revision: '1',
-  hosts: [name, `www.${name}`],
-  redirects: [],
-  root: `/srv/berth/www/7/${name}/public_html`,
-  kind: 'static',
-  php: null,
-  tls: null,
-  toHttps: false,
-  hsts: false,
-});
+const layout = testLayout;
+const site = (siteId: number, name: string) => testSite(siteId, name);
 const webmail = {
   hosts: ['webmail.panel.example', 'webmail.shop.example'],
   root: '/var/lib/roundcube/public_html',
