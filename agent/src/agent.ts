@@ -342,6 +342,8 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       ),
     );
     for (const [siteId, problem] of tls.failed) notes.set(siteId, [notes.get(siteId), problem].filter(Boolean).join(' '));
+    // New certificates' OCSP answers, beside the pass (nginx staples them once they are there).
+    void certificates.refreshOcsp(Date.now(), log);
     mark('certificates');
     const poolErrors = await applyPools(pools);
     mark('pools');
@@ -547,6 +549,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     });
   const disk = setInterval(quietly('measuring', measure), settings.diskEveryMs ?? 60_000);
   const logs = setInterval(quietly('reading logs', shipLogs), settings.logsEveryMs ?? 5_000);
+  const ocsp = setInterval(() => void certificates.refreshOcsp(Date.now(), log), 60_000);
 
   return {
     pass,
@@ -555,6 +558,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       clearInterval(sweep);
       clearInterval(disk);
       clearInterval(logs);
+      clearInterval(ocsp);
       if (retry) clearTimeout(retry);
       await listener?.end().catch(() => undefined);
       await running?.catch(() => undefined);

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
@@ -7,7 +9,19 @@ import { keysById, openWith } from '@berth/contracts/sealed';
 import { certificatesOf } from './queries.ts';
 
 const run = promisify(execFile);
-const FILE = /^(\d+)\.(crt|key)$/;
+const FILE = /^(\d+)\.(crt|key|ocsp)$/;
+/** An OCSP answer is fetched again after this long (CAs answered for days; a revoked certificate shows within it). */
+export const OCSP_REFRESH_MS = 6 * 60 * 60 * 1000;
+/** A fetch that failed, or an answer that was not "good", is tried again after this long. */
+export const OCSP_RETRY_MS = 10 * 60 * 1000;
+
+/** What is stapled for one site: its CA's responder, and when the answer was last fetched or tried. */
+interface OcspEntry {
+  url: string;
+  leaf: string;
+  issuer: string;
+  nextAt: number;
+}
 
 /**
  * The certificate files nginx reads per site (`<dir>/<site id>.crt` with its chain, `.key`), written
@@ -23,6 +37,9 @@ export class SiteCertificates {
   /** The serial each site's files hold. */
   private readonly written = new Map<number, string>();
   private worker: { uid: number; gid: number } | null | undefined;
+  /** Sites whose certificate Berth ordered and names an OCSP responder (agent/src/nginx.ts staples its answer). */
+  private readonly ocsp = new Map<number, OcspEntry>();
+  private fetching: Promise<void> | undefined;
 
   constructor(dir: string, keys: string | undefined, workerUser: string | null) {
     this.dir = dir;
@@ -87,9 +104,14 @@ export class SiteCertificates {
       )) {
         try {
           const key = openWith(this.keys, row.key_sealed);
+          // The answer about the certificate these files held is no answer about the new one.
+          rmSync(`${this.base(row.site_id)}.ocsp`, { force: true });
+          this.ocsp.delete(row.site_id);
           this.write(`${this.base(row.site_id)}.key`, key, owner);
           this.write(`${this.base(row.site_id)}.crt`, row.cert_pem, owner);
           this.written.set(row.site_id, row.serial);
+          const responder = row.method === 'custom' ? null : ocspResponder(row.cert_pem);
+          if (responder) this.ocsp.set(row.site_id, { ...responder, nextAt: 0 });
         } catch (error) {
           failed.set(row.site_id, `The certificate could not be written: ${(error as Error).message}`);
         }
@@ -100,10 +122,49 @@ export class SiteCertificates {
       if (Number.isSafeInteger(siteId) && !wanted.has(siteId)) {
         rmSync(path.join(this.dir, name), { force: true });
         this.written.delete(siteId);
+        this.ocsp.delete(siteId);
       }
     }
     const ready = new Set([...wanted].filter(([siteId, serial]) => this.written.get(siteId) === serial).map(([siteId]) => siteId));
     return { ready, failed };
+  }
+
+  /**
+   * Fetches the OCSP answers that are due (new certificates at once, then every OCSP_REFRESH_MS)
+   * with Debian's openssl, and writes `<site>.ocsp` for nginx to staple when the answer says
+   * "good"; nginx checks its signature against the chain before it staples it. One round at a
+   * time; a round's failures are logged and tried again after OCSP_RETRY_MS. Only certificates
+   * Berth ordered from its CA are asked about: the address an uploaded certificate names is the
+   * customer's to choose, and the agent does not fetch from it.
+   */
+  refreshOcsp(now: number, log: (line: string) => void): Promise<void> {
+    if (this.fetching) return this.fetching;
+    const due = [...this.ocsp].filter(([, entry]) => entry.nextAt <= now);
+    if (due.length === 0) return Promise.resolve();
+    this.fetching = (async () => {
+      const owner = await this.workerIds();
+      for (const [siteId, entry] of due) {
+        const good = await fetchOcsp(entry).catch((error: unknown) => {
+          log(`the OCSP answer of site ${siteId} could not be fetched from ${entry.url}: ${(error as Error).message}`);
+          return null;
+        });
+        // The certificate may have changed while the answer was on its way.
+        if (this.ocsp.get(siteId) !== entry) continue;
+        if (good) this.writeBinary(`${this.base(siteId)}.ocsp`, good, owner);
+        entry.nextAt = now + (good ? OCSP_REFRESH_MS : OCSP_RETRY_MS);
+      }
+    })()
+      .catch((error: unknown) => log(`stapling OCSP answers failed: ${(error as Error).message}`))
+      .finally(() => {
+        this.fetching = undefined;
+      });
+    return this.fetching;
+  }
+
+  private writeBinary(file: string, data: Buffer, owner: { uid: number; gid: number } | null): void {
+    writeFileSync(`${file}.new`, data, { mode: 0o600 });
+    if (owner) chownSync(`${file}.new`, owner.uid, owner.gid);
+    renameSync(`${file}.new`, file);
   }
 
   /** Written beside and renamed over: nginx never reads half a file. */
@@ -118,5 +179,33 @@ export class SiteCertificates {
     if (!this.workerUser) return (this.worker = null);
     const [uid, gid] = await Promise.all([run('id', ['-u', this.workerUser]), run('id', ['-g', this.workerUser])]);
     return (this.worker = { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) });
+  }
+}
+
+/** The leaf, its issuer and the leaf's OCSP responder (an http address), when the chain has them. */
+export function ocspResponder(chainPem: string): { url: string; leaf: string; issuer: string } | null {
+  const [leaf, issuer] = chainPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (!leaf || !issuer) return null;
+  const url = /^OCSP - URI:(http:\/\/[^\s]+)$/m.exec(new X509Certificate(leaf).infoAccess ?? '')?.[1];
+  return url ? { url, leaf: `${leaf}\n`, issuer: `${issuer}\n` } : null;
+}
+
+/** The responder's DER answer for the leaf when it says "good"; null when it says anything else. */
+async function fetchOcsp(entry: { url: string; leaf: string; issuer: string }): Promise<Buffer | null> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'berth-ocsp-'));
+  try {
+    const [leaf, issuer, answer] = ['leaf.pem', 'issuer.pem', 'answer.der'].map((name) => path.join(dir, name));
+    writeFileSync(leaf!, entry.leaf);
+    writeFileSync(issuer!, entry.issuer);
+    // The address is passed as one argument, never through a shell; nginx verifies the answer. No
+    // nonce: the answer is stapled for every client, as CAs' responders expect.
+    const { stdout } = await run(
+      'openssl',
+      ['ocsp', '-issuer', issuer!, '-cert', leaf!, '-url', entry.url, '-timeout', '10', '-no_nonce', '-noverify', '-respout', answer!],
+      { timeout: 15_000 },
+    );
+    return stdout.split('\n').includes(`${leaf!}: good`) ? readFileSync(answer!) : null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -238,6 +238,8 @@ export const LUA_MODULES = ['/usr/lib/nginx/modules/ndk_http_module.so', '/usr/l
 const LUA_PATH = '/usr/share/lua/5.1';
 /** Parsed certificates each worker keeps (the least recently used go first). */
 const PARSED_CERTIFICATES = 4096;
+/** A stapled OCSP answer is read from its file again after this long: the agent refreshes it every few hours. */
+const OCSP_RECHECK_SECONDS = 300;
 
 /**
  * Which certificate a handshake gets, in each worker: the site's whose name the asked name (SNI)
@@ -261,15 +263,15 @@ const CERTIFICATE_BY_NAME = [
   '  name = string.sub(name, dot + 1)',
   '  base = berth_tls[name]',
   'end',
+  'local function read(file)',
+  '  local f = io.open(file, "rb")',
+  '  if not f then return nil end',
+  '  local text = f:read("*a")',
+  '  f:close()',
+  '  return text',
+  'end',
   'local parsed = berth_tls_cache:get(base)',
   'if not parsed then',
-  '  local function read(file)',
-  '    local f = io.open(file, "rb")',
-  '    if not f then return nil end',
-  '    local text = f:read("*a")',
-  '    f:close()',
-  '    return text',
-  '  end',
   '  local crt, key = read(base .. ".crt"), read(base .. ".key")',
   '  if not crt or not key then',
   '    ngx.log(ngx.ERR, "berth: the certificate files of ", base, " cannot be read")',
@@ -281,7 +283,10 @@ const CERTIFICATE_BY_NAME = [
   '    ngx.log(ngx.ERR, "berth: the certificate of ", base, ": ", chain_error or key_error)',
   '    return',
   '  end',
-  '  parsed = { chain, private_key }',
+  // The chain in DER when its leaf names an OCSP responder: the agent fetches its answers.
+  '  local der = ssl.cert_pem_to_der(crt)',
+  '  if der and not require("ngx.ocsp").get_ocsp_responder_from_der_chain(der) then der = nil end',
+  '  parsed = { chain, private_key, der }',
   '  berth_tls_cache:set(base, parsed)',
   'end',
   'local ok, problem = ssl.clear_certs()',
@@ -290,6 +295,27 @@ const CERTIFICATE_BY_NAME = [
   'if not ok then',
   '  ngx.log(ngx.ERR, "berth: the certificate of ", base, " was not set: ", problem)',
   '  return ngx.exit(ngx.ERROR)',
+  'end',
+  // OCSP stapling: the agent's answer (agent/src/certificates.ts), checked against the chain before
+  // it is stapled, read again after OCSP_RECHECK_SECONDS (an answer not there yet after 10 s).
+  'if parsed[3] then',
+  '  local ocsp = require "ngx.ocsp"',
+  '  local answer = berth_ocsp_cache:get(base)',
+  '  if answer == nil then',
+  '    answer = read(base .. ".ocsp") or false',
+  '    if answer then',
+  '      local valid, why = ocsp.validate_ocsp_response(answer, parsed[3])',
+  '      if not valid then',
+  '        ngx.log(ngx.WARN, "berth: the OCSP answer of ", base, " is not stapled: ", why)',
+  '        answer = false',
+  '      end',
+  '    end',
+  `    berth_ocsp_cache:set(base, answer, answer and ${OCSP_RECHECK_SECONDS} or 10)`,
+  '  end',
+  '  if answer then',
+  '    local stapled, why = ocsp.set_ocsp_status_resp(answer)',
+  '    if not stapled then ngx.log(ngx.WARN, "berth: the OCSP answer of ", base, " was not stapled: ", why) end',
+  '  end',
   'end',
 ];
 
@@ -374,7 +400,10 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     '  ssl_session_tickets off;',
     // Debian's lua-resty-core and lua-resty-lrucache (CERTIFICATE_BY_NAME).
     `  lua_package_path "${LUA_PATH}/?.lua;;";`,
-    `  init_worker_by_lua_block { berth_tls_cache = require("resty.lrucache").new(${PARSED_CERTIFICATES}) }`,
+    '  init_worker_by_lua_block {',
+    `    berth_tls_cache = require("resty.lrucache").new(${PARSED_CERTIFICATES})`,
+    `    berth_ocsp_cache = require("resty.lrucache").new(${PARSED_CERTIFICATES})`,
+    '  }',
     // A CA's HTTP-01 question is answered over HTTP, never sent to HTTPS first: "1" (to HTTPS and
     // not a question) is the only value that redirects.
     '  map $uri $berth_acme { default ""; ~^/\\.well-known/acme-challenge/ q; }',

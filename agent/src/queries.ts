@@ -12,14 +12,19 @@ export async function sitesOf(pool: pg.Pool, serverId: number): Promise<Record<s
 }
 
 /** The certificates in use of these sites of this server: chain and key (sealed), by serial. */
-export async function certificatesOf(
-  pool: pg.Pool,
-  serverId: number,
-  siteIds: number[],
-): Promise<{ site_id: number; serial: string; cert_pem: string; key_sealed: string }[]> {
+export interface SiteCertificateRow {
+  site_id: number;
+  serial: string;
+  cert_pem: string;
+  key_sealed: string;
+  /** `dns-01` or `http-01`: ordered by Berth from its CA; `custom`: uploaded by the customer. */
+  method: string;
+}
+
+export async function certificatesOf(pool: pg.Pool, serverId: number, siteIds: number[]): Promise<SiteCertificateRow[]> {
   return (
-    await pool.query<{ site_id: number; serial: string; cert_pem: string; key_sealed: string }>(
-      'select site_id, serial, cert_pem, key_sealed from web.certificates where server_id = $1 and site_id = any($2::int[])',
+    await pool.query<SiteCertificateRow>(
+      'select site_id, serial, cert_pem, key_sealed, method from web.certificates where server_id = $1 and site_id = any($2::int[])',
       [serverId, siteIds],
     )
   ).rows;

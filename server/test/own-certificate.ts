@@ -5,8 +5,11 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** A CA of a test (openssl, files in `dir`): a root, an intermediate it signs, and a leaf for `names` the intermediate signs. */
-export async function ownChain(dir: string, names: string[], tag: string) {
+/**
+ * A CA of a test (openssl, files in `dir`): a root, an intermediate it signs, and a leaf for `names`
+ * the intermediate signs, naming `ocspUrl` as its OCSP responder when given.
+ */
+export async function ownChain(dir: string, names: string[], tag: string, ocspUrl?: string) {
   const file = (name: string) => path.join(dir, `${tag}-${name}`);
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   await run('openssl', [
@@ -42,7 +45,10 @@ export async function ownChain(dir: string, names: string[], tag: string) {
     file('int.crt'),
   ]);
   await run('openssl', ['req', ...ec, '-subj', `/CN=${names[0]}`, '-keyout', file('leaf.key'), '-out', file('leaf.csr')]);
-  writeFileSync(file('leaf.ext'), `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}\n`);
+  writeFileSync(
+    file('leaf.ext'),
+    `subjectAltName=${names.map((name) => `DNS:${name}`).join(',')}\n${ocspUrl ? `authorityInfoAccess=OCSP;URI:${ocspUrl}\n` : ''}`,
+  );
   await run('openssl', [
     'x509',
     '-req',

@@ -21,11 +21,20 @@ export interface Pebble {
   root(): Promise<string>;
   /** What Pebble's management API says of a certificate it issued: "Valid" or "Revoked". */
   certificateStatus(serialHex: string): Promise<string>;
+  /** The intermediate that signs the certificates, and its key (PEM): an OCSP responder signs with them. */
+  intermediate(): Promise<{ certificate: string; key: string }>;
   process: ChildProcess;
   stop(): void;
 }
 
-export async function startPebble(dir: string, options: { dnsServer: string; httpPort?: number }): Promise<Pebble> {
+export async function startPebble(
+  dir: string,
+  options: {
+    dnsServer: string;
+    httpPort?: number;
+    /** Named in every certificate (server/test/ocsp-responder.ts). */ ocspResponderURL?: string;
+  },
+): Promise<Pebble> {
   const cert = path.join(dir, 'pebble.crt');
   const key = path.join(dir, 'pebble.key');
   await run('openssl', [
@@ -44,7 +53,7 @@ export async function startPebble(dir: string, options: { dnsServer: string; htt
         privateKey: key,
         httpPort: options.httpPort ?? (await freePort()),
         tlsPort: await freePort(),
-        ocspResponderURL: '',
+        ocspResponderURL: options.ocspResponderURL ?? '',
         externalAccountBindingRequired: false,
       },
     }),
@@ -87,6 +96,10 @@ export async function startPebble(dir: string, options: { dnsServer: string; htt
           Status: string;
         }
       ).Status,
+    intermediate: async () => ({
+      certificate: (await fetch(`https://127.0.0.1:${management}/intermediates/0`)).body,
+      key: (await fetch(`https://127.0.0.1:${management}/intermediate-keys/0`)).body,
+    }),
     process: child,
     stop: () => child.kill('SIGKILL'),
   };

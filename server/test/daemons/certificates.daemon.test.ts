@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect } from 'node:tls';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparePowerDns, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
 import { prepareWeb, webPrograms, type WebSettings } from '../../src/daemons/web.ts';
@@ -18,6 +19,8 @@ import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser, callerFor } from '../hosting.ts';
 import { mailsTo } from '../outbox.ts';
 import { startDnsWorld, type DnsWorld } from '../dns-world.ts';
+import { startOcspResponder, type OcspResponder } from '../ocsp-responder.ts';
+import { ownChain } from '../own-certificate.ts';
 import { startPebble, type Pebble } from '../pebble.ts';
 
 // Certificates from Debian's Pebble with validation on: it asks Berth's PowerDNS (reading this
@@ -45,13 +48,23 @@ async function logInAgain() {
 }
 const delivered: { type: string; data: Record<string, unknown> }[] = [];
 let receiver: Server;
+let ocspResponder: OcspResponder;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'berth-acme-'));
   const dnsPort = await freePort();
   // Pebble asks HTTP-01 questions of the web server's HTTP port, at the address Berth's zone gives.
   const httpPort = await freePort();
-  pebble = await startPebble(dir, { dnsServer: `127.0.0.1:${dnsPort}`, httpPort });
+  // Pebble runs no OCSP responder: this one answers for what Pebble issued, as Pebble's management API says.
+  ocspResponder = await startOcspResponder(
+    dir,
+    () => pebble.intermediate(),
+    async (serial) => {
+      const status = await pebble.certificateStatus(serial).catch(() => '');
+      return status === 'Valid' ? 'good' : status === 'Revoked' ? 'revoked' : 'unknown';
+    },
+  );
+  pebble = await startPebble(dir, { dnsServer: `127.0.0.1:${dnsPort}`, httpPort, ocspResponderURL: ocspResponder.url });
   // The public DNS Berth asks where a name is delegated (a domain whose DNS is elsewhere).
   world = await startDnsWorld();
   t = await createTestApp({
@@ -133,6 +146,7 @@ afterAll(async () => {
       await new Promise((resolve) => spawn('userdel', [name]).on('exit', resolve));
   }
   pebble?.stop();
+  await ocspResponder?.close();
   await world?.close();
   pdns?.kill('SIGKILL');
   await t?.close();
@@ -236,6 +250,36 @@ async function ftpsHandshake(name: string): Promise<{ authorized: boolean; seria
   });
 }
 
+/** The OCSP answer nginx staples in a handshake for `name`, or null when it staples none. */
+function stapled(name: string): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    let answer: Buffer | null = null;
+    const socket = connect({ host: '127.0.0.1', port: web.httpsPort, servername: name, requestOCSP: true, rejectUnauthorized: false });
+    socket.on('OCSPResponse', (response: Buffer) => (answer = response));
+    socket.on('secureConnect', () => {
+      socket.end();
+      resolve(answer);
+    });
+    socket.on('error', reject);
+  });
+}
+
+/** What openssl says of a stapled answer, checked against Pebble's intermediate: "good" when it is signed and says so. */
+async function ocspStatus(answer: Buffer, leafPem: string): Promise<string> {
+  const work = mkdtempSync(path.join(dir, 'staple-'));
+  const { certificate } = await pebble.intermediate();
+  writeFileSync(path.join(work, 'answer.der'), answer);
+  writeFileSync(path.join(work, 'issuer.pem'), certificate);
+  writeFileSync(path.join(work, 'leaf.pem'), leafPem);
+  const file = (name: string) => path.join(work, name);
+  const { stdout, stderr } = await promisify(execFile)('openssl', [
+    ...['ocsp', '-respin', file('answer.der'), '-issuer', file('issuer.pem'), '-cert', file('leaf.pem')],
+    ...['-VAfile', file('issuer.pem'), '-no_nonce'],
+  ]);
+  rmSync(work, { recursive: true, force: true });
+  return `${/Response verify OK/.test(stderr) ? 'verified' : 'unverified'} ${/: (good|revoked|unknown)/.exec(stdout)?.[1] ?? '?'}`;
+}
+
 describe('a domain whose zone Berth serves', () => {
   let id: number;
 
@@ -288,6 +332,43 @@ describe('a domain whose zone Berth serves', () => {
     // The key nginx reads: mode 0600, readable by nginx's workers only.
     const keyFile = path.join(web.runDir, 'certificates', `${id}.key`);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+  });
+
+  it("has its CA's OCSP answer stapled by nginx, checked against the chain; one's own certificate's responder is never asked", async () => {
+    const row = await rowOf(id);
+    const leafPem = row.cert_pem!.slice(0, row.cert_pem!.indexOf('-----END CERTIFICATE-----') + 25);
+    expect(new X509Certificate(leafPem).infoAccess).toContain(`OCSP - URI:${ocspResponder.url}`);
+    // The agent asks the responder once the files are written; nginx staples the answer within seconds.
+    await within(20_000, async () => {
+      const answer = await stapled('secure.example');
+      expect(answer, agentLog.slice(-2000)).not.toBeNull();
+      expect(await ocspStatus(answer!, leafPem)).toBe('verified good');
+    });
+    expect(await ocspStatus((await stapled('www.secure.example'))!, leafPem)).toBe('verified good');
+    // The answer nginx reads: mode 0600 like the key.
+    expect(statSync(path.join(web.runDir, 'certificates', `${id}.ocsp`)).mode & 0o777).toBe(0o600);
+    // A name with the default certificate gets nothing stapled.
+    expect(await stapled('unknown.test')).toBeNull();
+    // One's own certificate: the responder it names (any address its owner chose) is never asked.
+    // openssl dates it from now, which the platform's clock must have reached to take it.
+    t.clock.set(new Date());
+    await logInAgain();
+    const ownId = await addDomain('own-ocsp.example');
+    const own = await ownChain(dir, ['own-ocsp.example', '*.own-ocsp.example'], 'ocsp', `${ocspResponder.url}/own`);
+    const uploaded = await customer.call({
+      method: 'PUT',
+      url: `/api/host/domain/${ownId}/certificate`,
+      payload: { certificate: own.leaf + own.intermediate + own.root, private_key: own.key },
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const asked = ocspResponder.requests();
+    const ownSerial = new X509Certificate(own.leaf).serialNumber;
+    await within(15_000, async () => expect((await handshake('own-ocsp.example')).serial).toBe(ownSerial));
+    // Two of the agent's sweeps (500 ms each here) later: still not asked, nothing stapled.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await stapled('own-ocsp.example')).toBeNull();
+    expect(ocspResponder.requests()).toBe(asked);
+    expect(existsSync(path.join(web.runDir, 'certificates', `${ownId}.ocsp`))).toBe(false);
   });
 
   it('is renewed at two thirds of its lifetime, by the controllable clock', async () => {

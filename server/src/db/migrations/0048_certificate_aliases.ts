@@ -6,7 +6,9 @@ import { sql, type Kysely } from 'kysely';
  * considered (sorted), so a changed list makes the certificate due again — once, not at every pass
  * for an alias that does not point here. The wake-up of migration 0047 now fires for a change of
  * the aliases only, not for every other setting of the site. The web server's agent answers the
- * CA's questions for the aliases too (`web.acme_challenges.aliases`).
+ * CA's questions for the aliases too (`web.acme_challenges.aliases`). The web agent learns how each
+ * certificate came (`web.certificates.method`): it staples OCSP answers only for those Berth
+ * ordered from its CA, never fetching from an address a customer's uploaded certificate names.
  */
 const statements = [
   `alter table public.certificates add column aliases text[] not null default '{}'`,
@@ -20,6 +22,10 @@ const statements = [
       coalesce(array(select jsonb_array_elements_text(coalesce(d.settings->'aliases', '[]'::jsonb))), '{}') as aliases
     from public.acme_http_challenges c join public.domains d on d.id = c.domain_id
     where d.web_server_id is not null`,
+  `create or replace view web.certificates as
+    select d.id as site_id, d.web_server_id as server_id, c.serial, c.cert_pem, c.key_sealed, c.method::text as method
+    from public.certificates c join public.domains d on d.id = c.domain_id
+    where c.state = 'valid' and c.cert_pem is not null and c.key_sealed is not null and d.web_server_id is not null`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -27,6 +33,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql.raw('drop view web.certificates').execute(db);
+  await sql
+    .raw(
+      `create view web.certificates as
+        select d.id as site_id, d.web_server_id as server_id, c.serial, c.cert_pem, c.key_sealed
+        from public.certificates c join public.domains d on d.id = c.domain_id
+        where c.state = 'valid' and c.cert_pem is not null and c.key_sealed is not null and d.web_server_id is not null`,
+    )
+    .execute(db);
   await sql.raw('drop view web.acme_challenges').execute(db);
   await sql
     .raw(
