@@ -14,6 +14,8 @@ import {
   logsDir,
   pagesDir,
   renderMain,
+  LUA_LIBRARIES,
+  LUA_MODULES,
   renderSites,
   siteEntries,
   siteHome,
@@ -98,6 +100,13 @@ function nginxError(error: unknown): string {
  */
 export async function startAgent(settings: AgentSettings): Promise<RunningAgent> {
   const log = settings.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} web-agent ${line}\n`));
+  // nginx picks each site's certificate with Debian's Lua module (agent/src/nginx.ts): without it
+  // every check would fail with nginx's dlopen error, so say what to install instead.
+  const missing = [...LUA_MODULES, ...LUA_LIBRARIES].filter((file) => !existsSync(file));
+  if (missing.length > 0)
+    throw new Error(
+      `nginx's Lua module is not installed (${missing.join(', ')}): apt-get install libnginx-mod-http-lua lua-resty-core lua-resty-lrucache`,
+    );
   const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: 2, connectionTimeoutMillis: 5_000 });
   pool.on('error', () => undefined);
   for (const dir of [logsDir(settings), pagesDir(settings), extraDir(settings), path.join(settings.runDir, 'tmp')]) {

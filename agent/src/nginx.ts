@@ -236,6 +236,8 @@ export function renderSites(sites: SiteEntries[], webmail: WebmailEntries | null
 export const LUA_MODULES = ['/usr/lib/nginx/modules/ndk_http_module.so', '/usr/lib/nginx/modules/ngx_http_lua_module.so'];
 /** Where Debian's lua-resty-core and lua-resty-lrucache are. */
 const LUA_PATH = '/usr/share/lua/5.1';
+/** What the certificate step requires of them (ngx.ssl and ngx.ocsp come with lua-resty-core). */
+export const LUA_LIBRARIES = [`${LUA_PATH}/resty/core.lua`, `${LUA_PATH}/resty/lrucache.lua`, `${LUA_PATH}/ngx/ssl.lua`];
 /** Parsed certificates each worker keeps (the least recently used go first). */
 const PARSED_CERTIFICATES = 4096;
 /** A stapled OCSP answer is read from its file again after this long: the agent refreshes it every few hours. */
