@@ -150,7 +150,7 @@ export class SiteCertificates {
         });
         // The certificate may have changed while the answer was on its way.
         if (this.ocsp.get(siteId) !== entry) continue;
-        if (good) this.writeBinary(`${this.base(siteId)}.ocsp`, good, owner);
+        if (good) this.write(`${this.base(siteId)}.ocsp`, good, owner);
         entry.nextAt = now + (good ? OCSP_REFRESH_MS : OCSP_RETRY_MS);
       }
     })()
@@ -161,15 +161,9 @@ export class SiteCertificates {
     return this.fetching;
   }
 
-  private writeBinary(file: string, data: Buffer, owner: { uid: number; gid: number } | null): void {
-    writeFileSync(`${file}.new`, data, { mode: 0o600 });
-    if (owner) chownSync(`${file}.new`, owner.uid, owner.gid);
-    renameSync(`${file}.new`, file);
-  }
-
   /** Written beside and renamed over: nginx never reads half a file. */
-  private write(file: string, text: string, owner: { uid: number; gid: number } | null): void {
-    writeFileSync(`${file}.new`, text, { mode: 0o600 });
+  private write(file: string, data: string | Buffer, owner: { uid: number; gid: number } | null): void {
+    writeFileSync(`${file}.new`, data, { mode: 0o600 });
     if (owner) chownSync(`${file}.new`, owner.uid, owner.gid);
     renameSync(`${file}.new`, file);
   }
