@@ -260,6 +260,8 @@ export interface CertificatesTable {
   warned_for: Timestamp | null;
   /** The site's aliases (sorted) the last order considered (migration 0048). */
   aliases: Generated<string[]>;
+  /** When the CA's renewal information is asked next; null: at the next pass (migration 0048). */
+  renewal_info_at: Timestamp | null;
   updated_at: Timestamp;
 }
 

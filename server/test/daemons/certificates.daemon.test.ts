@@ -22,6 +22,7 @@ import { startDnsWorld, type DnsWorld } from '../dns-world.ts';
 import { startOcspResponder, type OcspResponder } from '../ocsp-responder.ts';
 import { ownChain } from '../own-certificate.ts';
 import { startPebble, type Pebble } from '../pebble.ts';
+import { startRenewalInfo, type RenewalInfo } from '../renewal-info.ts';
 
 // Certificates from Debian's Pebble with validation on: it asks Berth's PowerDNS (reading this
 // test's PostgreSQL database) for the DNS-01 answers the panel writes into its own zones.
@@ -49,6 +50,7 @@ async function logInAgain() {
 const delivered: { type: string; data: Record<string, unknown> }[] = [];
 let receiver: Server;
 let ocspResponder: OcspResponder;
+let renewalInfo: RenewalInfo;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'berth-acme-'));
@@ -65,11 +67,13 @@ beforeAll(async () => {
     },
   );
   pebble = await startPebble(dir, { dnsServer: `127.0.0.1:${dnsPort}`, httpPort, ocspResponderURL: ocspResponder.url });
+  // Pebble's directory with ACME Renewal Information added (Pebble 2.4 has none of its own).
+  renewalInfo = await startRenewalInfo(pebble.directoryUrl, readFileSync(pebble.caFile, 'utf8'));
   // The public DNS Berth asks where a name is delegated (a domain whose DNS is elsewhere).
   world = await startDnsWorld();
   t = await createTestApp({
     env: {
-      ACME_DIRECTORY_URL: pebble.directoryUrl,
+      ACME_DIRECTORY_URL: renewalInfo.directoryUrl,
       ACME_CA_FILE: pebble.caFile,
       ACME_EMAIL: 'hostmaster@berth.test',
       WEBHOOK_ALLOWED_RANGES: '127.0.0.1/32',
@@ -147,6 +151,7 @@ afterAll(async () => {
   }
   pebble?.stop();
   await ocspResponder?.close();
+  await renewalInfo?.close();
   await world?.close();
   pdns?.kill('SIGKILL');
   await t?.close();
@@ -350,11 +355,11 @@ describe('a domain whose zone Berth serves', () => {
     // A name with the default certificate gets nothing stapled.
     expect(await stapled('unknown.test')).toBeNull();
     // One's own certificate: the responder it names (any address its owner chose) is never asked.
-    // openssl dates it from now, which the platform's clock must have reached to take it.
-    t.clock.set(new Date());
+    const own = await ownChain(dir, ['own-ocsp.example', '*.own-ocsp.example'], 'ocsp', `${ocspResponder.url}/own`);
+    // openssl dated it from now, which the platform's clock must have reached to take it.
+    t.clock.set(new Date(Date.now() + 60_000));
     await logInAgain();
     const ownId = await addDomain('own-ocsp.example');
-    const own = await ownChain(dir, ['own-ocsp.example', '*.own-ocsp.example'], 'ocsp', `${ocspResponder.url}/own`);
     const uploaded = await customer.call({
       method: 'PUT',
       url: `/api/host/domain/${ownId}/certificate`,
@@ -398,6 +403,63 @@ describe('a domain whose zone Berth serves', () => {
     expect((await rowOf(id)).serial).not.toBe(before.serial);
     expect((await stranger.call({ method: 'GET', url: `/api/host/domain/${id}/certificate` })).statusCode).toBe(404);
     expect((await stranger.call({ method: 'POST', url: `/api/host/domain/${id}/certificate/renew` })).statusCode).toBe(404);
+  });
+});
+
+/** RFC 9773's identifier of a chain's leaf, from what openssl prints of it: issuer's key id, serial as a DER integer. */
+async function renewalInfoIdOf(pem: string): Promise<string> {
+  const file = path.join(dir, 'ari-leaf.pem');
+  writeFileSync(file, pem.slice(0, pem.indexOf('-----END CERTIFICATE-----') + 25));
+  const openssl = (what: string[]) => promisify(execFile)('openssl', ['x509', '-in', file, '-noout', ...what]);
+  const keyId = /([0-9A-F]{2}(:[0-9A-F]{2})+)/.exec((await openssl(['-ext', 'authorityKeyIdentifier'])).stdout)![1]!.replaceAll(':', '');
+  let serial = Buffer.from(/serial=([0-9A-F]+)/.exec((await openssl(['-serial'])).stdout)![1]!.padStart(2, '0'), 'hex');
+  if (serial[0]! & 0x80) serial = Buffer.concat([Buffer.from([0]), serial]);
+  return `${Buffer.from(keyId, 'hex').toString('base64url')}.${serial.toString('base64url')}`;
+}
+
+describe("the CA's renewal information (RFC 9773)", () => {
+  it("moves the renewal into the CA's window and keeps it there; renews in the same pass when the CA says now", async () => {
+    // Back to the real time the certificate in use was issued at (the tests above moved years ahead).
+    t.clock.set(new Date());
+    await logInAgain();
+    const id = (await t.db.selectFrom('domains').select('id').where('name', '=', 'secure.example').executeTakeFirstOrThrow()).id;
+    const before = await rowOf(id);
+    const ariId = await renewalInfoIdOf(before.cert_pem!);
+    const now = t.clock.now().getTime();
+    const day = 24 * 60 * 60 * 1000;
+    const window = { start: new Date(now + 10 * day), end: new Date(now + 11 * day) };
+    // Well before two thirds of the lifetime: the CA's word counts.
+    expect(new Date(before.renew_at!).getTime()).toBeGreaterThan(window.end.getTime());
+    renewalInfo.setWindow(ariId, window);
+    expect(await pass()).toEqual({ ordered: 0 });
+    expect(renewalInfo.asked).toContain(ariId);
+    const moved = await rowOf(id);
+    const at = new Date(moved.renew_at!).getTime();
+    expect(at).toBeGreaterThanOrEqual(window.start.getTime());
+    expect(at).toBeLessThanOrEqual(window.end.getTime());
+    // Asked again after its Retry-After (6 hours here), not at every pass.
+    const asked = renewalInfo.asked.length;
+    expect(await pass()).toEqual({ ordered: 0 });
+    expect(renewalInfo.asked).toHaveLength(asked);
+    // A minute before the moment: asked again (days later), the moment kept, nothing ordered.
+    t.clock.set(new Date(at - 60_000));
+    await logInAgain();
+    expect(await pass()).toEqual({ ordered: 0 });
+    expect(renewalInfo.asked.length).toBeGreaterThan(asked);
+    expect(new Date((await rowOf(id)).renew_at!).getTime()).toBe(at);
+    t.clock.set(new Date(at + 60_000));
+    expect(await pass()).toEqual({ ordered: 1 });
+    const renewed = await rowOf(id);
+    expect(renewed.serial).not.toBe(before.serial);
+    // The CA wants the new one replaced already (its window has passed, as before a revocation):
+    // asked at the next pass and ordered in the same one.
+    const nowAgain = t.clock.now().getTime();
+    renewalInfo.setWindow(await renewalInfoIdOf(renewed.cert_pem!), {
+      start: new Date(nowAgain - 2 * 60 * 60_000),
+      end: new Date(nowAgain - 60_000),
+    });
+    expect(await pass()).toEqual({ ordered: 1 });
+    expect((await rowOf(id)).serial).not.toBe(renewed.serial);
   });
 });
 

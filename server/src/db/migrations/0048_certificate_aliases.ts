@@ -9,9 +9,12 @@ import { sql, type Kysely } from 'kysely';
  * CA's questions for the aliases too (`web.acme_challenges.aliases`). The web agent learns how each
  * certificate came (`web.certificates.method`): it staples OCSP answers only for those Berth
  * ordered from its CA, never fetching from an address a customer's uploaded certificate names.
+ * `renewal_info_at`: when the CA's renewal information (RFC 9773) is asked next for a certificate
+ * it issued; null: at the next pass.
  */
 const statements = [
   `alter table public.certificates add column aliases text[] not null default '{}'`,
+  'alter table public.certificates add column renewal_info_at timestamptz',
   'drop trigger domains_certificates_wake on public.domains',
   `create trigger domains_certificates_wake after update of verification_token, settings on public.domains
     for each row when (old.verification_token is distinct from new.verification_token
@@ -60,4 +63,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     )
     .execute(db);
   await sql.raw('alter table public.certificates drop column aliases').execute(db);
+  await sql.raw('alter table public.certificates drop column renewal_info_at').execute(db);
 }

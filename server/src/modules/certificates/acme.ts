@@ -2,6 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:https';
 import { rootCertificates } from 'node:tls';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { AuthorityKeyIdentifier, Certificate as CertificateAsn, id_ce_authorityKeyIdentifier } from '@peculiar/asn1-x509';
 import acme from 'acme-client';
 
 /** Where certificates come from: a CA's ACME directory and the platform's contact there. */
@@ -34,6 +36,27 @@ export interface IssuedCertificate {
   serial: string;
   notBefore: Date;
   notAfter: Date;
+}
+
+/** When the CA suggests renewing a certificate (RFC 9773), and when to ask it again. */
+export interface RenewalWindow {
+  start: Date;
+  end: Date;
+  /** The CA's Retry-After, in seconds (6 hours when it gave none). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * A certificate's identifier in ACME Renewal Information (RFC 9773 §4.1): the authority key
+ * identifier of its issuer and its serial number (the DER integer's bytes), each base64url, joined
+ * by a dot. Null for a certificate without an authority key identifier.
+ */
+export function renewalInfoId(certPem: string): string | null {
+  const parsed = AsnConvert.parse(new X509Certificate(certPem).raw, CertificateAsn);
+  const extension = parsed.tbsCertificate.extensions?.find((candidate) => candidate.extnID === id_ce_authorityKeyIdentifier);
+  const keyId = extension ? AsnConvert.parse(extension.extnValue, AuthorityKeyIdentifier).keyIdentifier : undefined;
+  if (!keyId) return null;
+  return `${Buffer.from(keyId.buffer).toString('base64url')}.${Buffer.from(parsed.tbsCertificate.serialNumber).toString('base64url')}`;
 }
 
 /** Thrown with the CA's own words (its problem document's detail) when an order fails. */
@@ -153,6 +176,27 @@ export class AcmeCa {
       notBefore: info.notBefore,
       notAfter: info.notAfter,
     };
+  }
+
+  /**
+   * The CA's suggested renewal window for a certificate it issued (ACME Renewal Information,
+   * RFC 9773), or null when its directory offers none (Debian's Pebble 2.4 does not).
+   */
+  async renewalInfo(certPem: string): Promise<RenewalWindow | null> {
+    const get = (url: string) => acme.axios.get<unknown>(url, { validateStatus: () => true, timeout: 10_000 });
+    const directory = await get(this.settings.directoryUrl);
+    const base = (directory.data as { renewalInfo?: unknown } | null)?.renewalInfo;
+    if (directory.status !== 200 || typeof base !== 'string') return null;
+    const id = renewalInfoId(certPem);
+    if (!id) return null;
+    const answer = await get(`${base.replace(/\/+$/, '')}/${id}`);
+    const window = (answer.data as { suggestedWindow?: { start?: unknown; end?: unknown } } | null)?.suggestedWindow;
+    const start = new Date(String(window?.start));
+    const end = new Date(String(window?.end));
+    if (answer.status !== 200 || Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()) || end < start)
+      throw new AcmeProblem(`The CA's renewal information for ${id} answered ${answer.status} without a usable window.`);
+    const retryAfter = Number(answer.headers['retry-after']);
+    return { start, end, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 6 * 60 * 60 };
   }
 
   /**

@@ -221,3 +221,28 @@ export const claimRevocation = async (db: Db, id: number, now: Date, nextTryAt: 
 
 export const finishRevocation = (db: Db, id: number, outcome: { revoked_at: Date | null; problem: string | null }) =>
   db.updateTable('certificate_revocations').set(outcome).where('id', '=', id).execute();
+
+/** Certificates Berth ordered whose CA's renewal information is due to be asked (RFC 9773). */
+export const renewalInfoDue = (db: Db, q: { now: Date; limit: number }) =>
+  db
+    .selectFrom('certificates')
+    .select(['domain_id', 'cert_pem', 'renew_at'])
+    .where('state', '=', 'valid')
+    .where('method', 'in', ['dns-01', 'http-01'])
+    .where('cert_pem', 'is not', null)
+    .where((eb) => eb.or([eb('renewal_info_at', 'is', null), eb('renewal_info_at', '<=', q.now)]))
+    .orderBy('renewal_info_at', sql`asc nulls first`)
+    .limit(q.limit)
+    .execute();
+
+/** Takes the question for one certificate until `leaseUntil`: true for the one pass that took it. */
+export const claimRenewalInfo = async (db: Db, domainId: number, now: Date, leaseUntil: Date): Promise<boolean> =>
+  (
+    await db
+      .updateTable('certificates')
+      .set({ renewal_info_at: leaseUntil })
+      .where('domain_id', '=', domainId)
+      .where((eb) => eb.or([eb('renewal_info_at', 'is', null), eb('renewal_info_at', '<=', now)]))
+      .returning('domain_id')
+      .execute()
+  ).length === 1;

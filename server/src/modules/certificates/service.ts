@@ -26,6 +26,8 @@ import { checkUpload } from './upload.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import {
   claimCertificate,
+  claimRenewalInfo,
+  renewalInfoDue,
   claimExpiryWarning,
   deleteDnsChallenge,
   deleteHttpChallenge,
@@ -128,6 +130,8 @@ export class CertificateService {
   async runOnce(now: Date = this.deps.clock.now()): Promise<{ ordered: number; revoked: number }> {
     if (!this.ca) return { ordered: 0, revoked: 0 };
     const revoked = await this.revokeDue(this.ca, now);
+    // Before the due ones are picked: a window the CA says is open now is renewed in this pass.
+    await this.askRenewalInfo(this.ca, now);
     const room = LETS_ENCRYPT_LIMITS.newOrdersPer3Hours - (await ordersSince(this.deps.db, new Date(now.getTime() - 3 * HOUR)));
     if (room <= 0) return { ordered: 0, revoked };
     let ordered = 0;
@@ -137,6 +141,40 @@ export class CertificateService {
       ordered++;
     }
     return { ordered, revoked };
+  }
+
+  /**
+   * ACME Renewal Information (RFC 9773): for each certificate Berth ordered, the CA's suggested
+   * window moves its renewal to a random moment inside it (at once when the window is already
+   * open past that moment, as for a certificate the CA will revoke), and a renewal time already
+   * inside the window stays. Asked again after the CA's Retry-After (within 1 hour to 1 day); a CA
+   * that offers none is asked again a day later and the renewal stays at two thirds of the lifetime.
+   */
+  private async askRenewalInfo(ca: AcmeCa, now: Date): Promise<void> {
+    const { db, log } = this.deps;
+    for (const row of await renewalInfoDue(db, { now, limit: 50 })) {
+      if (!(await claimRenewalInfo(db, row.domain_id, now, new Date(now.getTime() + HOUR)))) continue;
+      try {
+        const window = await ca.renewalInfo(row.cert_pem!);
+        if (!window) {
+          await updateCertificate(db, row.domain_id, { renewal_info_at: new Date(now.getTime() + DAY) });
+          continue;
+        }
+        const current = row.renew_at ? new Date(row.renew_at) : null;
+        const span = window.end.getTime() - window.start.getTime();
+        const renewAt =
+          current && current >= window.start && current <= window.end
+            ? current
+            : new Date(Math.max(now.getTime(), window.start.getTime() + Math.floor(Math.random() * span)));
+        const retry = Math.min(DAY, Math.max(HOUR, window.retryAfterSeconds * 1000));
+        await updateCertificate(db, row.domain_id, { renew_at: renewAt, renewal_info_at: new Date(now.getTime() + retry) });
+      } catch (error) {
+        log.warn(
+          { domainId: row.domain_id, problem: error instanceof Error ? error.message : String(error) },
+          'renewal information not had',
+        );
+      }
+    }
   }
 
   /**
@@ -304,6 +342,8 @@ export class CertificateService {
         attempts: 0,
         next_try_at: null,
         renew_at: renewalTime(issued.notBefore, issued.notAfter, clock.now()),
+        // The new certificate's renewal information is asked at the next pass.
+        renewal_info_at: null,
         updated_at: clock.now(),
       });
       await finishOrder(db, orderId, 'valid');
