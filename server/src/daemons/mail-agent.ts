@@ -172,6 +172,10 @@ export async function startMailAgent(settings: MailAgentSettings): Promise<Runni
     onError: (error) => log(`database: ${error.message}`),
   });
   await listener.start();
+  // rspamd starts once this agent listens (daemons/mail.ts): with the keys written first (one
+  // attempt; a failed one is retried with backoff), it signs from its first message on rather
+  // than after its next look at the selector map.
+  await syncDkim.run();
   const timer = setInterval(
     () => {
       void sweepQuietly();
