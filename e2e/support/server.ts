@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../server/test/ports.ts';
 
 export interface AdminCredentials {
   email: string;
@@ -40,21 +40,7 @@ export interface StartOptions {
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 const mainScript = path.join(repoRoot, 'server/src/main.ts');
 
-/** Asks the OS for a port that is free right now (a tiny race remains; a clash shows up as EADDRINUSE). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('could not read the probe port'));
-      });
-    });
-  });
-}
+export { freePort };
 
 /** Reads the credentials out of the "first super admin created" banner. */
 export function parseAdminBanner(text: string): AdminCredentials | undefined {

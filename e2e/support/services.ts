@@ -4,6 +4,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test as base } from './fixtures.ts';
+import { freePortRange } from '../../server/test/ports.ts';
 import { freePort as anyFreePort, repoRoot, startBerthServer } from './server.ts';
 import { createThrowawayDatabase } from './shell-database.ts';
 
@@ -66,7 +67,7 @@ export const test = base.extend<
    */
   servicePorts: [
     async ({ servicesEnv }, use) => {
-      // Free ports asked one after another can repeat (a port is free until someone binds it): each distinct.
+      // No port next to another: Pure-FTPd sends active-mode data from the port below its own.
       const taken = new Set<number>(servicesEnv.BERTH_DNS_PORT ? [Number(servicesEnv.BERTH_DNS_PORT)] : []);
       const freePort = async (): Promise<number> => {
         for (;;) {
@@ -86,9 +87,7 @@ export const test = base.extend<
         ftpPort: await freePort(),
       };
       // Pure-FTPd's passive range: 20 ports none of the others is in (nor will be).
-      let passive = await anyFreePort();
-      while (Array.from({ length: 20 }, (_, i) => passive + i).some((port) => taken.has(port))) passive = await anyFreePort();
-      for (let i = 0; i < 20; i++) taken.add(passive + i);
+      const passive = await freePortRange(20);
       await use({
         ports,
         env: {
