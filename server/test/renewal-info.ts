@@ -14,6 +14,8 @@ export interface RenewalInfo {
   setWindow(id: string, window: { start: Date; end: Date }, retryAfter?: number): void;
   /** The identifiers asked for, in order. */
   asked: string[];
+  /** How often the directory was read (by ACME orders too). */
+  readonly directoryReads: number;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export async function startRenewalInfo(pebbleDirectoryUrl: string, pebbleCa: str
   const windows = new Map<string, { start: Date; end: Date; retryAfter: number }>();
   const asked: string[] = [];
   let base = '';
+  let directoryReads = 0;
   const pebbleDirectory = () =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       get(pebbleDirectoryUrl, { ca: pebbleCa }, (response) => {
@@ -33,6 +36,7 @@ export async function startRenewalInfo(pebbleDirectoryUrl: string, pebbleCa: str
   const server: Server = createServer((request, response) => {
     const url = request.url ?? '';
     if (url === '/dir') {
+      directoryReads++;
       void pebbleDirectory().then(
         (directory) =>
           response
@@ -57,6 +61,9 @@ export async function startRenewalInfo(pebbleDirectoryUrl: string, pebbleCa: str
     directoryUrl: `${base}/dir`,
     setWindow: (id, window, retryAfter = 21_600) => void windows.set(id, { ...window, retryAfter }),
     asked,
+    get directoryReads() {
+      return directoryReads;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

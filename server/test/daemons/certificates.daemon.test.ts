@@ -431,8 +431,22 @@ describe("the CA's renewal information (RFC 9773)", () => {
     // Well before two thirds of the lifetime: the CA's word counts.
     expect(new Date(before.renew_at!).getTime()).toBeGreaterThan(window.end.getTime());
     renewalInfo.setWindow(ariId, window);
+    // Every certificate Berth ordered is due to be asked (the passes above asked some already).
+    await t.db.updateTable('certificates').set({ renewal_info_at: null }).execute();
+    const ordered = await t.db
+      .selectFrom('certificates')
+      .select('domain_id')
+      .where('state', '=', 'valid')
+      .where('method', 'in', ['dns-01', 'http-01'])
+      .where('cert_pem', 'is not', null)
+      .execute();
+    expect(ordered.length).toBeGreaterThan(0);
+    const [asked0, reads0] = [renewalInfo.asked.length, renewalInfo.directoryReads];
     expect(await pass()).toEqual({ ordered: 0 });
     expect(renewalInfo.asked).toContain(ariId);
+    // Each is asked about; the directory is read once in the pass, not once per certificate.
+    expect(renewalInfo.asked.length - asked0).toBe(ordered.length);
+    expect(renewalInfo.directoryReads - reads0).toBe(1);
     const moved = await rowOf(id);
     const at = new Date(moved.renew_at!).getTime();
     expect(at).toBeGreaterThanOrEqual(window.start.getTime());

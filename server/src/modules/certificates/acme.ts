@@ -6,6 +6,8 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { AuthorityKeyIdentifier, Certificate as CertificateAsn, id_ce_authorityKeyIdentifier } from '@peculiar/asn1-x509';
 import acme from 'acme-client';
 
+const getJson = (url: string) => acme.axios.get<unknown>(url, { validateStatus: () => true, timeout: 10_000 });
+
 /** Where certificates come from: a CA's ACME directory and the platform's contact there. */
 export interface AcmeSettings {
   directoryUrl: string;
@@ -179,17 +181,21 @@ export class AcmeCa {
   }
 
   /**
-   * The CA's suggested renewal window for a certificate it issued (ACME Renewal Information,
-   * RFC 9773), or null when its directory offers none (Debian's Pebble 2.4 does not).
+   * Where the CA answers ACME Renewal Information (RFC 9773), or null when its directory offers
+   * none (Debian's Pebble 2.4 does not). Asked once per pass, not once per certificate.
    */
-  async renewalInfo(certPem: string): Promise<RenewalWindow | null> {
-    const get = (url: string) => acme.axios.get<unknown>(url, { validateStatus: () => true, timeout: 10_000 });
-    const directory = await get(this.settings.directoryUrl);
+  async renewalInfoBase(): Promise<string | null> {
+    const directory = await getJson(this.settings.directoryUrl);
     const base = (directory.data as { renewalInfo?: unknown } | null)?.renewalInfo;
-    if (directory.status !== 200 || typeof base !== 'string') return null;
+    if (directory.status !== 200) throw new AcmeProblem(`The CA's directory answered ${directory.status}.`);
+    return typeof base === 'string' ? base.replace(/\/+$/, '') : null;
+  }
+
+  /** The CA's suggested renewal window for a certificate it issued, from `renewalInfoBase`'s address. */
+  async renewalInfo(base: string, certPem: string): Promise<RenewalWindow | null> {
     const id = renewalInfoId(certPem);
     if (!id) return null;
-    const answer = await get(`${base.replace(/\/+$/, '')}/${id}`);
+    const answer = await getJson(`${base}/${id}`);
     const window = (answer.data as { suggestedWindow?: { start?: unknown; end?: unknown } } | null)?.suggestedWindow;
     const start = new Date(String(window?.start));
     const end = new Date(String(window?.end));

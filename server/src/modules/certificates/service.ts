@@ -152,10 +152,19 @@ export class CertificateService {
    */
   private async askRenewalInfo(ca: AcmeCa, now: Date): Promise<void> {
     const { db, log } = this.deps;
-    for (const row of await renewalInfoDue(db, { now, limit: 50 })) {
+    const due = await renewalInfoDue(db, { now, limit: 50 });
+    if (due.length === 0) return;
+    let base: string | null;
+    try {
+      base = await ca.renewalInfoBase();
+    } catch (error) {
+      log.warn({ problem: error instanceof Error ? error.message : String(error) }, 'renewal information not had');
+      return;
+    }
+    for (const row of due) {
       if (!(await claimRenewalInfo(db, row.domain_id, now, new Date(now.getTime() + HOUR)))) continue;
       try {
-        const window = await ca.renewalInfo(row.cert_pem!);
+        const window = base ? await ca.renewalInfo(base, row.cert_pem!) : null;
         if (!window) {
           await updateCertificate(db, row.domain_id, { renewal_info_at: new Date(now.getTime() + DAY) });
           continue;
