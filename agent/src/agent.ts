@@ -118,8 +118,12 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   // row fails its check keeps them).
   let applied = loadApplied(sitesStateFile(settings));
   const certificates = new SiteCertificates(certificatesDir(settings), settings.certificateKeys, settings.workerUser);
+  // Pure-FTPd's default certificate, as npm run services names it (server/src/daemons/ftp.ts).
+  const ftpDefault = path.join(settings.runDir, 'tls', 'ftp.pem');
   // The default certificate nginx starts with (its configuration names it): in place before nginx.conf.
-  await certificates.placeDefault(path.join(settings.runDir, 'tls', 'default'));
+  // The panel's own certificate when the database has one, else the server's self-signed one.
+  if (!(await certificates.syncDefault(pool, ftpDefault).catch(() => false)))
+    await certificates.placeDefault(path.join(settings.runDir, 'tls', 'default'));
   // Written when missing only: nginx may start before the first pass, which rewrites them when they should change.
   if (!existsSync(sitesFile(settings))) writeFileSync(sitesFile(settings), renderSites([...applied.values()]));
   if (!existsSync(mainConf)) writeFileSync(mainConf, renderMain(settings, sitesFile(settings), applied.size * 2));
@@ -351,6 +355,8 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
       ),
     );
     for (const [siteId, problem] of tls.failed) notes.set(siteId, [notes.get(siteId), problem].filter(Boolean).join(' '));
+    // The panel's own certificate as the default for names without one (read by nginx at a reload).
+    const defaultChanged = await certificates.syncDefault(pool, ftpDefault);
     // New certificates' OCSP answers, beside the pass (nginx staples them once they are there).
     void certificates.refreshOcsp(Date.now(), log);
     mark('certificates');
@@ -420,6 +426,8 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
         for (const siteId of accepted) failed.push({ siteId, error: problem });
         log(`nginx refused the sites: ${problem}`);
         accepted = new Set();
+        // The files nginx has are the last good ones: a new default certificate is read with them.
+        if (defaultChanged) await reload();
       } else {
         writeIfChanged(sitesFile(settings), text);
         writeIfChanged(mainConf, main);
@@ -428,7 +436,13 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
         await reload();
         mark('reloaded');
       }
-    } else applied = next;
+    } else {
+      applied = next;
+      if (defaultChanged) {
+        await reload();
+        mark('reloaded for the default certificate');
+      }
+    }
     writeIfChanged(sitesStateFile(settings), JSON.stringify([...applied.values()]));
 
     // A www or alias another site answers first is not this site's: said on its status.
@@ -538,7 +552,8 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     client.on('error', reconnect);
     client.on('end', reconnect);
     client.on('notification', (message) => {
-      if (serverId === undefined || message.payload === String(serverId)) void passQuietly(false);
+      // `default`: the panel's own certificate changed (migration 0049), every server's concern.
+      if (serverId === undefined || message.payload === String(serverId) || message.payload === 'default') void passQuietly(false);
     });
     try {
       await client.connect();

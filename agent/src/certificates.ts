@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type pg from 'pg';
 import { keysById, openWith } from '@berth/contracts/sealed';
-import { certificatesOf } from './queries.ts';
+import { certificatesOf, platformCertificate } from './queries.ts';
 
 const run = promisify(execFile);
 const FILE = /^(\d+)\.(crt|key|ocsp)$/;
@@ -36,6 +36,8 @@ export class SiteCertificates {
   private readonly workerUser: string | null;
   /** The serial each site's files hold. */
   private readonly written = new Map<number, string>();
+  /** The serial of the panel's certificate the default files hold; null: the self-signed one. */
+  private defaultSerial: string | null = null;
   private worker: { uid: number; gid: number } | null | undefined;
   /** Sites whose certificate Berth ordered and names an OCSP responder (agent/src/nginx.ts staples its answer). */
   private readonly ocsp = new Map<number, OcspEntry>();
@@ -76,6 +78,25 @@ export class SiteCertificates {
         readFileSync(`${this.defaultBase}.${ext}`, 'utf8') !== readFileSync(`${from}.${ext}`, 'utf8')
       )
         this.write(`${this.defaultBase}.${ext}`, readFileSync(`${from}.${ext}`, 'utf8'), owner);
+  }
+
+  /**
+   * Writes the panel's own certificate (migration 0049) as the default, when there is one and the
+   * files hold another: answers whether they changed (nginx reads its default at a reload; Pure-FTPd's
+   * certificate program reads the files at each handshake).
+   */
+  async syncDefault(pool: pg.Pool, ftpPem: string): Promise<boolean> {
+    if (this.keys.size === 0) return false;
+    const row = await platformCertificate(pool);
+    if (!row || row.serial === this.defaultSerial) return false;
+    const owner = await this.workerIds();
+    const key = openWith(this.keys, row.key_sealed);
+    this.write(`${this.defaultBase}.key`, key, owner);
+    this.write(`${this.defaultBase}.crt`, row.cert_pem, owner);
+    // Pure-FTPd's own default (a client that names nothing is not sent to pure-certd): key and chain, root's.
+    if (existsSync(path.dirname(ftpPem))) this.write(ftpPem, key + row.cert_pem, null);
+    this.defaultSerial = row.serial;
+    return true;
   }
 
   /** Where a site's files are, without the extension (nginx's map names it). */

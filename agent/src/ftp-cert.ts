@@ -6,7 +6,7 @@ import type { SiteEntries } from './nginx.ts';
 // ftp.ts starts both): the name the client asked for (SNI, in CERTD_SNI_NAME) gets the certificate
 // of the site that answers it, as nginx picks it (agent/src/nginx.ts: a site's certificate for its
 // name and every name below it), from the entries the web agent last applied (sites.json). Any
-// other name, or none, gets the server's default certificate. The name comes from the client: it
+// other name, or none, gets the web agent's default certificate, as nginx does. The name comes from the client: it
 // is checked before it is compared with anything, and nothing of it is printed.
 
 /** The certificate files (without `.crt`/`.key`) for `name`, or null: the default one. */
@@ -31,10 +31,9 @@ function main(): void {
   } catch {
     // No entries yet: the default certificate.
   }
-  const lines =
-    tls && existsSync(`${tls}.crt`) && existsSync(`${tls}.key`)
-      ? ['action:fallback', `cert_file:${tls}.crt`, `key_file:${tls}.key`]
-      : ['action:default'];
+  // Else the web agent's default (the panel's own certificate once it has one), else Pure-FTPd's own.
+  const files = [tls, process.argv[3]].find((base) => base && existsSync(`${base}.crt`) && existsSync(`${base}.key`));
+  const lines = files ? ['action:fallback', `cert_file:${files}.crt`, `key_file:${files}.key`] : ['action:default'];
   process.stdout.write(`${[...lines, 'end'].join('\n')}\n`);
 }
 

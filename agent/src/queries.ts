@@ -30,6 +30,15 @@ export async function certificatesOf(pool: pg.Pool, serverId: number, siteIds: n
   ).rows;
 }
 
+/** The panel's own certificate in use (migration 0049): every web server's default. */
+export async function platformCertificate(pool: pg.Pool): Promise<{ serial: string; cert_pem: string; key_sealed: string } | undefined> {
+  return (
+    await pool.query<{ serial: string; cert_pem: string; key_sealed: string }>(
+      'select serial, cert_pem, key_sealed from web.platform_certificate limit 1',
+    )
+  ).rows[0];
+}
+
 export async function reportSite(
   pool: pg.Pool,
   status: { siteId: number; serverId: number; revision: string; error: string | undefined; note: string },
@@ -88,10 +97,14 @@ export async function reportServer(pool: pg.Pool, serverId: number, phpVersions:
 
 /** The key authorization a CA's HTTP-01 question for `host` (the name, its www. or an alias) and `token` gets, if an order waits for it. */
 export async function acmeAnswer(pool: pg.Pool, serverId: number, host: string, token: string): Promise<string | undefined> {
+  // A site's own names on this server, or the panel's names on every server (migration 0049).
   const { rows } = await pool.query<{ key_authorization: string }>(
     `select key_authorization from web.acme_challenges
      where server_id = $1 and token = $2
-       and (name = $3 or 'www.' || name = $3 or exists (select 1 from unnest(aliases) a where a || '.' || name = $3)) limit 1`,
+       and (name = $3 or 'www.' || name = $3 or exists (select 1 from unnest(aliases) a where a || '.' || name = $3))
+     union all
+     select key_authorization from web.acme_platform_challenges where token = $2 and name = $3
+     limit 1`,
     [serverId, token, host],
   );
   return rows[0]?.key_authorization;

@@ -107,7 +107,7 @@ import { CheckoutService } from './modules/orders/checkout.ts';
 import { Billing } from './modules/billing/service.ts';
 import { CertificateService } from './modules/certificates/service.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
-import { acmeSettingsOf } from './modules/certificates/settings.ts';
+import { acmeSettingsOf, platformNames } from './modules/certificates/settings.ts';
 import { PaymentProviders } from './modules/payments/registry.ts';
 import { promoRoutes } from './modules/promo/routes.ts';
 import { PromoAdmin } from './modules/promo/service.ts';
@@ -397,6 +397,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     log: app.log,
     fallbackUrl,
     resolvers: dnsResolvers,
+    platformNames: platformNames(config),
   });
 
   await app.register(swagger, {

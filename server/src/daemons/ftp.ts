@@ -29,6 +29,8 @@ export interface FtpSettings {
   userPrefix: string;
   /** The entries the web agent last applied (its sites.json): which certificate each name gets over FTPS too. */
   sitesFile: string;
+  /** The web agent's default certificate (`.crt`, `.key`): the panel's own once it has one (migration 0049). */
+  defaultCertificate: string;
 }
 
 /**
@@ -60,7 +62,11 @@ export async function prepareFtp(db: Db, settings: FtpSettings, serverId: number
   // pure-authd runs a program without arguments: this script names the settings.
   writeFileSync(authScript(settings), `#!/bin/sh\nexec '${process.execPath}' '${AUTH_PROGRAM}' '${settingsFile}'\n`, { mode: 0o700 });
   // pure-certd likewise: the certificate of the site that answers the name asked for (SNI).
-  writeFileSync(certScript(settings), `#!/bin/sh\nexec '${process.execPath}' '${CERT_PROGRAM}' '${settings.sitesFile}'\n`, { mode: 0o700 });
+  writeFileSync(
+    certScript(settings),
+    `#!/bin/sh\nexec '${process.execPath}' '${CERT_PROGRAM}' '${settings.sitesFile}' '${settings.defaultCertificate}'\n`,
+    { mode: 0o700 },
+  );
   await ensureDefaultCertificate(tlsDir);
 }
 

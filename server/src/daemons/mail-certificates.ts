@@ -20,6 +20,8 @@ export interface MailTlsSettings {
   postfixSniMap: string;
   /** The configuration postmap reads (an empty one: the mail host's own would have it check the published address). */
   postmapConfig: string;
+  /** The daemons' default certificate (`.crt`, `.key`): the panel's own is written there once it has one (migration 0049). */
+  defaultBase: string;
   /** The keys certificate keys are sealed under (base64, comma-separated); empty: nothing is written. */
   keys: string;
 }
@@ -39,6 +41,19 @@ export async function syncMailCertificates(pool: pg.Pool, settings: MailTlsSetti
   );
   const served = rows.filter((row) => DOMAIN.test(row.domain));
   let changed = false;
+  // The panel's own certificate as the default, for a name without its own or a client that names none.
+  const platform = (
+    await pool.query<{ serial: string; cert_pem: string; key_sealed: string }>(
+      'select serial, cert_pem, key_sealed from mail.platform_certificate limit 1',
+    )
+  ).rows[0];
+  const defaultSerial = `${settings.defaultBase}.serial`;
+  if (platform && !(existsSync(defaultSerial) && readFileSync(defaultSerial, 'utf8') === platform.serial)) {
+    write(`${settings.defaultBase}.key`, openWith(keys, platform.key_sealed));
+    write(`${settings.defaultBase}.crt`, platform.cert_pem);
+    write(defaultSerial, platform.serial);
+    changed = true;
+  }
   for (const row of served) {
     const base = path.join(settings.dir, row.domain);
     const serialFile = `${base}.serial`;

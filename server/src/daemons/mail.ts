@@ -211,6 +211,8 @@ export async function prepareMail(db: Db, settings: MailSettings): Promise<void>
     tls: {
       dir: path.join(tlsDir(settings), 'names'),
       dovecotNames: tlsNamesFile(settings),
+      // Dovecot's and Postfix's default (ssl_cert, smtpd_tls_cert_file): the panel's own certificate once it has one.
+      defaultBase: path.join(tlsDir(settings), 'default'),
       postfixSniMap: sniMapFile(settings),
       postmapConfig: postmapConfigDir(settings),
       keys: settings.certificateKeys ?? '',

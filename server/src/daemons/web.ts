@@ -42,6 +42,8 @@ const ftpSettingsOf = (settings: WebSettings): FtpSettings => ({
   webRoot: settings.webRoot,
   userPrefix: settings.userPrefix ?? 'berth',
   sitesFile: path.join(settings.runDir, 'sites.json'),
+  // agent/src/certificates.ts writes it there (defaultBase).
+  defaultCertificate: path.join(settings.runDir, 'certificates', 'default'),
 });
 const tlsDirOf = (settings: WebSettings) => path.join(settings.runDir, 'tls');
 

@@ -237,6 +237,34 @@ export interface AcmeAccountsTable {
 }
 
 /** 0035_certificates: a domain's certificate (the domain and its wildcard), its key sealed. */
+/** The panel's own certificate, one row (migration 0049). */
+export interface PlatformCertificatesTable {
+  id: Generated<number>;
+  names: Generated<string[]>;
+  method: 'dns-01' | 'http-01' | null;
+  state: Generated<'pending' | 'valid' | 'failed'>;
+  issuer: string | null;
+  serial: string | null;
+  not_before: Timestamp | null;
+  not_after: Timestamp | null;
+  cert_pem: string | null;
+  key_sealed: string | null;
+  problem: string | null;
+  attempts: Generated<number>;
+  next_try_at: Timestamp | null;
+  renew_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+/** HTTP-01 answers for the panel's own names, handed out by every web server (migration 0049). */
+export interface AcmePlatformChallengesTable {
+  id: Generated<number>;
+  name: string;
+  token: string;
+  key_authorization: string;
+  created_at: Timestamp;
+}
+
 export interface CertificatesTable {
   domain_id: number;
   tenant_id: number;
@@ -933,6 +961,8 @@ export interface Database {
   subscription_expiry_reminders: SubscriptionExpiryRemindersTable;
   acme_accounts: AcmeAccountsTable;
   certificates: CertificatesTable;
+  platform_certificates: PlatformCertificatesTable;
+  acme_platform_challenges: AcmePlatformChallengesTable;
   acme_orders: AcmeOrdersTable;
   acme_dns_challenges: AcmeDnsChallengesTable;
   session_impersonations: SessionImpersonationsTable;

@@ -5,7 +5,7 @@ import { createServer, request, type Server } from 'node:http';
 import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { connect } from 'node:tls';
+import { checkServerIdentity, connect } from 'node:tls';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparePowerDns, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
@@ -26,6 +26,9 @@ import { startRenewalInfo, type RenewalInfo } from '../renewal-info.ts';
 
 // Certificates from Debian's Pebble with validation on: it asks Berth's PowerDNS (reading this
 // test's PostgreSQL database) for the DNS-01 answers the panel writes into its own zones.
+
+/** BERTH_PUBLIC_URL's host and webmail's (webmail.<panel host>): the panel's own certificate's names. */
+const PLATFORM_NAMES = ['panel.secure.example', 'webmail.panel.secure.example'];
 
 let t: TestApp;
 let dir: string;
@@ -76,6 +79,8 @@ beforeAll(async () => {
       ACME_DIRECTORY_URL: renewalInfo.directoryUrl,
       ACME_CA_FILE: pebble.caFile,
       ACME_EMAIL: 'hostmaster@berth.test',
+      // The panel's own names, in the zone of the first domain below (its certificate is the daemons' default).
+      BERTH_PUBLIC_URL: `https://${PLATFORM_NAMES[0]}/`,
       WEBHOOK_ALLOWED_RANGES: '127.0.0.1/32',
       DNS_RESOLVERS: world.address,
     },
@@ -225,8 +230,28 @@ async function handshake(name: string): Promise<{ authorized: boolean; serial: s
   });
 }
 
+/**
+ * The certificate a TLS port presents when a client names `sni` (or nothing), trusting Pebble's
+ * root only: its serial, and whether it is valid for `host` (the name the client checks).
+ */
+async function presented(port: number, sni: string | undefined, host = sni ?? ''): Promise<{ authorized: boolean; serial: string }> {
+  const ca = await pebble.root();
+  return new Promise((resolve, reject) => {
+    const socket = connect(
+      { host: '127.0.0.1', port, ...(sni ? { servername: sni } : {}), ca, rejectUnauthorized: false, checkServerIdentity: () => undefined },
+      () => {
+        const peer = socket.getPeerCertificate(true);
+        const authorized = socket.authorized && checkServerIdentity(host, peer) === undefined;
+        socket.end();
+        resolve({ authorized, serial: peer.serialNumber });
+      },
+    );
+    socket.on('error', reject);
+  });
+}
+
 /** Pure-FTPd's certificate for `name` after AUTH TLS (explicit FTPS), trusting Pebble's root only. */
-async function ftpsHandshake(name: string): Promise<{ authorized: boolean; serial: string }> {
+async function ftpsHandshake(name: string | undefined): Promise<{ authorized: boolean; serial: string }> {
   const ca = await pebble.root();
   const plain: Socket = connectTcp({ host: '127.0.0.1', port: web.ftpPort });
   const reply = (code: string) =>
@@ -246,7 +271,7 @@ async function ftpsHandshake(name: string): Promise<{ authorized: boolean; seria
   plain.write('AUTH TLS\r\n');
   await reply('234');
   return new Promise((resolve, reject) => {
-    const socket = connect({ socket: plain, servername: name, ca, rejectUnauthorized: false }, () => {
+    const socket = connect({ socket: plain, ...(name ? { servername: name } : {}), ca, rejectUnauthorized: false }, () => {
       const answer = { authorized: socket.authorized, serial: socket.getPeerCertificate().serialNumber };
       socket.end();
       resolve(answer);
@@ -337,6 +362,29 @@ describe('a domain whose zone Berth serves', () => {
     // The key nginx reads: mode 0600, readable by nginx's workers only.
     const keyFile = path.join(web.runDir, 'certificates', `${id}.key`);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+  });
+
+  it("gives the panel's own names (BERTH_PUBLIC_URL, webmail) a certificate by DNS-01, which nginx and Pure-FTPd present by default", async () => {
+    // Ordered in the same pass as secure.example, the zone that holds the panel's names.
+    const row = await t.db.selectFrom('platform_certificates').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'valid', method: 'dns-01', names: PLATFORM_NAMES, problem: null, attempts: 0 });
+    const leaf = await expectChain(row.cert_pem!, PLATFORM_NAMES);
+    expect(leaf.checkPrivateKey(createPrivateKey(t.services.secrets.derive(CERTIFICATE_KEYS_PURPOSE).open(row.key_sealed!)))).toBe(true);
+    const orders = await t.db.selectFrom('acme_orders').selectAll().where('domain_id', 'is', null).execute();
+    expect(orders.map((order) => [order.names, order.outcome])).toEqual([[PLATFORM_NAMES, 'valid']]);
+    // A client that names nothing, or a name no site has, gets it: valid for the panel's names
+    // against Pebble's root (before, the self-signed default no root vouches for).
+    for (const name of [undefined, 'unknown.test']) {
+      await within(10_000, async () => expect((await presented(web.httpsPort, name)).serial).toBe(row.serial));
+      expect(await presented(web.httpsPort, name, 'webmail.panel.secure.example')).toMatchObject({ authorized: true });
+    }
+    // Pure-FTPd asks pure-certd for a name a client sends (its own default, read at its start, is for clients that send none).
+    await within(5_000, async () => expect((await ftpsHandshake('unknown.test')).serial).toBe(row.serial));
+    // Where the web agent wrote it: mode 0600.
+    expect(statSync(path.join(web.runDir, 'certificates', 'default.key')).mode & 0o777).toBe(0o600);
+    // Due again only at its renewal time: the next pass orders nothing for it.
+    await pass();
+    expect(await t.db.selectFrom('acme_orders').select('id').where('domain_id', 'is', null).execute()).toHaveLength(1);
   });
 
   it("has its CA's OCSP answer stapled by nginx, checked against the chain; one's own certificate's responder is never asked", async () => {
@@ -532,6 +580,27 @@ describe('a domain whose DNS is elsewhere', () => {
       expect(await handshake('shop.outside.example')).toMatchObject({ authorized: true, serial: withAlias.serial }),
     );
     await t.db.updateTable('tenants').set({ hosting_ipv4: null }).where('id', '=', tenant).execute();
+  });
+});
+
+describe("the panel's own names in a zone delegated elsewhere", () => {
+  it('get their certificate by HTTP-01, answered by every web server; the names it was started with come back at the next pass', async () => {
+    // As after a restart with other names: webmail.outside.example is in a zone Berth holds but the public DNS delegates elsewhere.
+    const panel = t.services.certificates.platformWith(['webmail.outside.example'])!;
+    expect(await panel.claim(t.clock.now())).toBe(true);
+    await panel.order();
+    const row = await t.db.selectFrom('platform_certificates').selectAll().executeTakeFirstOrThrow();
+    expect(row, row.problem ?? '').toMatchObject({ state: 'valid', method: 'http-01', names: ['webmail.outside.example'], problem: null });
+    await expectChain(row.cert_pem!, ['webmail.outside.example']);
+    expect(await t.db.selectFrom('acme_platform_challenges').selectAll().execute()).toEqual([]);
+    await within(10_000, async () => expect((await presented(web.httpsPort, 'unknown.test')).serial).toBe(row.serial));
+    await pass();
+    await JobQueue.idleAll();
+    const back = await t.db.selectFrom('platform_certificates').selectAll().executeTakeFirstOrThrow();
+    expect(back).toMatchObject({ state: 'valid', method: 'dns-01', names: PLATFORM_NAMES });
+    await within(10_000, async () =>
+      expect(await presented(web.httpsPort, undefined, PLATFORM_NAMES[0])).toEqual({ authorized: true, serial: back.serial }),
+    );
   });
 });
 

@@ -546,9 +546,9 @@ describe('a customer suspended for an unpaid renewal (modules/billing)', () => {
 });
 
 /** The serial of the certificate presented for `name` (SNI) on a TLS port. */
-function tlsSerial(port: number, name: string): Promise<string> {
+function tlsSerial(port: number, name: string | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connectTls({ host: settings.address, port, servername: name, rejectUnauthorized: false }, () => {
+    const socket = connectTls({ host: settings.address, port, ...(name ? { servername: name } : {}), rejectUnauthorized: false }, () => {
       resolve(socket.getPeerCertificate().serialNumber);
       socket.destroy();
     });
@@ -557,13 +557,13 @@ function tlsSerial(port: number, name: string): Promise<string> {
 }
 
 /** The same after SMTP's STARTTLS on `port`. */
-async function starttlsSerial(port: number, name: string): Promise<string> {
+async function starttlsSerial(port: number, name: string | undefined): Promise<string> {
   const plain = connectTcp({ host: settings.address, port });
   await talk(plain, null, smtpReply);
   await talk(plain, 'EHLO laptop.test', smtpReply);
   await talk(plain, 'STARTTLS', smtpReply);
   return new Promise((resolve, reject) => {
-    const socket = connectTls({ socket: plain, servername: name, rejectUnauthorized: false }, () => {
+    const socket = connectTls({ socket: plain, ...(name ? { servername: name } : {}), rejectUnauthorized: false }, () => {
       resolve(socket.getPeerCertificate().serialNumber);
       socket.destroy();
     });
@@ -595,5 +595,33 @@ describe("each domain's own certificate", () => {
     expect(statSync(path.join(settings.runDir, 'tls', 'names', 'send.example.key')).mode & 0o777).toBe(0o600);
     // Mail still goes out over 587 after the reload.
     expect(await submit(on587(), MAILBOX, 'friend@outside.test', 'after the certificate')).toBe('sent');
+  });
+
+  it("is the panel's own certificate by default once it has one: for names without their own and for clients that name none", async () => {
+    const before = await tlsSerial(settings.imapsPort, 'elsewhere.test');
+    // As the certificate pass stores it (modules/certificates/platform.ts): its key sealed for the agents.
+    const panel = await ownChain(settings.runDir, ['panel.send.example'], 'panel');
+    const serial = new X509Certificate(panel.leaf).serialNumber;
+    expect(serial).not.toBe(before);
+    await t.db
+      .insertInto('platform_certificates')
+      .values({
+        names: ['panel.send.example'],
+        method: 'dns-01',
+        state: 'valid',
+        serial,
+        cert_pem: panel.leaf + panel.intermediate,
+        key_sealed: t.services.secrets.derive(CERTIFICATE_KEYS_PURPOSE).seal(panel.key),
+        updated_at: new Date(),
+      })
+      .execute();
+    await within(10_000, async () => expect(await tlsSerial(settings.imapsPort, 'elsewhere.test'), mailLogTail(settings)).toBe(serial));
+    expect(await tlsSerial(settings.imapsPort, undefined)).toBe(serial);
+    expect(await tlsSerial(settings.pop3sPort, undefined)).toBe(serial);
+    await within(10_000, async () => expect(await starttlsSerial(settings.smtpPort, 'elsewhere.test')).toBe(serial));
+    expect(await starttlsSerial(settings.submissionPort, undefined)).toBe(serial);
+    // A domain's own certificate still wins for its names.
+    expect(await tlsSerial(settings.imapsPort, 'mail.send.example')).not.toBe(serial);
+    expect(statSync(path.join(settings.runDir, 'tls', 'default.key')).mode & 0o777).toBe(0o600);
   });
 });

@@ -26,6 +26,8 @@ export interface DnsAnswer {
 
 /** An HTTP-01 answer to hand out: the token in the path and the key authorization the CA expects. */
 export interface HttpAnswer {
+  /** The name the CA asks about. */
+  name: string;
   token: string;
   keyAuthorization: string;
 }
@@ -129,7 +131,13 @@ export class AcmeCa {
     publish: (answer: HttpAnswer) => Promise<number>,
     unpublish: (id: number) => Promise<void>,
   ): Promise<IssuedCertificate> {
-    return this.order(account, names, 'http-01', (_host, keyAuthorization, token) => publish({ token, keyAuthorization }), unpublish);
+    return this.order(
+      account,
+      names,
+      'http-01',
+      (host, keyAuthorization, token) => publish({ name: host, token, keyAuthorization }),
+      unpublish,
+    );
   }
 
   private async order(

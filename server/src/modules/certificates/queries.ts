@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/connection.ts';
-import type { CertificatesTable } from '../../db/schema.ts';
+import type { CertificatesTable, PlatformCertificatesTable } from '../../db/schema.ts';
 
 export const findAccount = (db: Db, directoryUrl: string) =>
   db.selectFrom('acme_accounts').selectAll().where('directory_url', '=', directoryUrl).executeTakeFirst();
@@ -151,7 +151,7 @@ export const claimExpiryWarning = async (db: Db, domainId: number, notAfter: Dat
       .execute()
   ).length === 1;
 
-export const insertOrder = async (db: Db, values: { domain_id: number; names: string[]; started_at: Date }): Promise<number> =>
+export const insertOrder = async (db: Db, values: { domain_id: number | null; names: string[]; started_at: Date }): Promise<number> =>
   (await db.insertInto('acme_orders').values(values).returning('id').executeTakeFirstOrThrow()).id;
 
 export const finishOrder = (db: Db, id: number, outcome: 'valid' | 'failed') =>
@@ -246,3 +246,71 @@ export const claimRenewalInfo = async (db: Db, domainId: number, now: Date, leas
       .returning('domain_id')
       .execute()
   ).length === 1;
+
+/* ---- the panel's own certificate (migration 0049) ---- */
+
+export const findPlatformCertificate = (db: Db) => db.selectFrom('platform_certificates').selectAll().executeTakeFirst();
+
+export type PlatformCertificateRow = NonNullable<Awaited<ReturnType<typeof findPlatformCertificate>>>;
+
+/**
+ * Claims the panel's certificate for one order when it is due: none yet, a failed order's wait
+ * over, at its renewal time, or other names wanted than it has. True for the one caller that claimed it.
+ */
+export const claimPlatformCertificate = async (db: Db, names: string[], now: Date, leaseUntil: Date): Promise<boolean> =>
+  (
+    await db
+      .insertInto('platform_certificates')
+      .values({ id: 1, next_try_at: leaseUntil, updated_at: now })
+      .onConflict((oc) =>
+        oc
+          .column('id')
+          .doUpdateSet({ next_try_at: leaseUntil, updated_at: now })
+          .where((eb) =>
+            eb.and([
+              eb.or([eb('platform_certificates.next_try_at', 'is', null), eb('platform_certificates.next_try_at', '<=', now)]),
+              eb.or([
+                eb('platform_certificates.state', '<>', 'valid'),
+                eb('platform_certificates.renew_at', '<=', now),
+                sql<boolean>`platform_certificates.names is distinct from ${sql.val(names)}::text[]`,
+              ]),
+            ]),
+          ),
+      )
+      .returning('id')
+      .execute()
+  ).length === 1;
+
+export const updatePlatformCertificate = (db: Db, values: Updateable<PlatformCertificatesTable>) =>
+  db.updateTable('platform_certificates').set(values).where('id', '=', 1).execute();
+
+/** Certificates issued for the panel's own names since `since`, oldest first (the CA's limit on duplicates). */
+export const platformIssuedSince = (db: Db, since: Date) =>
+  db
+    .selectFrom('acme_orders')
+    .select('started_at')
+    .where('domain_id', 'is', null)
+    .where('outcome', '=', 'valid')
+    .where('started_at', '>', since)
+    .orderBy('started_at')
+    .execute();
+
+/** The zone Berth serves that holds `host` (the longest such domain), with its tenant's name servers. */
+export const servedZoneOf = (db: Db, host: string) =>
+  db
+    .selectFrom('domains as d')
+    .innerJoin('dns_zones as z', 'z.domain_id', 'd.id')
+    .innerJoin('tenants as t', 't.id', 'd.tenant_id')
+    .select(['d.id', 'd.name', 't.name_servers'])
+    .where('z.served', '=', true)
+    .where(sql<boolean>`(d.name = ${host} or right(${host}, length(d.name) + 1) = '.' || d.name)`)
+    .orderBy(sql`length(d.name)`, 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+export const insertPlatformHttpChallenge = async (
+  db: Db,
+  values: { name: string; token: string; key_authorization: string; created_at: Date },
+): Promise<number> => (await db.insertInto('acme_platform_challenges').values(values).returning('id').executeTakeFirstOrThrow()).id;
+
+export const deletePlatformHttpChallenge = (db: Db, id: number) => db.deleteFrom('acme_platform_challenges').where('id', '=', id).execute();

@@ -23,6 +23,7 @@ import { serviceNoticeMail } from '../billing/notice-mail.ts';
 import { AcmeCa, AcmeProblem, type AcmeSettings } from './acme.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from './keys.ts';
 import { checkUpload } from './upload.ts';
+import { PlatformCertificate } from './platform.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import {
   claimCertificate,
@@ -73,6 +74,7 @@ const ORDER_LEASE_MS = 10 * MINUTE;
 /** The owner is told when renewal still fails this close to the end. */
 export const WARN_DAYS_BEFORE_END = 14;
 export const CERTIFICATE_JOB = 'certificate_order';
+export const PLATFORM_CERTIFICATE_JOB = 'platform_certificate_order';
 
 export interface CertificateDeps {
   db: Db;
@@ -90,6 +92,8 @@ export interface CertificateDeps {
   fallbackUrl: string;
   /** Where the name's delegation is asked (DNS_RESOLVERS; empty: the system's resolvers). */
   resolvers: string[];
+  /** The panel's own names (settings.ts platformNames): its certificate is every daemon's default. */
+  platformNames?: string[] | undefined;
 }
 
 /**
@@ -105,6 +109,8 @@ export class CertificateService {
   private readonly ca: AcmeCa | null;
   private readonly keys: SecretBox;
   private readonly job: JobDefinition<{ domainId: number }> | undefined;
+  private readonly platform: PlatformCertificate | undefined;
+  private readonly platformJob: JobDefinition<Record<string, never>> | undefined;
 
   constructor(deps: CertificateDeps) {
     this.deps = deps;
@@ -116,6 +122,41 @@ export class CertificateService {
           // The order records its own failure and backoff: the queue does not retry it.
           retryLimit: 0,
         })
+      : undefined;
+    this.platform = this.platformWith(deps.platformNames ?? []);
+    const platform = this.platform;
+    this.platformJob = platform
+      ? deps.jobs?.define<Record<string, never>>(PLATFORM_CERTIFICATE_JOB, () => platform.order(), {
+          describe: () => platform.names.join(', '),
+          retryLimit: 0,
+        })
+      : undefined;
+  }
+
+  /**
+   * The panel's own certificate for these names (the ones it was started with: platformNames); none
+   * without a CA or names. Ordering it for other names replaces the one in use, as a restart with
+   * another BERTH_PUBLIC_URL does.
+   */
+  platformWith(names: string[]): PlatformCertificate | undefined {
+    const { deps } = this;
+    return this.ca && names.length > 0
+      ? new PlatformCertificate(
+          {
+            db: deps.db,
+            clock: deps.clock,
+            log: deps.log,
+            ca: this.ca,
+            keys: this.keys,
+            account: () => this.account(),
+            delegatedElsewhere: (name, nameServers) => this.delegatedElsewhere(name, nameServers),
+            retryAfterMinutes: RETRY_AFTER_MINUTES,
+            duplicatesPerWeek: LETS_ENCRYPT_LIMITS.duplicateCertificatesPerWeek,
+            leaseMs: ORDER_LEASE_MS,
+            renewalTime,
+          },
+          names,
+        )
       : undefined;
   }
 
@@ -134,8 +175,14 @@ export class CertificateService {
     await this.askRenewalInfo(this.ca, now);
     const room = LETS_ENCRYPT_LIMITS.newOrdersPer3Hours - (await ordersSince(this.deps.db, new Date(now.getTime() - 3 * HOUR)));
     if (room <= 0) return { ordered: 0, revoked };
+    // The panel's own names first (every daemon's default certificate); `ordered` counts domains.
+    const platform = this.platform && (await this.platform.claim(now));
+    if (platform) {
+      if (this.platformJob) await this.platformJob.send({});
+      else await this.platform!.order();
+    }
     let ordered = 0;
-    for (const domain of await dueDomains(this.deps.db, { now, limit: Math.min(room, 100) })) {
+    for (const domain of await dueDomains(this.deps.db, { now, limit: Math.min(room - (platform ? 1 : 0), 100) })) {
       if (!(await claimCertificate(this.deps.db, domain, now, new Date(now.getTime() + ORDER_LEASE_MS)))) continue;
       await this.start(domain.id);
       ordered++;

@@ -1,5 +1,5 @@
 import acme from 'acme-client';
-import type { Config } from '../../config.ts';
+import { webmailUrl, type Config } from '../../config.ts';
 import type { AcmeSettings } from './acme.ts';
 
 /**
@@ -18,4 +18,24 @@ export function acmeSettingsOf(config: Config): AcmeSettings | null {
     eab: config.ACME_EAB_KID && config.ACME_EAB_HMAC_KEY ? { kid: config.ACME_EAB_KID, hmacKey: config.ACME_EAB_HMAC_KEY } : undefined,
     caFile: config.ACME_CA_FILE,
   };
+}
+
+/** A name a public CA certifies: letters, digits and hyphens in two labels or more, not an address. */
+const CERTIFIABLE = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
+/**
+ * The panel's own names (migration 0049): BERTH_PUBLIC_URL's host and webmail's (BERTH_WEBMAIL_URL,
+ * else webmail.<panel host>), where a CA would certify them; none without a public URL.
+ */
+export function platformNames(config: Pick<Config, 'BERTH_PUBLIC_URL' | 'BERTH_WEBMAIL_URL'>): string[] {
+  const hosts = [config.BERTH_PUBLIC_URL, webmailUrl(config)].flatMap((url) => {
+    if (!url) return [];
+    try {
+      return [new URL(url).hostname.toLowerCase().replace(/\.$/, '')];
+    } catch {
+      return [];
+    }
+  });
+  // `localhost` and names below it are this machine's own (RFC 6761): no CA can reach them.
+  return [...new Set(hosts.filter((host) => CERTIFIABLE.test(host) && host !== 'localhost' && !host.endsWith('.localhost')))];
 }

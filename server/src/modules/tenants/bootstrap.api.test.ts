@@ -68,6 +68,7 @@ describe('first start', () => {
       '0046_mail_lookups',
       '0047_certificate_wakeup',
       '0048_certificate_aliases',
+      '0049_platform_certificate',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });

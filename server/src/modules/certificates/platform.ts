@@ -1,0 +1,151 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/connection.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import { AcmeProblem, type AcmeCa } from './acme.ts';
+import {
+  claimPlatformCertificate,
+  deleteDnsChallenge,
+  deletePlatformHttpChallenge,
+  findPlatformCertificate,
+  finishOrder,
+  insertDnsChallenge,
+  insertOrder,
+  insertPlatformHttpChallenge,
+  platformIssuedSince,
+  servedZoneOf,
+  updatePlatformCertificate,
+} from './queries.ts';
+
+const MINUTE = 60 * 1000;
+const DAY = 24 * 60 * MINUTE;
+
+/** What the panel's certificate shares with the domains' (modules/certificates/service.ts). */
+export interface PlatformContext {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  ca: AcmeCa;
+  /** The box certificate keys are sealed in (the agents open it). */
+  keys: SecretBox;
+  account(): Promise<{ keyPem: string; accountUrl: string }>;
+  delegatedElsewhere(name: string, nameServers: string[]): Promise<boolean>;
+  /** The same backoff, limits and renewal time as a domain's certificate. */
+  retryAfterMinutes: readonly number[];
+  duplicatesPerWeek: number;
+  leaseMs: number;
+  renewalTime(notBefore: Date, notAfter: Date, now: Date): Date;
+}
+
+/**
+ * The panel's own certificate: BERTH_PUBLIC_URL's host and webmail's name (certificates/settings.ts
+ * platformNames), the default every daemon presents for a name without a certificate of its own
+ * (nginx and Pure-FTPd through the web agents, Dovecot and Postfix through the mail agent:
+ * migration 0049). DNS-01 when one zone Berth serves holds every name and the public DNS delegates
+ * it to the tenant's name servers; HTTP-01 otherwise, answered by every web server's agent (the
+ * panel's names point at a web server). Renewed at two thirds of its lifetime or when the names
+ * change; a failure keeps the valid certificate in use and is tried again with the domains' backoff.
+ */
+export class PlatformCertificate {
+  private readonly context: PlatformContext;
+  readonly names: string[];
+
+  constructor(context: PlatformContext, names: string[]) {
+    this.context = context;
+    this.names = names;
+  }
+
+  /** Claims the certificate when it is due; true when this caller is to order it. */
+  async claim(now: Date): Promise<boolean> {
+    if (this.names.length === 0) return false;
+    return claimPlatformCertificate(this.context.db, this.names, now, new Date(now.getTime() + this.context.leaseMs));
+  }
+
+  /** One order for the claimed certificate. */
+  async order(): Promise<void> {
+    const { db, clock, ca, log } = this.context;
+    const row = await findPlatformCertificate(db);
+    if (!row || this.names.length === 0) return;
+    const started = clock.now();
+    const week = await platformIssuedSince(db, new Date(started.getTime() - 7 * DAY));
+    if (week.length >= this.context.duplicatesPerWeek) {
+      await updatePlatformCertificate(db, {
+        next_try_at: new Date(new Date(week[0]!.started_at).getTime() + 7 * DAY),
+        updated_at: started,
+      });
+      return;
+    }
+    const zone = await this.servingZone();
+    const method = zone ? 'dns-01' : 'http-01';
+    const orderId = await insertOrder(db, { domain_id: null, names: this.names, started_at: started });
+    try {
+      const account = await this.context.account();
+      const issued = zone
+        ? await ca.orderByDns(
+            account,
+            zone.name,
+            this.names,
+            (answer) => insertDnsChallenge(db, { domain_id: zone.id, name: answer.name, token: answer.token, created_at: clock.now() }),
+            async (id) => void (await deleteDnsChallenge(db, id)),
+          )
+        : await ca.orderByHttp(
+            account,
+            this.names,
+            (answer) =>
+              insertPlatformHttpChallenge(db, {
+                name: answer.name,
+                token: answer.token,
+                key_authorization: answer.keyAuthorization,
+                created_at: clock.now(),
+              }),
+            async (id) => void (await deletePlatformHttpChallenge(db, id)),
+          );
+      await updatePlatformCertificate(db, {
+        names: this.names,
+        method,
+        state: 'valid',
+        issuer: issued.issuer,
+        serial: issued.serial,
+        not_before: issued.notBefore,
+        not_after: issued.notAfter,
+        cert_pem: issued.certPem,
+        key_sealed: this.context.keys.seal(issued.keyPem),
+        problem: null,
+        attempts: 0,
+        next_try_at: null,
+        renew_at: this.context.renewalTime(issued.notBefore, issued.notAfter, clock.now()),
+        updated_at: clock.now(),
+      });
+      await finishOrder(db, orderId, 'valid');
+      log.info({ names: this.names, notAfter: issued.notAfter }, "the panel's certificate issued");
+    } catch (error) {
+      await finishOrder(db, orderId, 'failed');
+      const problem = error instanceof AcmeProblem ? error.message : String(error);
+      const attempts = row.attempts + 1;
+      const steps = this.context.retryAfterMinutes;
+      const nextTry = new Date(clock.now().getTime() + steps[Math.min(attempts, steps.length) - 1]! * MINUTE);
+      await updatePlatformCertificate(db, {
+        names: this.names,
+        method,
+        state: row.state === 'valid' ? 'valid' : 'failed',
+        problem: problem.slice(0, 2000),
+        attempts,
+        next_try_at: nextTry,
+        updated_at: clock.now(),
+      });
+      log.warn({ names: this.names, problem, attempts, nextTry }, "the panel's certificate order failed");
+    }
+  }
+
+  /**
+   * The zone Berth serves that holds every name, when the public DNS asks Berth's name servers
+   * for it; otherwise null (HTTP-01).
+   */
+  private async servingZone(): Promise<{ id: number; name: string } | null> {
+    const zones = await Promise.all(this.names.map((name) => servedZoneOf(this.context.db, name)));
+    const first = zones[0];
+    if (!first || zones.some((zone) => zone?.id !== first.id)) return null;
+    if (await this.context.delegatedElsewhere(first.name, first.name_servers)) return null;
+    return { id: first.id, name: first.name };
+  }
+}
