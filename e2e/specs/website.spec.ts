@@ -153,6 +153,10 @@ test('a customer adds an alias and sends www to the bare name; a super admin see
     const row = admin.getByRole('row', { name: /web1/ });
     await expect(row).toContainText('Websites');
     await expect(row).toContainText('8.2');
+    // The panel's own certificate: none here (no public name), said with what it needs.
+    const panel = admin.getByTestId('platform-certificate');
+    await expect(panel).toHaveAttribute('data-state', 'none');
+    await expect(panel).toContainText('BERTH_PUBLIC_URL');
     await reviewScreen(admin, testInfo, 'servers', { include: 'main' });
     await admin.goto(`/host/domain/${domain.id}/edit`);
     await expect(admin.getByLabel('Web server')).toHaveValue(/\d+/);

@@ -27,6 +27,7 @@ const AREAS: Record<string, string[]> = {
   '/password/otplogin': ['otp'],
   '/register': ['registration'],
   '/system/audit': ['audit'],
+  '/system/certificate': ['certificates'],
   '/system/partner/promo': ['promo'],
   '/tenant': ['tenants'],
   '/user': ['users'],

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
-import { addTenant, addUser, callerFor } from '../../../test/hosting.ts';
+import { addTenant, addUser, callerFor, superAdmin } from '../../../test/hosting.ts';
 import { ownChain } from '../../../test/own-certificate.ts';
 import { loadConfig } from '../../config.ts';
 import { acmeSettingsOf } from './settings.ts';
@@ -15,12 +15,13 @@ import { acmeSettingsOf } from './settings.ts';
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof addUser>>;
 let stranger: Awaited<ReturnType<typeof addUser>>;
+let hostAdmin: Awaited<ReturnType<typeof addUser>>;
 let domainId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
   const tenant = await addTenant(t, 'Alpha', 'alpha.test');
-  const admin = await addUser(t, tenant, 'admin@alpha.test', 'host_admin');
+  const admin = (hostAdmin = await addUser(t, tenant, 'admin@alpha.test', 'host_admin'));
   owner = await addUser(t, tenant, 'owner@alpha.test');
   stranger = await addUser(t, tenant, 'stranger@alpha.test');
   const made = await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'plain.example', owner_id: owner.user.id } });
@@ -55,6 +56,16 @@ describe('certificates without a CA configured', () => {
     expect(renew.statusCode).toBe(409);
     expect(renew.json().message).toBe("Berth does not serve this domain's DNS yet, so it cannot get a certificate here.");
     expect(await t.db.selectFrom('certificates').selectAll().execute()).toEqual([]);
+  });
+
+  it("shows the panel's own certificate to super admins only: none without a CA", async () => {
+    const operator = await superAdmin(t);
+    const answer = await operator.call({ method: 'GET', url: '/api/system/certificate' });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json().data).toMatchObject({ state: 'none', names: [], method: null });
+    for (const someone of [hostAdmin, owner])
+      expect((await someone.call({ method: 'GET', url: '/api/system/certificate' })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/system/certificate' })).statusCode).toBe(401);
   });
 
   it("answers 404 for someone else's domain, and 401 without a session", async () => {

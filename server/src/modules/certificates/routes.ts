@@ -5,6 +5,7 @@ import type { ActorSource } from '../audit/service.ts';
 import { authedUser, requireUser } from '../../http/context.ts';
 import { RATE_LIMITS } from '../../http/rate-limits.ts';
 import { translate } from '../../i18n/messages.ts';
+import { requireAbility } from '../policy/guard.ts';
 import type { CertificateService } from './service.ts';
 
 const errors = { 401: errorAnswerSchema, 403: errorAnswerSchema, 404: errorAnswerSchema, 409: errorAnswerSchema, 422: errorAnswerSchema };
@@ -26,6 +27,20 @@ export function certificateRoutes(certificates: CertificateService, actors: Acto
         },
       },
       async (request) => ({ data: await certificates.describe(authedUser(request).user, request.params.id) }),
+    );
+
+    api.get(
+      '/system/certificate',
+      {
+        config: { rateLimit: RATE_LIMITS.read },
+        preHandler: requireAbility('servers.manage'),
+        schema: {
+          tags: ['certificates'],
+          summary: "The panel's own certificate (BERTH_PUBLIC_URL's host and webmail's): every server's default",
+          response: { 200: certificateAnswerSchema, 401: errorAnswerSchema, 403: errorAnswerSchema },
+        },
+      },
+      async () => ({ data: await certificates.describePlatform() }),
     );
 
     api.put(

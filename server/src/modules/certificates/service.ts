@@ -39,6 +39,7 @@ import {
   findAccount,
   finishRevocation,
   findCertificate,
+  findPlatformCertificate,
   finishOrder,
   insertAccount,
   insertDnsChallenge,
@@ -319,6 +320,14 @@ export class CertificateService {
     return this.present(await findCertificate(this.deps.db, domainId), Boolean(this.ca && served?.served), this.deps.clock.now());
   }
 
+  /** The panel's own certificate, for the servers page (super admins): `none` without a CA or a public name. */
+  async describePlatform(): Promise<Certificate> {
+    const row = this.platform ? await findPlatformCertificate(this.deps.db) : undefined;
+    const now = this.deps.clock.now();
+    if (!row) return this.present(undefined, Boolean(this.platform), now);
+    return this.present(row, true, now);
+  }
+
   private async start(domainId: number): Promise<void> {
     if (this.job) await this.job.send({ domainId });
     else await this.order(domainId);
@@ -535,7 +544,13 @@ export class CertificateService {
     return { keyPem: this.deps.secrets.open(stored!.key_sealed), accountUrl: stored!.account_url };
   }
 
-  private present(row: CertificateRow | undefined, served: boolean, now: Date): Certificate {
+  private present(
+    row:
+      | Pick<CertificateRow, 'state' | 'names' | 'method' | 'issuer' | 'not_before' | 'not_after' | 'renew_at' | 'problem' | 'next_try_at'>
+      | undefined,
+    served: boolean,
+    now: Date,
+  ): Certificate {
     const iso = (value: Date | string | null | undefined) => (value ? new Date(value).toISOString() : null);
     if (!row) {
       return {

@@ -1,8 +1,9 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { IconServer } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { WebServer } from '@berth/contracts';
-import { useServers } from '../../api/servers.ts';
+import { usePlatformCertificate, useServers } from '../../api/servers.ts';
+import { CertificateFacts } from '../host/domains/CertificateSection.tsx';
 import { RelativeTime } from '../../components/RelativeTime.tsx';
 import { usePageTitle } from '../../components/usePageTitle.ts';
 import { EmptyState, LoadingRows } from '../../components/ListStates.tsx';
@@ -15,12 +16,14 @@ import serverClasses from './Servers.module.css';
 
 /**
  * /system/servers (super admins): the servers Berth places sites on, how many each serves and what
- * its agent last reported. A site is moved on its domain page (the web server setting).
+ * its agent last reported, and the panel's own certificate (every server's default). A site is
+ * moved on its domain page (the web server setting).
  */
 export function ServersPage() {
   const { t } = useTranslation();
   const may = useMay()('servers.manage');
   const servers = useServers(may);
+  const certificate = usePlatformCertificate(may);
   usePageTitle(t('servers.title'));
 
   if (!may) return <NotAllowedPage title={t('servers.title')} />;
@@ -53,6 +56,17 @@ export function ServersPage() {
               ))}
             </tbody>
           </table>
+        )}
+      </Section>
+      <Section id="certificate" title={t('servers.certificateTitle')} description={t('servers.certificateDescription')}>
+        {certificate.isPending ? (
+          <LoadingRows height={48} />
+        ) : certificate.isError ? (
+          <LoadFailed error={certificate.error} onRetry={() => void certificate.refetch()} />
+        ) : (
+          <Stack gap="sm" data-testid="platform-certificate" data-state={certificate.data.state}>
+            <CertificateFacts certificate={certificate.data} noneText={t('servers.certificateNone')} />
+          </Stack>
         )}
       </Section>
     </div>

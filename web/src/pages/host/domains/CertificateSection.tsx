@@ -25,65 +25,10 @@ export function CertificateSection({ domain }: { domain: Domain }) {
   const data = certificate.data;
   // Without a CA (or before Berth serves the zone) the section stays for a site a web server serves: one's own can be used.
   if (!data || (data.state === 'none' && !domain.web?.server)) return null;
-  const badge = {
-    none: { color: 'gray.7', label: t('domains.certificate.none') },
-    // Filled in the darker shades: white text on them passes WCAG AA.
-    pending: { color: 'blue.8', label: t('domains.certificate.pending') },
-    valid: { color: 'teal.9', label: t('domains.certificate.valid') },
-    renewing: { color: 'yellow.9', label: t('domains.certificate.renewing') },
-    failed: { color: 'red.9', label: t('domains.certificate.failed') },
-  }[data.state];
-
   return (
     <Section id="certificate" title={t('domains.certificate.title')} description={t('domains.certificate.description')}>
       <Stack gap="sm" data-testid="domain-certificate" data-state={data.state}>
-        <Group gap="sm" wrap="wrap" align="center">
-          <IconLock size={20} stroke={1.6} aria-hidden />
-          <Badge
-            color={badge.color}
-            variant="filled"
-            data-testid="certificate-state"
-            leftSection={data.state === 'pending' ? <Loader size={10} color="white" /> : null}
-          >
-            {badge.label}
-          </Badge>
-          {data.state === 'pending' || data.state === 'none' ? (
-            <Text fz="sm" c="dimmed">
-              {t(data.state === 'pending' ? 'domains.certificate.pendingText' : 'domains.certificate.noneText')}
-            </Text>
-          ) : null}
-        </Group>
-        {data.problem ? <Problem certificate={data} /> : null}
-        {data.not_after ? (
-          <dl className={cx(pageClasses.facts, classes.facts)}>
-            <div className={pageClasses.fact}>
-              <dt>{t('domains.certificate.names')}</dt>
-              <dd className={classes.mono}>{data.names.join(', ')}</dd>
-            </div>
-            <div className={pageClasses.fact}>
-              <dt>{t('domains.certificate.issuer')}</dt>
-              <dd>{data.issuer}</dd>
-            </div>
-            <div className={pageClasses.fact}>
-              <dt>{t('domains.certificate.validity')}</dt>
-              <dd>
-                {t('domains.certificate.validityText', { from: formatDate(data.not_before ?? ''), until: formatDate(data.not_after) })}
-              </dd>
-            </div>
-            <div className={pageClasses.fact}>
-              <dt>{t('domains.certificate.method')}</dt>
-              <dd>{data.method ? t(`domains.certificate.methods.${data.method}`) : ''}</dd>
-            </div>
-            {data.renew_at ? (
-              <div className={pageClasses.fact}>
-                <dt>{t('domains.certificate.renewAt')}</dt>
-                <dd>
-                  <time dateTime={data.renew_at}>{formatDate(data.renew_at)}</time>
-                </dd>
-              </div>
-            ) : null}
-          </dl>
-        ) : null}
+        <CertificateFacts certificate={data} />
         {renew.isError ? <FormAlert kind="error">{describeError(renew.error, t)}</FormAlert> : null}
         {data.state !== 'pending' && data.state !== 'none' ? (
           <Group gap="sm">
@@ -107,6 +52,69 @@ export function CertificateSection({ domain }: { domain: Domain }) {
         <OwnCertificateForm domainId={domain.id} />
       </Stack>
     </Section>
+  );
+}
+
+/** A certificate's state, the CA's reason when an order failed, and what it covers until when (the domain page, the servers page). */
+export function CertificateFacts({ certificate: data, noneText }: { certificate: Certificate; noneText?: string }) {
+  const { t } = useTranslation();
+  const badge = {
+    none: { color: 'gray.7', label: t('domains.certificate.none') },
+    // Filled in the darker shades: white text on them passes WCAG AA.
+    pending: { color: 'blue.8', label: t('domains.certificate.pending') },
+    valid: { color: 'teal.9', label: t('domains.certificate.valid') },
+    renewing: { color: 'yellow.9', label: t('domains.certificate.renewing') },
+    failed: { color: 'red.9', label: t('domains.certificate.failed') },
+  }[data.state];
+
+  return (
+    <>
+      <Group gap="sm" wrap="wrap" align="center">
+        <IconLock size={20} stroke={1.6} aria-hidden />
+        <Badge
+          color={badge.color}
+          variant="filled"
+          data-testid="certificate-state"
+          leftSection={data.state === 'pending' ? <Loader size={10} color="white" /> : null}
+        >
+          {badge.label}
+        </Badge>
+        {data.state === 'pending' || data.state === 'none' ? (
+          <Text fz="sm" c="dimmed">
+            {data.state === 'pending' ? t('domains.certificate.pendingText') : (noneText ?? t('domains.certificate.noneText'))}
+          </Text>
+        ) : null}
+      </Group>
+      {data.problem ? <Problem certificate={data} /> : null}
+      {data.not_after ? (
+        <dl className={cx(pageClasses.facts, classes.facts)}>
+          <div className={pageClasses.fact}>
+            <dt>{t('domains.certificate.names')}</dt>
+            <dd className={classes.mono}>{data.names.join(', ')}</dd>
+          </div>
+          <div className={pageClasses.fact}>
+            <dt>{t('domains.certificate.issuer')}</dt>
+            <dd>{data.issuer}</dd>
+          </div>
+          <div className={pageClasses.fact}>
+            <dt>{t('domains.certificate.validity')}</dt>
+            <dd>{t('domains.certificate.validityText', { from: formatDate(data.not_before ?? ''), until: formatDate(data.not_after) })}</dd>
+          </div>
+          <div className={pageClasses.fact}>
+            <dt>{t('domains.certificate.method')}</dt>
+            <dd>{data.method ? t(`domains.certificate.methods.${data.method}`) : ''}</dd>
+          </div>
+          {data.renew_at ? (
+            <div className={pageClasses.fact}>
+              <dt>{t('domains.certificate.renewAt')}</dt>
+              <dd>
+                <time dateTime={data.renew_at}>{formatDate(data.renew_at)}</time>
+              </dd>
+            </div>
+          ) : null}
+        </dl>
+      ) : null}
+    </>
   );
 }
 
