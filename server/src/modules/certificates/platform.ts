@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { AcmeProblem, type AcmeCa } from './acme.ts';
+import { issuedColumns } from './issued.ts';
 import {
   claimPlatformCertificate,
   deleteDnsChallenge,
@@ -34,7 +35,6 @@ export interface PlatformContext {
   retryAfterMinutes: readonly number[];
   duplicatesPerWeek: number;
   leaseMs: number;
-  renewalTime(notBefore: Date, notAfter: Date, now: Date): Date;
 }
 
 /**
@@ -100,22 +100,7 @@ export class PlatformCertificate {
               }),
             async (id) => void (await deletePlatformHttpChallenge(db, id)),
           );
-      await updatePlatformCertificate(db, {
-        names: this.names,
-        method,
-        state: 'valid',
-        issuer: issued.issuer,
-        serial: issued.serial,
-        not_before: issued.notBefore,
-        not_after: issued.notAfter,
-        cert_pem: issued.certPem,
-        key_sealed: this.context.keys.seal(issued.keyPem),
-        problem: null,
-        attempts: 0,
-        next_try_at: null,
-        renew_at: this.context.renewalTime(issued.notBefore, issued.notAfter, clock.now()),
-        updated_at: clock.now(),
-      });
+      await updatePlatformCertificate(db, issuedColumns(issued, this.names, method, this.context.keys, clock.now()));
       await finishOrder(db, orderId, 'valid');
       log.info({ names: this.names, notAfter: issued.notAfter }, "the panel's certificate issued");
     } catch (error) {

@@ -24,6 +24,9 @@ import { AcmeCa, AcmeProblem, type AcmeSettings } from './acme.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from './keys.ts';
 import { checkUpload } from './upload.ts';
 import { PlatformCertificate } from './platform.ts';
+import { issuedColumns, renewalTime } from './issued.ts';
+
+export { renewalTime };
 import type { Actor, AuditService } from '../audit/service.ts';
 import {
   claimCertificate,
@@ -154,7 +157,6 @@ export class CertificateService {
             retryAfterMinutes: RETRY_AFTER_MINUTES,
             duplicatesPerWeek: LETS_ENCRYPT_LIMITS.duplicateCertificatesPerWeek,
             leaseMs: ORDER_LEASE_MS,
-            renewalTime,
           },
           names,
         )
@@ -394,22 +396,9 @@ export class CertificateService {
             );
 
       await updateCertificate(db, domainId, {
-        names,
-        method,
-        state: 'valid',
-        issuer: issued.issuer,
-        serial: issued.serial,
-        not_before: issued.notBefore,
-        not_after: issued.notAfter,
-        cert_pem: issued.certPem,
-        key_sealed: this.keys.seal(issued.keyPem),
-        problem: null,
-        attempts: 0,
-        next_try_at: null,
-        renew_at: renewalTime(issued.notBefore, issued.notAfter, clock.now()),
+        ...issuedColumns(issued, names, method, this.keys, clock.now()),
         // The new certificate's renewal information is asked at the next pass.
         renewal_info_at: null,
-        updated_at: clock.now(),
       });
       await finishOrder(db, orderId, 'valid');
       this.deps.log.info({ domain: domain.name, notAfter: issued.notAfter }, 'certificate issued');
@@ -579,18 +568,6 @@ export class CertificateService {
       next_try_at: row.problem ? iso(row.next_try_at) : null,
     };
   }
-}
-
-/**
- * When a certificate is renewed: at two thirds of its lifetime. Should that be past already by this
- * platform's clock (a CA's clock ahead of it), at two thirds of what is left, so that a new
- * certificate is never due at once — no order loop; one already ended by this clock waits an hour.
- */
-export function renewalTime(notBefore: Date, notAfter: Date, now: Date): Date {
-  const ideal = notBefore.getTime() + Math.round(((notAfter.getTime() - notBefore.getTime()) * 2) / 3);
-  if (ideal > now.getTime()) return new Date(ideal);
-  const left = notAfter.getTime() - now.getTime();
-  return new Date(now.getTime() + (left > 0 ? Math.round((left * 2) / 3) : HOUR));
 }
 
 /**
