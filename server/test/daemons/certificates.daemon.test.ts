@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkServerIdentity, connect } from 'node:tls';
 import { promisify } from 'node:util';
+import acme from 'acme-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparePowerDns, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
 import { prepareWeb, webPrograms, type WebSettings } from '../../src/daemons/web.ts';
@@ -465,6 +466,23 @@ async function renewalInfoIdOf(pem: string): Promise<string> {
   return `${Buffer.from(keyId, 'hex').toString('base64url')}.${serial.toString('base64url')}`;
 }
 
+/**
+ * The new-order requests the panel sends to the CA from now on (acme-client's own HTTP client,
+ * in this process): each JWS payload, decoded.
+ */
+function newOrders(): { payloads: Record<string, unknown>[]; stop(): void } {
+  const payloads: Record<string, unknown>[] = [];
+  const interceptor = acme.axios.interceptors.request.use((config) => {
+    const body = (typeof config.data === 'string' ? JSON.parse(config.data) : config.data) as { payload?: string } | undefined;
+    if (config.method?.toLowerCase() === 'post' && body?.payload) {
+      const payload = JSON.parse(Buffer.from(body.payload, 'base64url').toString('utf8') || '{}') as Record<string, unknown>;
+      if (Array.isArray(payload.identifiers)) payloads.push(payload);
+    }
+    return config;
+  });
+  return { payloads, stop: () => acme.axios.interceptors.request.eject(interceptor) };
+}
+
 describe("the CA's renewal information (RFC 9773)", () => {
   it("moves the renewal into the CA's window and keeps it there; renews in the same pass when the CA says now", async () => {
     // Back to the real time the certificate in use was issued at (the tests above moved years ahead).
@@ -510,7 +528,14 @@ describe("the CA's renewal information (RFC 9773)", () => {
     expect(renewalInfo.asked.length).toBeGreaterThan(asked);
     expect(new Date((await rowOf(id)).renew_at!).getTime()).toBe(at);
     t.clock.set(new Date(at + 60_000));
-    expect(await pass()).toEqual({ ordered: 1 });
+    const orders = newOrders();
+    try {
+      expect(await pass()).toEqual({ ordered: 1 });
+    } finally {
+      orders.stop();
+    }
+    // The renewal named the certificate it replaces (RFC 9773 §5), and the CA took the order so.
+    expect(orders.payloads).toEqual([expect.objectContaining({ replaces: ariId })]);
     const renewed = await rowOf(id);
     expect(renewed.serial).not.toBe(before.serial);
     // The CA wants the new one replaced already (its window has passed, as before a revocation):

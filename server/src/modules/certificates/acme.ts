@@ -106,6 +106,7 @@ export class AcmeCa {
     names: string[],
     publish: (answer: DnsAnswer) => Promise<number>,
     unpublish: (id: number) => Promise<void>,
+    replacing?: string | null,
   ): Promise<IssuedCertificate> {
     return this.order(
       account,
@@ -117,6 +118,7 @@ export class AcmeCa {
         return publish({ name: below ? `_acme-challenge.${below}` : '_acme-challenge', token });
       },
       unpublish,
+      replacing,
     );
   }
 
@@ -130,6 +132,7 @@ export class AcmeCa {
     names: string[],
     publish: (answer: HttpAnswer) => Promise<number>,
     unpublish: (id: number) => Promise<void>,
+    replacing?: string | null,
   ): Promise<IssuedCertificate> {
     return this.order(
       account,
@@ -137,6 +140,7 @@ export class AcmeCa {
       'http-01',
       (host, keyAuthorization, token) => publish({ name: host, token, keyAuthorization }),
       unpublish,
+      replacing,
     );
   }
 
@@ -146,8 +150,17 @@ export class AcmeCa {
     type: 'dns-01' | 'http-01',
     publish: (host: string, answer: string, token: string) => Promise<number>,
     unpublish: (id: number) => Promise<void>,
+    replacing?: string | null,
   ): Promise<IssuedCertificate> {
     const client = this.client(account.keyPem, account.accountUrl);
+    // A renewal names the certificate it replaces (RFC 9773 §5) where the CA offers renewal
+    // information; a CA that will not take it for this certificate (replaced already, unknown to
+    // it) gets the same order without it.
+    const replaces = replacing ? await this.replacesId(replacing) : null;
+    if (replaces) {
+      const createOrder = client.createOrder.bind(client);
+      client.createOrder = (payload) => createOrder({ ...payload, replaces } as typeof payload).catch(() => createOrder(payload));
+    }
     const [key, csr] = await acme.crypto.createCsr(
       { commonName: names[0]!, altNames: names },
       await acme.crypto.createPrivateEcdsaKey('P-256'),
@@ -186,6 +199,12 @@ export class AcmeCa {
       notBefore: info.notBefore,
       notAfter: info.notAfter,
     };
+  }
+
+  /** The renewal information identifier of `certPem` when the CA offers renewal information; else null. */
+  private async replacesId(certPem: string): Promise<string | null> {
+    const offered = await this.renewalInfoBase().catch(() => null);
+    return offered ? renewalInfoId(certPem) : null;
   }
 
   /**

@@ -78,6 +78,7 @@ export class PlatformCertificate {
     const zone = await this.servingZone();
     const method = zone ? 'dns-01' : 'http-01';
     const orderId = await insertOrder(db, { domain_id: null, names: this.names, started_at: started });
+    const replacing = row.state === 'valid' ? row.cert_pem : null;
     try {
       const account = await this.context.account();
       const issued = zone
@@ -87,6 +88,7 @@ export class PlatformCertificate {
             this.names,
             (answer) => insertDnsChallenge(db, { domain_id: zone.id, name: answer.name, token: answer.token, created_at: clock.now() }),
             async (id) => void (await deleteDnsChallenge(db, id)),
+            replacing,
           )
         : await ca.orderByHttp(
             account,
@@ -99,6 +101,7 @@ export class PlatformCertificate {
                 created_at: clock.now(),
               }),
             async (id) => void (await deletePlatformHttpChallenge(db, id)),
+            replacing,
           );
       await updatePlatformCertificate(db, issuedColumns(issued, this.names, method, this.context.keys, clock.now()));
       await finishOrder(db, orderId, 'valid');

@@ -371,6 +371,8 @@ export class CertificateService {
       return;
     }
     const orderId = await insertOrder(db, { domain_id: domainId, names, started_at: started });
+    // A renewal of one Berth ordered names it to the CA (acme.ts); one's own is not the CA's to know.
+    const replacing = row.state === 'valid' && row.method !== 'custom' ? row.cert_pem : null;
     try {
       const account = await this.account();
       const issued =
@@ -381,6 +383,7 @@ export class CertificateService {
               names,
               (answer) => insertDnsChallenge(db, { domain_id: domainId, name: answer.name, token: answer.token, created_at: clock.now() }),
               async (id) => void (await deleteDnsChallenge(db, id)),
+              replacing,
             )
           : await this.ca.orderByHttp(
               account,
@@ -393,6 +396,7 @@ export class CertificateService {
                   created_at: clock.now(),
                 }),
               async (id) => void (await deleteHttpChallenge(db, id)),
+              replacing,
             );
 
       await updateCertificate(db, domainId, {
