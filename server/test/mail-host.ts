@@ -3,6 +3,8 @@ import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connect as connectTcp, type Socket } from 'node:net';
+import { checkServerIdentity, connect as connectTls } from 'node:tls';
 import type { MailSettings } from '../src/daemons/mail.ts';
 import { freePort } from './faults/processes.ts';
 import { startDnsWorld, type DnsWorld } from './dns-world.ts';
@@ -106,4 +108,56 @@ export async function imapOf(settings: MailSettings, user: string, pass: string)
   });
   await client.connect();
   return client;
+}
+
+/**
+ * The certificate a TLS port of the mail host presents, straight away or after SMTP's STARTTLS
+ * (`starttls`), when the client names `sni` (or nothing): its serial, and whether it is valid for
+ * `host` (default: the name asked for) against `ca` alone (false without one).
+ */
+export async function presentedCertificate(
+  port: number,
+  options: { sni?: string | undefined; starttls?: boolean; ca?: string; host?: string } = {},
+): Promise<{ serial: string; authorized: boolean }> {
+  let plain: Socket | undefined;
+  if (options.starttls) {
+    plain = connectTcp({ host: '127.0.0.1', port });
+    const socket = plain;
+    const reply = (line: string | null) =>
+      new Promise<void>((resolve, reject) => {
+        let text = '';
+        const onData = (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          if (/(^|\n)\d{3} [^\n]*\n$/.test(text)) {
+            socket.off('data', onData);
+            resolve();
+          }
+        };
+        socket.on('data', onData);
+        socket.once('error', reject);
+        if (line !== null) socket.write(`${line}\r\n`);
+      });
+    await reply(null);
+    await reply('EHLO laptop.test');
+    await reply('STARTTLS');
+  }
+  return new Promise((resolve, reject) => {
+    const socket = connectTls(
+      {
+        ...(plain ? { socket: plain } : { host: '127.0.0.1', port }),
+        ...(options.sni ? { servername: options.sni } : {}),
+        ...(options.ca ? { ca: options.ca } : {}),
+        rejectUnauthorized: false,
+        checkServerIdentity: () => undefined,
+      },
+      () => {
+        const peer = socket.getPeerCertificate(true);
+        const host = options.host ?? options.sni ?? '';
+        const authorized = Boolean(options.ca) && socket.authorized && checkServerIdentity(host, peer) === undefined;
+        socket.destroy();
+        resolve({ serial: peer.serialNumber, authorized });
+      },
+    );
+    socket.once('error', reject);
+  });
 }

@@ -5,11 +5,13 @@ import { createServer, request, type Server } from 'node:http';
 import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { checkServerIdentity, connect } from 'node:tls';
+import { connect } from 'node:tls';
 import { promisify } from 'node:util';
 import acme from 'acme-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparePowerDns, startPowerDns, type PowerDnsSettings } from '../../src/daemons/powerdns.ts';
+import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
+import { mailHostSettings, mailLogTail, presentedCertificate } from '../mail-host.ts';
 import { prepareWeb, webPrograms, type WebSettings } from '../../src/daemons/web.ts';
 import { within } from '../within.ts';
 import { JobQueue } from '../../src/modules/jobs/queue.ts';
@@ -43,6 +45,9 @@ let nginx: ChildProcess;
 /** pure-certd and Pure-FTPd as npm run services starts them (daemons/ftp.ts). */
 const ftp: ChildProcess[] = [];
 let agentLog = '';
+/** The mail host (Postfix, Dovecot and the mail agent), as npm run services starts it. */
+let mailHost: MailSettings;
+let mail: RunningMail;
 type Someone = Awaited<ReturnType<typeof addUser>>;
 let admin: Someone;
 let customer: Someone;
@@ -90,6 +95,11 @@ beforeAll(async () => {
   const settings: PowerDnsSettings = { databaseUrl: t.databaseUrl, address: '127.0.0.1', port: dnsPort, runDir: path.join(dir, 'pdns') };
   await preparePowerDns(t.db, settings);
   pdns = await startPowerDns(settings);
+  mailHost = await mailHostSettings(t.databaseUrl, { prefix: 'berth-acme-mail-', rspamdDns: `127.0.0.1:${dnsPort}` });
+  // The mail agent writes each domain's certificate (and the panel's) with the key derived for certificate keys.
+  mailHost.certificateKeys = t.services.secrets.derive(CERTIFICATE_KEYS_PURPOSE).exportKeys();
+  await prepareMail(t.db, mailHost);
+  mail = await startMail(mailHost);
   tenant = await addTenant(t, 'Alpha', 'alpha.test', ['ns1.alpha.test', 'ns2.alpha.test']);
   admin = await addUser(t, tenant, 'admin@alpha.test', 'host_admin');
   customer = await addUser(t, tenant, 'customer@alpha.test');
@@ -155,6 +165,8 @@ afterAll(async () => {
     for (const name of users.filter((user) => user.startsWith(web.userPrefix!)))
       await new Promise((resolve) => spawn('userdel', [name]).on('exit', resolve));
   }
+  await mail?.stop();
+  if (mailHost?.runDir) rmSync(mailHost.runDir, { recursive: true, force: true });
   pebble?.stop();
   await ocspResponder?.close();
   await renewalInfo?.close();
@@ -231,24 +243,9 @@ async function handshake(name: string): Promise<{ authorized: boolean; serial: s
   });
 }
 
-/**
- * The certificate a TLS port presents when a client names `sni` (or nothing), trusting Pebble's
- * root only: its serial, and whether it is valid for `host` (the name the client checks).
- */
-async function presented(port: number, sni: string | undefined, host = sni ?? ''): Promise<{ authorized: boolean; serial: string }> {
-  const ca = await pebble.root();
-  return new Promise((resolve, reject) => {
-    const socket = connect(
-      { host: '127.0.0.1', port, ...(sni ? { servername: sni } : {}), ca, rejectUnauthorized: false, checkServerIdentity: () => undefined },
-      () => {
-        const peer = socket.getPeerCertificate(true);
-        const authorized = socket.authorized && checkServerIdentity(host, peer) === undefined;
-        socket.end();
-        resolve({ authorized, serial: peer.serialNumber });
-      },
-    );
-    socket.on('error', reject);
-  });
+/** The certificate a TLS port presents for `sni` (or no name): its serial, and whether it is valid for `host` against Pebble's root. */
+async function presented(port: number, sni: string | undefined, host = sni ?? '', starttls = false) {
+  return presentedCertificate(port, { sni, host, starttls, ca: await pebble.root() });
 }
 
 /** Pure-FTPd's certificate for `name` after AUTH TLS (explicit FTPS), trusting Pebble's root only. */
@@ -360,6 +357,18 @@ describe('a domain whose zone Berth serves', () => {
     await within(5_000, async () => expect(await ftpsHandshake('secure.example')).toEqual({ authorized: true, serial: row.serial }));
     expect(await ftpsHandshake('ftp.secure.example')).toEqual({ authorized: true, serial: row.serial });
     expect((await ftpsHandshake('unknown.test')).authorized).toBe(false);
+    // Dovecot (IMAPS) and Postfix (STARTTLS on 25 and on submission) present it for the domain's mail names.
+    await within(10_000, async () =>
+      expect(await presented(mailHost.imapsPort, 'mail.secure.example'), mailLogTail(mailHost)).toEqual({
+        serial: row.serial,
+        authorized: true,
+      }),
+    );
+    expect(await presented(mailHost.smtpPort, 'secure.example', undefined, true)).toEqual({ serial: row.serial, authorized: true });
+    expect(await presented(mailHost.submissionPort, 'smtp.secure.example', undefined, true)).toEqual({
+      serial: row.serial,
+      authorized: true,
+    });
     // The key nginx reads: mode 0600, readable by nginx's workers only.
     const keyFile = path.join(web.runDir, 'certificates', `${id}.key`);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
@@ -381,6 +390,16 @@ describe('a domain whose zone Berth serves', () => {
     }
     // Pure-FTPd asks pure-certd for a name a client sends (its own default, read at its start, is for clients that send none).
     await within(5_000, async () => expect((await ftpsHandshake('unknown.test')).serial).toBe(row.serial));
+    // Dovecot and Postfix: the same for a client that names nothing or a name no domain has.
+    for (const name of [undefined, 'unknown.test']) {
+      await within(10_000, async () =>
+        expect(await presented(mailHost.imapsPort, name, PLATFORM_NAMES[0]), mailLogTail(mailHost)).toEqual({
+          serial: row.serial,
+          authorized: true,
+        }),
+      );
+      expect(await presented(mailHost.smtpPort, name, PLATFORM_NAMES[0], true)).toEqual({ serial: row.serial, authorized: true });
+    }
     // Where the web agent wrote it: mode 0600.
     expect(statSync(path.join(web.runDir, 'certificates', 'default.key')).mode & 0o777).toBe(0o600);
     // Due again only at its renewal time: the next pass orders nothing for it.

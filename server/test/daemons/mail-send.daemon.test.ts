@@ -10,7 +10,7 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { startSmtpReceiver } from '../smtp-receiver.ts';
-import { mailHostSettings, mailLogTail, sendTo } from '../mail-host.ts';
+import { mailHostSettings, mailLogTail, presentedCertificate, sendTo } from '../mail-host.ts';
 import { confirmPaid, suspendForNonPayment } from '../billing.ts';
 import { createTestApp, type TestApp } from '../harness.ts';
 import { addTenant, addUser } from '../hosting.ts';
@@ -545,31 +545,10 @@ describe('a customer suspended for an unpaid renewal (modules/billing)', () => {
   });
 });
 
-/** The serial of the certificate presented for `name` (SNI) on a TLS port. */
-function tlsSerial(port: number, name: string | undefined): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connectTls({ host: settings.address, port, ...(name ? { servername: name } : {}), rejectUnauthorized: false }, () => {
-      resolve(socket.getPeerCertificate().serialNumber);
-      socket.destroy();
-    });
-    socket.once('error', reject);
-  });
-}
-
-/** The same after SMTP's STARTTLS on `port`. */
-async function starttlsSerial(port: number, name: string | undefined): Promise<string> {
-  const plain = connectTcp({ host: settings.address, port });
-  await talk(plain, null, smtpReply);
-  await talk(plain, 'EHLO laptop.test', smtpReply);
-  await talk(plain, 'STARTTLS', smtpReply);
-  return new Promise((resolve, reject) => {
-    const socket = connectTls({ socket: plain, ...(name ? { servername: name } : {}), rejectUnauthorized: false }, () => {
-      resolve(socket.getPeerCertificate().serialNumber);
-      socket.destroy();
-    });
-    socket.once('error', reject);
-  });
-}
+/** The serial of the certificate presented for `name` (SNI, or none) on a TLS port, or after SMTP's STARTTLS. */
+const tlsSerial = async (port: number, name: string | undefined) => (await presentedCertificate(port, { sni: name })).serial;
+const starttlsSerial = async (port: number, name: string | undefined) =>
+  (await presentedCertificate(port, { sni: name, starttls: true })).serial;
 
 describe("each domain's own certificate", () => {
   it('is presented by IMAPS, POP3S and SMTP (STARTTLS on 25, submission) for the names a client asks for; other names get the default', async () => {
