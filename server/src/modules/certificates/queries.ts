@@ -231,7 +231,7 @@ export const renewalInfoDue = (db: Db, q: { now: Date; limit: number }) =>
     .where('method', 'in', ['dns-01', 'http-01'])
     .where('cert_pem', 'is not', null)
     .where((eb) => eb.or([eb('renewal_info_at', 'is', null), eb('renewal_info_at', '<=', q.now)]))
-    .orderBy('renewal_info_at', sql`asc nulls first`)
+    .orderBy('renewal_info_at', (ob) => ob.asc().nullsFirst())
     .limit(q.limit)
     .execute();
 
