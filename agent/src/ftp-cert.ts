@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { WEB_HOST_NAME } from '@berth/contracts';
-import type { SiteEntries } from './nginx.ts';
+import { certificateNames, type SiteEntries } from './nginx.ts';
 
 // Pure-FTPd's certificate program, run by Debian's pure-certd for each AUTH TLS (server/src/daemons/
 // ftp.ts starts both): the name the client asked for (SNI, in CERTD_SNI_NAME) gets the certificate
 // of the site that answers it, as nginx picks it (agent/src/nginx.ts: a site's certificate for its
-// name and every name below it), from the entries the web agent last applied (sites.json). Any
+// names and a label below them), from the entries the web agent last applied (sites.json). Any
 // other name, or none, gets the web agent's default certificate, as nginx does. The name comes from the client: it
 // is checked before it is compared with anything, and nothing of it is printed.
 
@@ -13,14 +13,15 @@ import type { SiteEntries } from './nginx.ts';
 export function certificateFor(sites: Pick<SiteEntries, 'hosts' | 'tls'>[], name: string): string | null {
   const wanted = name.toLowerCase().replace(/\.$/, '');
   if (!WEB_HOST_NAME.test(wanted)) return null;
-  let best: { length: number; tls: string } | null = null;
+  const above = wanted.slice(wanted.indexOf('.') + 1);
+  let found: string | null = null;
   for (const site of sites) {
-    const own = site.hosts[0];
-    if (!own || !site.tls) continue;
-    if (wanted !== own && !wanted.endsWith(`.${own}`)) continue;
-    if (!best || own.length > best.length) best = { length: own.length, tls: site.tls };
+    if (!site.tls) continue;
+    const names = certificateNames(site);
+    if (names.includes(wanted)) return site.tls;
+    if (names.includes(above)) found ??= site.tls;
   }
-  return best?.tls ?? null;
+  return found;
 }
 
 function main(): void {

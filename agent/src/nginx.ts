@@ -217,19 +217,30 @@ export function renderSites(sites: SiteEntries[], webmail: WebmailEntries | null
       '""',
       sorted.flatMap((site) => (site.hsts ? [`${site.siteId} "max-age=${HSTS_MAX_AGE}";`] : [])),
     ),
-    // Each site's certificate files by its name, for the handshake (renderMain): a name is served
-    // by the longest of these it equals or ends in, as a certificate covers the name and its
-    // wildcard. Names and paths passed WEB_HOST_NAME and NGINX_SAFE: nothing can end a Lua string.
+    // Each site's certificate files by its names, for the handshake (renderMain): a name is served
+    // by the one it equals, else by the one a label above it, as a certificate covers its names and
+    // their wildcard. Names and paths passed WEB_HOST_NAME and NGINX_SAFE: nothing can end a Lua string.
     'init_by_lua_block {',
     '  berth_tls = {',
     ...sorted.flatMap((site) =>
-      site.tls && site.hosts[0] ? [`    ["${site.hosts[0]}"] = "${site.tls}", -- serial ${site.tlsSerial ?? 'unknown'}`] : [],
+      site.tls ? certificateNames(site).map((host) => `    ["${host}"] = "${site.tls}", -- serial ${site.tlsSerial ?? 'unknown'}`) : [],
     ),
     '  }',
     '}',
     `# ${sorted.length} sites${mail ? `, webmail at ${mail.hosts.length} names` : ''}`,
     '',
   ].join('\n');
+}
+
+/**
+ * The names a site's certificate is looked up by (its name, and the hosts more than a label below
+ * it: aliases such as `eu.shop`); a name a label below one of them finds it too (CERTIFICATE_BY_NAME,
+ * agent/src/ftp-cert.ts). A deeper name gets the server's default: the panel's own certificate.
+ */
+export function certificateNames(site: Pick<SiteEntries, 'hosts'>): string[] {
+  const own = site.hosts[0];
+  if (!own) return [];
+  return [own, ...site.hosts.filter((host) => host.endsWith(`.${own}`) && host.slice(0, -own.length - 1).includes('.'))];
 }
 
 /** Debian's libnginx-mod-http-lua and the module it needs (ngx_devel_kit). */
@@ -245,7 +256,7 @@ const OCSP_RECHECK_SECONDS = 300;
 
 /**
  * Which certificate a handshake gets, in each worker: the site's whose name the asked name (SNI)
- * equals or ends in, longest first (`berth_tls`, renderSites), its files parsed once and kept. nginx
+ * equals, else the one a label above it (`berth_tls`, renderSites), its files parsed once and kept. nginx
  * 1.22 parses a certificate named by a variable at every handshake, which cost 0.82 of the
  * handshakes a static one allows (bench item 8); nginx cannot name thousands statically either
  * (a server block each: seconds and gigabytes). A renewed certificate comes with a new serial in
@@ -259,11 +270,11 @@ const CERTIFICATE_BY_NAME = [
   'if not name then return end',
   'name = string.lower(name)',
   'local base = berth_tls[name]',
-  'while not base do',
+  'if not base then',
   '  local dot = string.find(name, ".", 1, true)',
   '  if not dot then return end',
-  '  name = string.sub(name, dot + 1)',
-  '  base = berth_tls[name]',
+  '  base = berth_tls[string.sub(name, dot + 1)]',
+  '  if not base then return end',
   'end',
   'local function read(file)',
   '  local f = io.open(file, "rb")',

@@ -388,6 +388,10 @@ describe('a domain whose zone Berth serves', () => {
       await within(10_000, async () => expect((await presented(web.httpsPort, name)).serial).toBe(row.serial));
       expect(await presented(web.httpsPort, name, 'webmail.panel.secure.example')).toMatchObject({ authorized: true });
     }
+    // Its names by themselves: panel.secure.example is covered by secure.example's wildcard (the
+    // site's certificate); webmail.panel.secure.example, two labels below, gets the panel's.
+    expect(await presented(web.httpsPort, PLATFORM_NAMES[1])).toEqual({ serial: row.serial, authorized: true });
+    expect(await presented(web.httpsPort, PLATFORM_NAMES[0])).toMatchObject({ authorized: true });
     // Pure-FTPd asks pure-certd for a name a client sends (its own default, read at its start, is for clients that send none).
     await within(5_000, async () => expect((await ftpsHandshake('unknown.test')).serial).toBe(row.serial));
     // Dovecot and Postfix: the same for a client that names nothing or a name no domain has.
