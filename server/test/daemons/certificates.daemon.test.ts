@@ -633,7 +633,23 @@ describe('a domain whose DNS is elsewhere', () => {
 
 describe("the panel's own names in a zone delegated elsewhere", () => {
   it('get their certificate by HTTP-01, answered by every web server; the names it was started with come back at the next pass', async () => {
-    // As after a restart with other names: webmail.outside.example is in a zone Berth holds but the public DNS delegates elsewhere.
+    // First a name the CA cannot reach: the order fails, the certificate in use stays as it is, and
+    // the other names stay due once the wait is over.
+    const before = await t.db.selectFrom('platform_certificates').selectAll().executeTakeFirstOrThrow();
+    const lost = t.services.certificates.platformWith(['lost.nowhere.example'])!;
+    const start = t.clock.now().getTime();
+    expect(await lost.claim(t.clock.now())).toBe(true);
+    await lost.order();
+    const failed = await t.db.selectFrom('platform_certificates').selectAll().executeTakeFirstOrThrow();
+    expect(failed).toMatchObject({ state: 'valid', serial: before.serial, names: before.names, method: before.method, attempts: 1 });
+    expect(failed.problem).toMatch(/lost\.nowhere\.example/);
+    expect(await lost.claim(t.clock.now())).toBe(false);
+    t.clock.set(new Date(start + (RETRY_AFTER_MINUTES[0] + 1) * 60_000));
+    expect(await lost.claim(t.clock.now())).toBe(true);
+    // That claim's lease over, as after a restart with other names: webmail.outside.example is in
+    // a zone Berth holds but the public DNS delegates elsewhere.
+    t.clock.set(new Date(start + (RETRY_AFTER_MINUTES[0] + 12) * 60_000));
+    await logInAgain();
     const panel = t.services.certificates.platformWith(['webmail.outside.example'])!;
     expect(await panel.claim(t.clock.now())).toBe(true);
     await panel.order();

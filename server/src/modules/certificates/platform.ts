@@ -112,9 +112,9 @@ export class PlatformCertificate {
       const attempts = row.attempts + 1;
       const steps = this.context.retryAfterMinutes;
       const nextTry = new Date(clock.now().getTime() + steps[Math.min(attempts, steps.length) - 1]! * MINUTE);
+      // A valid certificate stays in use as it is: its names (other ones keep it due) and how it came.
       await updatePlatformCertificate(db, {
-        names: this.names,
-        method,
+        ...(row.state === 'valid' ? {} : { names: this.names, method }),
         state: row.state === 'valid' ? 'valid' : 'failed',
         problem: problem.slice(0, 2000),
         attempts,
