@@ -237,24 +237,14 @@ export interface AcmeAccountsTable {
 }
 
 /** 0035_certificates: a domain's certificate (the domain and its wildcard), its key sealed. */
-/** The panel's own certificate, one row (migration 0049). */
-export interface PlatformCertificatesTable {
+/** The panel's own certificate, one row (migration 0049): a domain's columns without the domain's. */
+export type PlatformCertificatesTable = Omit<
+  CertificatesTable,
+  'domain_id' | 'tenant_id' | 'method' | 'warned_for' | 'aliases' | 'renewal_info_at'
+> & {
   id: Generated<number>;
-  names: Generated<string[]>;
   method: 'dns-01' | 'http-01' | null;
-  state: Generated<'pending' | 'valid' | 'failed'>;
-  issuer: string | null;
-  serial: string | null;
-  not_before: Timestamp | null;
-  not_after: Timestamp | null;
-  cert_pem: string | null;
-  key_sealed: string | null;
-  problem: string | null;
-  attempts: Generated<number>;
-  next_try_at: Timestamp | null;
-  renew_at: Timestamp | null;
-  updated_at: Timestamp;
-}
+};
 
 /** HTTP-01 answers for the panel's own names, handed out by every web server (migration 0049). */
 export interface AcmePlatformChallengesTable {
