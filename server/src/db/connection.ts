@@ -37,34 +37,67 @@ const queryLog = (target: DbTarget): Pick<KyselyConfig, 'log'> => {
   };
 };
 
-/** SQL text -> statement name: the queries sent as named prepared statements (see `prepared`). */
+/** SQL text -> statement name: the queries sent as named prepared statements (see `preparedStatement`). */
 const preparedNames = new Map<string, string>();
 
-/**
- * Marks a compiled query as one PostgreSQL should parse and plan once per connection instead of
- * on every call (a named prepared statement): for the hot path, where planning a join costs more
- * than running it (bench: 2.2k against 6.9k selects/s). Returns the query with new parameters.
- */
-export function prepared<O>(name: string, query: CompiledQuery<O>): (parameters: readonly unknown[]) => CompiledQuery<O> {
-  preparedNames.set(query.sql, name);
-  return (parameters) => ({ ...query, parameters });
-}
+/** What a stand-in of `preparedStatement` looks like: changed by `.toLowerCase()`, `.trim()` or JSON alike. */
+const SLOT = ' Berth-Slot:';
 
 /**
- * Runs `query` as a named prepared statement: for statements whose SQL is the same on every call
- * (the login path's, where each round trip's parse and plan competes with argon2 for the CPU).
- * A second SQL text under the same name fails loudly in pg ("Prepared statements must be unique").
+ * A statement whose SQL is the same on every call, built and compiled by Kysely once (at the first
+ * call) and sent as a named prepared statement, so PostgreSQL parses and plans it once per
+ * connection: each later call only puts its values in place. For the hot paths: planning the
+ * session's join cost more than running it (bench: 2.2k against 6.9k selects/s), and building
+ * the login's statements again on every call cost about a tenth of its JavaScript (bench: logins
+ * against raw argon2id verifies).
+ *
+ * `build` gets stand-ins for the values and must pass each one to Kysely as it is: a value
+ * changed in JavaScript (lower-cased, joined into a string, serialized) would be compiled in as a
+ * constant, so the caller does that work before the call, and the first call fails loudly when a
+ * stand-in did not reach the query unchanged.
  */
-export function executePrepared<O>(db: Db, name: string, query: Compilable<O> | CompiledQuery<O>): Promise<QueryResult<O>> {
-  const compiled = 'compile' in query ? query.compile() : query;
-  if (!preparedNames.has(compiled.sql)) preparedNames.set(compiled.sql, name);
-  return db.executeQuery(compiled);
+export function preparedStatement<P extends object, O>(
+  name: string,
+  build: (db: Db, values: P) => Compilable<O> | CompiledQuery<O>,
+): (db: Db, values: P) => Promise<QueryResult<O>> {
+  let compiled: { query: CompiledQuery<O>; slots: (keyof P | undefined)[] } | undefined;
+  const compile = (db: Db) => {
+    const read = new Set<string>();
+    const standIns = new Proxy({} as P, {
+      get: (_target, key) => {
+        if (typeof key !== 'string') return undefined;
+        read.add(key);
+        return SLOT + key;
+      },
+    });
+    const built = build(db, standIns);
+    const query = 'compile' in built ? built.compile() : built;
+    const placed = new Set<string>();
+    const slots = query.parameters.map((parameter) => {
+      if (typeof parameter !== 'string' || !parameter.toLowerCase().includes(SLOT.trim().toLowerCase())) return undefined;
+      const key = parameter.slice(SLOT.length);
+      if (!parameter.startsWith(SLOT) || !read.has(key))
+        throw new Error(`statement ${name}: a value was changed on its way into the query`);
+      placed.add(key);
+      return key as keyof P;
+    });
+    const lost = [...read].filter((key) => !placed.has(key));
+    if (lost.length > 0) throw new Error(`statement ${name}: ${lost.join(', ')} did not reach the query as a value`);
+    preparedNames.set(query.sql, name);
+    return { query, slots };
+  };
+  return async (db, values) => {
+    compiled ??= compile(db);
+    const { query, slots } = compiled;
+    const parameters = slots.map((slot, index) => (slot === undefined ? query.parameters[index] : values[slot]));
+    return db.executeQuery({ ...query, parameters });
+  };
 }
 
 /** PostgreSQL's "cached plan must not change result type": a migration changed a table under the statement. */
 const PLAN_RESULT_CHANGED = '0A000';
 
-/** A pg client that sends the SQL of `prepared` queries as named statements. */
+/** A pg client that sends the SQL of `preparedStatement`s as named statements. */
 class PreparingClient extends pg.Client {
   // Kysely's driver calls query(text, values) and awaits the promise; everything else passes through.
   override query(...args: unknown[]): never {
@@ -92,8 +125,17 @@ export function embeddedDatabaseOf(db: Db): PGlite | undefined {
 export async function openDatabase(target: DbTarget): Promise<DbHandle> {
   if (target.databaseUrl) {
     // A bounded wait for a connection: while the server is away, requests fail fast (503) instead
-    // of queueing until the load balancer gives up.
-    const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 10, connectionTimeoutMillis: 5_000, Client: PreparingClient });
+    // of queueing until the load balancer gives up. An idle connection is kept a minute (pg's
+    // default: 10 s), so traffic coming in bursts does not start a backend, warm its caches and
+    // prepare the hot statements again at every burst (bench: logins against argon2id verifies,
+    // whose rounds are 10 s apart).
+    const pool = new pg.Pool({
+      connectionString: target.databaseUrl,
+      max: 10,
+      idleTimeoutMillis: 60_000,
+      connectionTimeoutMillis: 5_000,
+      Client: PreparingClient,
+    });
     const report = (error: Error) => target.onConnectionError?.(error);
     // An idle connection the server drops (restart, failover) must not crash the process; the
     // pool replaces it on the next query.

@@ -1,36 +1,36 @@
 import { sql } from 'kysely';
-import { executePrepared, type Db } from '../../db/connection.ts';
+import { preparedStatement, type Db } from '../../db/connection.ts';
 import { escapeLike } from '../../db/keyset.ts';
 
+/** An audit row as written: every column named, so that the statement's text is always one; `data` as JSON text. */
 export interface AuditRowValues {
   tenant_id: number | null;
   user_id: number | null;
   action: string;
   ip: string | null;
-  data: object;
+  data: string;
   created_at: Date;
-  target_type?: string | null;
-  target_id?: string | null;
-  impersonator_id?: number | null;
+  target_type: string | null;
+  target_id: string | null;
+  impersonator_id: number | null;
 }
 
 /** An audit row's insert (also one part of the sign-in's single write, modules/auth/queries.ts). */
-export const auditEntryInsert = (db: Db, entry: AuditRowValues) =>
+export const auditEntryInsert = (db: Db, row: AuditRowValues) =>
   db.insertInto('audit_log').values({
-    tenant_id: entry.tenant_id,
-    user_id: entry.user_id,
-    action: entry.action,
-    ip: entry.ip,
-    data: sql`${JSON.stringify(entry.data)}::jsonb`,
-    created_at: entry.created_at,
-    // Every column always named, so the statement's text is one.
-    target_type: entry.target_type ?? null,
-    target_id: entry.target_id ?? null,
-    impersonator_id: entry.impersonator_id ?? null,
+    tenant_id: row.tenant_id,
+    user_id: row.user_id,
+    action: row.action,
+    ip: row.ip,
+    data: sql`${row.data}::jsonb`,
+    created_at: row.created_at,
+    target_type: row.target_type,
+    target_id: row.target_id,
+    impersonator_id: row.impersonator_id,
   } as never);
 
-/** Prepared: most requests that change something write one. */
-export const insertAuditEntry = (db: Db, entry: AuditRowValues) => executePrepared(db, 'berth_audit_entry', auditEntryInsert(db, entry));
+/** Most requests that change something write one. */
+export const insertAuditEntry = preparedStatement('berth_audit_entry', auditEntryInsert);
 
 export interface AuditFilter {
   /** Null: every tenant (super admins). */

@@ -173,7 +173,7 @@ export class AuditService {
       user_id: entry.userId,
       action: entry.action,
       ip: entry.ip,
-      data: entry.data ?? {},
+      data: JSON.stringify(entry.data ?? {}),
       created_at: this.clock.now(),
       target_type: entry.target?.type ?? null,
       target_id: entry.target === undefined ? null : String(entry.target.id),

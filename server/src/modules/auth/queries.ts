@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
-import type { Insertable } from 'kysely';
-import { executePrepared, type Db } from '../../db/connection.ts';
-import type { SessionsTable } from '../../db/schema.ts';
+import { preparedStatement, type Db } from '../../db/connection.ts';
 import { auditEntryInsert, type AuditRowValues } from '../audit/queries.ts';
+import { sessionInsert, type NewSessionRow } from '../sessions/queries.ts';
 import { loginCandidateQuery, type UserRow } from '../users/queries.ts';
 import type { PairQueries } from './throttle.ts';
 
@@ -25,6 +24,14 @@ export const takeThrottleHit = async (db: Db, q: { key: string; now: Date; since
   return takenHit(row?.hit_id, row?.oldest, q.now);
 };
 
+const throttlePair = preparedStatement(
+  'berth_throttle_pair',
+  (db, v: { now: Date; first: string; firstSince: Date; firstLimit: number; second: string; secondSince: Date; secondLimit: number }) =>
+    sql<{ first_id: number | null; first_oldest: Date | string | null; second_id: number | null; second_oldest: Date | string | null }>`
+      select first_id, first_oldest, second_id, second_oldest from public.take_throttle_hit_pair(${v.now},
+        ${v.first}, ${v.firstSince}, ${v.firstLimit}, ${v.second}, ${v.secondSince}, ${v.secondLimit})`.compile(db),
+);
+
 /** Two hits on two keys in one call (migration 0027): the first key is locked first. */
 export const takeThrottleHitPair = async (
   db: Db,
@@ -32,13 +39,15 @@ export const takeThrottleHitPair = async (
   first: ThrottleHitQuery,
   second: ThrottleHitQuery,
 ): Promise<[TakenHit, TakenHit]> => {
-  type Row = { first_id: number | null; first_oldest: Date | string | null; second_id: number | null; second_oldest: Date | string | null };
-  const { rows } = await executePrepared(
-    db,
-    'berth_throttle_pair',
-    sql<Row>`select first_id, first_oldest, second_id, second_oldest from public.take_throttle_hit_pair(${now},
-      ${first.key}, ${first.since}, ${first.limit}, ${second.key}, ${second.since}, ${second.limit})`.compile(db),
-  );
+  const { rows } = await throttlePair(db, {
+    now,
+    first: first.key,
+    firstSince: first.since,
+    firstLimit: first.limit,
+    second: second.key,
+    secondSince: second.since,
+    secondLimit: second.limit,
+  });
   const row = rows[0];
   return [takenHit(row?.first_id, row?.first_oldest, now), takenHit(row?.second_id, row?.second_oldest, now)];
 };
@@ -61,6 +70,40 @@ export const deleteThrottleHitsBefore = (db: Db, before: Date) => db.deleteFrom(
  * backend that competes with argon2 for the CPU (bench: logins against raw argon2id verifies).
  */
 
+type CandidateTriesRow = UserRow & {
+  throttle_key: string;
+  first_id: number | null;
+  first_oldest: Date | string | null;
+  second_id: number | null;
+  second_oldest: Date | string | null;
+};
+
+const loginCandidateTakingTries = preparedStatement(
+  'berth_login_candidate_tries',
+  (
+    db,
+    v: {
+      tenantId: number;
+      email: string;
+      emailKey: string;
+      now: Date;
+      minePrefix: string;
+      mineSince: Date;
+      mineLimit: number;
+      theirsKey: string;
+      theirsSince: Date;
+      theirsLimit: number;
+    },
+  ) =>
+    sql<CandidateTriesRow>`with candidate as materialized (${loginCandidateQuery(db, v.tenantId, v.email)}),
+      account as (select coalesce('user:' || (select id from candidate), ${v.emailKey}::text) as throttle_key)
+      select candidate.*, account.throttle_key, t.first_id, t.first_oldest, t.second_id, t.second_oldest
+        from account
+        cross join lateral public.take_throttle_hit_pair(${v.now}, ${v.minePrefix}::text || account.throttle_key,
+          ${v.mineSince}, ${v.mineLimit}, ${v.theirsKey}, ${v.theirsSince}, ${v.theirsLimit}) t
+        left join candidate on true`.compile(db),
+);
+
 /**
  * The account an e-mail signs in to (users/queries.ts loginCandidateQuery) and the tries on its
  * throttle and the address's, in one statement: the account's key is its id when it exists, the
@@ -72,25 +115,19 @@ export const findLoginCandidateTakingTries = async (
   email: string,
   q: PairQueries,
 ): Promise<{ user: UserRow | undefined; key: string; hits: [TakenHit, TakenHit] }> => {
-  type Row = UserRow & {
-    throttle_key: string;
-    first_id: number | null;
-    first_oldest: Date | string | null;
-    second_id: number | null;
-    second_oldest: Date | string | null;
-  };
-  const emailKey = `email:${email.toLowerCase()}`;
-  const { rows } = await executePrepared(
-    db,
-    'berth_login_candidate_tries',
-    sql<Row>`with candidate as materialized (${loginCandidateQuery(db, tenantId, email)}),
-      account as (select coalesce('user:' || (select id from candidate), ${emailKey}::text) as throttle_key)
-      select candidate.*, account.throttle_key, t.first_id, t.first_oldest, t.second_id, t.second_oldest
-        from account
-        cross join lateral public.take_throttle_hit_pair(${q.now}, ${q.mine.prefix}::text || account.throttle_key,
-          ${q.mine.since}, ${q.mine.limit}, ${q.theirs.key}, ${q.theirs.since}, ${q.theirs.limit}) t
-        left join candidate on true`.compile(db),
-  );
+  const emailLowerCase = email.toLowerCase();
+  const { rows } = await loginCandidateTakingTries(db, {
+    tenantId,
+    email: emailLowerCase,
+    emailKey: `email:${emailLowerCase}`,
+    now: q.now,
+    minePrefix: q.mine.prefix,
+    mineSince: q.mine.since,
+    mineLimit: q.mine.limit,
+    theirsKey: q.theirs.key,
+    theirsSince: q.theirs.since,
+    theirsLimit: q.theirs.limit,
+  });
   const row = rows[0];
   if (!row) throw new Error('take_throttle_hit_pair answered no row');
   const { throttle_key, first_id, first_oldest, second_id, second_oldest, ...user } = row;
@@ -101,21 +138,41 @@ export const findLoginCandidateTakingTries = async (
   };
 };
 
-/** A sign-in that passed: its tries cleared (throttle.ts onPass), its audit row and its session row, in one statement. */
-export const recordSignIn = (
-  db: Db,
-  release: { ids: number[]; keys: string[] },
-  audit: AuditRowValues,
-  session: Insertable<SessionsTable>,
-) =>
-  executePrepared(
-    db,
-    'berth_sign_in',
+type Prefixed<T, P extends string> = { [K in keyof T & string as `${P}${K}`]: T[K] };
+const AUDIT_COLUMNS = [
+  'tenant_id',
+  'user_id',
+  'action',
+  'ip',
+  'data',
+  'created_at',
+  'target_type',
+  'target_id',
+  'impersonator_id',
+] as const satisfies readonly (keyof AuditRowValues)[];
+
+const signIn = preparedStatement(
+  'berth_sign_in',
+  (db, v: { release_ids: number[]; release_keys: string[] } & Prefixed<AuditRowValues, 'audit_'> & NewSessionRow) =>
     db
       .with('released', (qb) =>
-        qb.deleteFrom('throttle_hits').where(sql<boolean>`id = any(${release.ids}::integer[]) or key = any(${release.keys}::text[])`),
+        qb.deleteFrom('throttle_hits').where(sql<boolean>`id = any(${v.release_ids}::integer[]) or key = any(${v.release_keys}::text[])`),
       )
-      .with('audited', () => auditEntryInsert(db, audit))
-      .insertInto('sessions')
-      .values(session),
-  );
+      .with('audited', () =>
+        auditEntryInsert(
+          db,
+          Object.fromEntries(AUDIT_COLUMNS.map((column) => [column, v[`audit_${column}`]])) as unknown as AuditRowValues,
+        ),
+      )
+      .with('session', () => sessionInsert(db, v))
+      .selectNoFrom(sql<number>`1`.as('done')),
+);
+
+/** A sign-in that passed: its tries cleared (throttle.ts onPass), its audit row and its session row, in one statement. */
+export const recordSignIn = (db: Db, release: { ids: number[]; keys: string[] }, audit: AuditRowValues, session: NewSessionRow) =>
+  signIn(db, {
+    release_ids: release.ids,
+    release_keys: release.keys,
+    ...(Object.fromEntries(AUDIT_COLUMNS.map((column) => [`audit_${column}`, audit[column]])) as Prefixed<AuditRowValues, 'audit_'>),
+    ...session,
+  });

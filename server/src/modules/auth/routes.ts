@@ -18,6 +18,11 @@ export function authRoutes(auth: AuthService, sessions: SessionService, realtime
       '/login',
       {
         config: { signsIn: true, rateLimit: RATE_LIMITS.auth },
+        // The answer is a user (under COMPRESS_THRESHOLD_BYTES, http/web-app.ts) and a sign-in is
+        // never sent compressed: without @fastify/compress's three hooks, as each login is CPU the
+        // password check needs (bench: logins against raw argon2id verifies).
+        compress: false,
+        decompress: false,
         schema: {
           tags: ['auth'],
           summary: 'Log in with e-mail (or uid) and password; rotates the session id',

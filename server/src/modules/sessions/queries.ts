@@ -1,10 +1,38 @@
-import type { CompiledQuery, Insertable } from 'kysely';
-import { executePrepared, prepared, type Db } from '../../db/connection.ts';
-import type { SessionsTable } from '../../db/schema.ts';
+import { preparedStatement, type Db } from '../../db/connection.ts';
 
-/** Prepared: every sign-in makes one; `values` names the same columns on every call (sessions/service.ts create). */
-export const insertSession = (db: Db, values: Insertable<SessionsTable>) =>
-  executePrepared(db, 'berth_session_insert', db.insertInto('sessions').values(values));
+/** A new session's row as written (every column named, so the statement's text is one); `public_id` is the database's. */
+export interface NewSessionRow {
+  id_hash: string;
+  user_id: number;
+  tenant_id: number;
+  remember: boolean;
+  two_factor_pending: boolean;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  two_factor_started_at: Date | null;
+}
+
+/** A session's insert (also the last part of the sign-in's single write, modules/auth/queries.ts). */
+export const sessionInsert = (db: Db, row: NewSessionRow) =>
+  db.insertInto('sessions').values({
+    id_hash: row.id_hash,
+    user_id: row.user_id,
+    tenant_id: row.tenant_id,
+    remember: row.remember,
+    two_factor_pending: row.two_factor_pending,
+    ip: row.ip,
+    user_agent: row.user_agent,
+    created_at: row.created_at,
+    last_seen_at: row.last_seen_at,
+    expires_at: row.expires_at,
+    two_factor_started_at: row.two_factor_started_at,
+  });
+
+/** Every sign-in makes one (sessions/service.ts write). */
+export const insertSession = preparedStatement('berth_session_insert', sessionInsert);
 
 /** The session with its user in one round trip: this runs on every authenticated request. */
 const sessionWithUser = (db: Db, idHash: string) =>
@@ -40,13 +68,13 @@ const sessionWithUser = (db: Db, idHash: string) =>
     ])
     .where('sessions.id_hash', '=', idHash);
 
-let sessionWithUserStatement: ((parameters: readonly unknown[]) => CompiledQuery<SessionWithUserRow>) | undefined;
 export type SessionWithUserRow = Awaited<ReturnType<ReturnType<typeof sessionWithUser>['executeTakeFirstOrThrow']>>;
+
+const sessionWithUserStatement = preparedStatement('berth_session_with_user', (db, v: { idHash: string }) => sessionWithUser(db, v.idHash));
 
 /** Every API request runs this: compiled once, and a prepared statement on PostgreSQL. */
 export async function findSessionWithUser(db: Db, idHash: string): Promise<SessionWithUserRow | undefined> {
-  sessionWithUserStatement ??= prepared('berth_session_with_user', sessionWithUser(db, '').compile());
-  const { rows } = await db.executeQuery(sessionWithUserStatement([idHash]));
+  const { rows } = await sessionWithUserStatement(db, { idHash });
   return rows[0];
 }
 

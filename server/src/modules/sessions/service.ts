@@ -1,7 +1,5 @@
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_REMEMBER_MS } from '@berth/contracts';
 import type { Db } from '../../db/connection.ts';
-import type { Insertable } from 'kysely';
-import type { SessionsTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/tokens.ts';
 import type { Impersonator } from '@berth/contracts';
@@ -15,6 +13,7 @@ import {
   insertSession,
   listUserSessions,
   touchSession,
+  type NewSessionRow,
   type SessionWithUserRow,
 } from './queries.ts';
 import type { SessionCache } from './cache.ts';
@@ -93,7 +92,7 @@ function presentSession(row: SessionWithUserRow): ActiveSession {
   };
 }
 
-export type NewSessionRow = Insertable<SessionsTable>;
+export type { NewSessionRow } from './queries.ts';
 
 export interface NewSession {
   userId: number;

@@ -1,25 +1,29 @@
 import { sql } from 'kysely';
 import type { Insertable, Selectable } from 'kysely';
-import { executePrepared, type Db } from '../../db/connection.ts';
+import { preparedStatement, type Db } from '../../db/connection.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
 /**
- * Login looks in the request's tenant first; a super admin may sign in at any tenant's host.
- * E-mail is case-folded on both sides.
+ * The account a lower-cased e-mail signs in to: the request's tenant first; a super admin may
+ * sign in at any tenant's host. E-mail is case-folded on both sides.
  */
-export const loginCandidateQuery = (db: Db, tenantId: number, email: string) =>
+export const loginCandidateQuery = (db: Db, tenantId: number, emailLowerCase: string) =>
   db
     .selectFrom('users')
     .selectAll()
-    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .where(sql<string>`lower(email)`, '=', emailLowerCase)
     .where((eb) => eb.or([eb('tenant_id', '=', tenantId), eb('role', '=', 'super_admin')]))
     .orderBy(sql`tenant_id = ${tenantId}`, 'desc')
     .limit(1);
 
+const loginCandidate = preparedStatement('berth_login_candidate', (db, values: { tenantId: number; email: string }) =>
+  loginCandidateQuery(db, values.tenantId, values.email),
+);
+
 export const findLoginCandidate = async (db: Db, tenantId: number, email: string): Promise<UserRow | undefined> =>
-  (await executePrepared(db, 'berth_login_candidate', loginCandidateQuery(db, tenantId, email))).rows[0];
+  (await loginCandidate(db, { tenantId, email: email.toLowerCase() })).rows[0];
 
 export const findUserById = (db: Db, id: number) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
