@@ -1,7 +1,25 @@
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { IssuedCertificate } from './acme.ts';
 
-const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const WEEK = 7 * 24 * HOUR;
+
+/** After the `attempts`-th failed order in a row, when to try again: that step of the backoff (its last from then on). */
+export function retryAfterFailure(now: Date, attempts: number, stepsMinutes: readonly number[]): Date {
+  return new Date(now.getTime() + stepsMinutes[Math.min(attempts, stepsMinutes.length) - 1]! * MINUTE);
+}
+
+export const weekBefore = (now: Date): Date => new Date(now.getTime() - WEEK);
+
+/**
+ * The CA allows the same names only so often a week: null while the week's orders (oldest first)
+ * leave room, else when the oldest of them is a week old.
+ */
+export function duplicatesFullUntil(week: readonly { started_at: Date | string }[], limit: number): Date | null {
+  const oldest = week[0];
+  return week.length >= limit && oldest ? new Date(new Date(oldest.started_at).getTime() + WEEK) : null;
+}
 
 /**
  * When a certificate is renewed: at two thirds of its lifetime. Should that be past already by this

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { AcmeProblem, type AcmeCa } from './acme.ts';
-import { issuedColumns } from './issued.ts';
+import { duplicatesFullUntil, issuedColumns, retryAfterFailure, weekBefore } from './issued.ts';
 import {
   claimPlatformCertificate,
   deleteDnsChallenge,
@@ -17,9 +17,6 @@ import {
   servedZoneOf,
   updatePlatformCertificate,
 } from './queries.ts';
-
-const MINUTE = 60 * 1000;
-const DAY = 24 * 60 * MINUTE;
 
 /** What the panel's certificate shares with the domains' (modules/certificates/service.ts). */
 export interface PlatformContext {
@@ -67,12 +64,9 @@ export class PlatformCertificate {
     const row = await findPlatformCertificate(db);
     if (!row || this.names.length === 0) return;
     const started = clock.now();
-    const week = await platformIssuedSince(db, new Date(started.getTime() - 7 * DAY));
-    if (week.length >= this.context.duplicatesPerWeek) {
-      await updatePlatformCertificate(db, {
-        next_try_at: new Date(new Date(week[0]!.started_at).getTime() + 7 * DAY),
-        updated_at: started,
-      });
+    const fullUntil = duplicatesFullUntil(await platformIssuedSince(db, weekBefore(started)), this.context.duplicatesPerWeek);
+    if (fullUntil) {
+      await updatePlatformCertificate(db, { next_try_at: fullUntil, updated_at: started });
       return;
     }
     const zone = await this.servingZone();
@@ -110,8 +104,7 @@ export class PlatformCertificate {
       await finishOrder(db, orderId, 'failed');
       const problem = error instanceof AcmeProblem ? error.message : String(error);
       const attempts = row.attempts + 1;
-      const steps = this.context.retryAfterMinutes;
-      const nextTry = new Date(clock.now().getTime() + steps[Math.min(attempts, steps.length) - 1]! * MINUTE);
+      const nextTry = retryAfterFailure(clock.now(), attempts, this.context.retryAfterMinutes);
       // A valid certificate stays in use as it is: its names (other ones keep it due) and how it came.
       await updatePlatformCertificate(db, {
         ...(row.state === 'valid' ? {} : { names: this.names, method }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renewalTime } from './service.ts';
+import { renewalTime } from './issued.ts';
 
 const at = (iso: string) => new Date(iso);
 

@@ -24,9 +24,7 @@ import { AcmeCa, AcmeProblem, type AcmeSettings } from './acme.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from './keys.ts';
 import { checkUpload } from './upload.ts';
 import { PlatformCertificate } from './platform.ts';
-import { issuedColumns, renewalTime } from './issued.ts';
-
-export { renewalTime };
+import { duplicatesFullUntil, issuedColumns, retryAfterFailure, weekBefore } from './issued.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import {
   claimCertificate,
@@ -363,11 +361,12 @@ export class CertificateService {
         : [domain.name, `www.${domain.name}`, ...(await this.aliasesHere(domain.name, domain.aliases))];
     const started = clock.now();
     await updateCertificate(db, domainId, { aliases: domain.aliases });
-    // The CA allows the same names only so often a week: wait until the oldest of them is a week old.
-    const week = await issuedSince(db, domainId, new Date(started.getTime() - 7 * DAY));
-    if (week.length >= LETS_ENCRYPT_LIMITS.duplicateCertificatesPerWeek) {
-      const at = new Date(new Date(week[0]!.started_at).getTime() + 7 * DAY);
-      await updateCertificate(db, domainId, { next_try_at: at, updated_at: started });
+    const fullUntil = duplicatesFullUntil(
+      await issuedSince(db, domainId, weekBefore(started)),
+      LETS_ENCRYPT_LIMITS.duplicateCertificatesPerWeek,
+    );
+    if (fullUntil) {
+      await updateCertificate(db, domainId, { next_try_at: fullUntil, updated_at: started });
       return;
     }
     const orderId = await insertOrder(db, { domain_id: domainId, names, started_at: started });
@@ -463,8 +462,7 @@ export class CertificateService {
     const { db, clock } = this.deps;
     const now = clock.now();
     const attempts = row.attempts + 1;
-    const wait = RETRY_AFTER_MINUTES[Math.min(attempts, RETRY_AFTER_MINUTES.length) - 1]! * MINUTE;
-    const nextTry = new Date(now.getTime() + wait);
+    const nextTry = retryAfterFailure(now, attempts, RETRY_AFTER_MINUTES);
     const validUntil = row.state === 'valid' && row.not_after ? new Date(row.not_after) : null;
     await db.transaction().execute(async (trx) => {
       await updateCertificate(trx, domain.id, {
