@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser, callerFor, superAdmin } from '../../../test/hosting.ts';
 import { ownChain } from '../../../test/own-certificate.ts';
 import { loadConfig } from '../../config.ts';
+import { claimPlatformCertificate, findPlatformCertificate } from './queries.ts';
 import { acmeSettingsOf } from './settings.ts';
 
 // Without a CA (the embedded database, a developer's machine) nothing is ordered and the domain
@@ -182,5 +183,23 @@ describe('which CA', () => {
       eab: { kid: 'kid-1', hmacKey: 'aGVsbG8' },
       caFile: undefined,
     });
+  });
+});
+
+describe("the panel's certificate's claim", () => {
+  it('goes to one of 30 passes at the same instant, and again to one after its lease', async () => {
+    const names = ['panel.claim.example', 'webmail.panel.claim.example'];
+    const now = new Date('2026-12-01T10:00:00Z');
+    const lease = (from: Date) => new Date(from.getTime() + 10 * 60 * 1000);
+    const claims = await Promise.all(Array.from({ length: 30 }, () => claimPlatformCertificate(t.db, names, now, lease(now))));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    // Within the lease nobody else takes it; once it has run out, exactly one pass does again.
+    const during = new Date(now.getTime() + 5 * 60 * 1000);
+    expect(await claimPlatformCertificate(t.db, names, during, lease(during))).toBe(false);
+    const after = lease(now);
+    const again = await Promise.all(Array.from({ length: 30 }, () => claimPlatformCertificate(t.db, names, after, lease(after))));
+    expect(again.filter(Boolean)).toHaveLength(1);
+    const row = await findPlatformCertificate(t.db);
+    expect(row?.next_try_at && new Date(row.next_try_at).toISOString()).toBe(lease(after).toISOString());
   });
 });
