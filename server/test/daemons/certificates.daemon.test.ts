@@ -493,13 +493,27 @@ async function renewalInfoIdOf(pem: string): Promise<string> {
  * The new-order requests the panel sends to the CA from now on (acme-client's own HTTP client,
  * in this process): each JWS payload, decoded.
  */
-function newOrders(): { payloads: Record<string, unknown>[]; stop(): void } {
+function newOrders(options: { refuseReplaces?: boolean } = {}): { payloads: Record<string, unknown>[]; stop(): void } {
   const payloads: Record<string, unknown>[] = [];
-  const interceptor = acme.axios.interceptors.request.use((config) => {
+  const interceptor = acme.axios.interceptors.request.use(async (config) => {
     const body = (typeof config.data === 'string' ? JSON.parse(config.data) : config.data) as { payload?: string } | undefined;
     if (config.method?.toLowerCase() === 'post' && body?.payload) {
       const payload = JSON.parse(Buffer.from(body.payload, 'base64url').toString('utf8') || '{}') as Record<string, unknown>;
       if (Array.isArray(payload.identifiers)) payloads.push(payload);
+      // What a CA with RFC 9773 says of a certificate replaced already (§5; Debian's Pebble 2.4
+      // reads no `replaces`): the request goes no further.
+      if (options.refuseReplaces && Array.isArray(payload.identifiers) && payload.replaces) {
+        throw Object.assign(new Error('Request failed with status code 409'), {
+          isAxiosError: true,
+          config,
+          response: {
+            status: 409,
+            headers: {},
+            config,
+            data: { type: 'urn:ietf:params:acme:error:alreadyReplaced', detail: 'the certificate was replaced already' },
+          },
+        });
+      }
     }
     return config;
   });
@@ -570,6 +584,33 @@ describe("the CA's renewal information (RFC 9773)", () => {
     });
     expect(await pass()).toEqual({ ordered: 1 });
     expect((await rowOf(id)).serial).not.toBe(renewed.serial);
+  });
+
+  it('orders the renewal without `replaces` when the CA refuses it for the certificate named', async () => {
+    const id = (await t.db.selectFrom('domains').select('id').where('name', '=', 'secure.example').executeTakeFirstOrThrow()).id;
+    const before = await rowOf(id);
+    const now = t.clock.now().getTime();
+    // Due now; the CA's window asked for already (so that only the renewal is sent).
+    await t.db
+      .updateTable('certificates')
+      .set({ renew_at: new Date(now - 60_000), renewal_info_at: new Date(now + 24 * 60 * 60_000), next_try_at: null })
+      .where('domain_id', '=', id)
+      .execute();
+    const orders = newOrders({ refuseReplaces: true });
+    try {
+      expect(await pass()).toEqual({ ordered: 1 });
+    } finally {
+      orders.stop();
+    }
+    // Refused with `replaces`, then the same names again without it, which the CA issued.
+    const [refused, sent] = orders.payloads;
+    expect(orders.payloads).toHaveLength(2);
+    expect(refused).toEqual(expect.objectContaining({ replaces: await renewalInfoIdOf(before.cert_pem!) }));
+    expect(sent).not.toHaveProperty('replaces');
+    expect(sent?.identifiers).toEqual(refused?.identifiers);
+    const renewed = await rowOf(id);
+    expect(renewed.state).toBe('valid');
+    expect(renewed.serial).not.toBe(before.serial);
   });
 });
 
