@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import os from 'node:os';
 import { argon2VerifiesPerSecond } from './argon2-baseline.ts';
+import { cpuSnapshot, formatSplit, perOperation, type CpuSplit } from './cpu-split.ts';
 import { createBenchDatabase } from './database.ts';
 import { measureLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { formatComparison, ratioOf, verdict, type Comparison } from './report.ts';
@@ -167,10 +168,16 @@ async function main(): Promise<void> {
   // the ratio between 0.70 and 0.86 here).
   log(`POST /api/login (${loginLoad.connections} connections) and argon2id verifies in-process, in turn, best of ${settings.rounds} ...`);
   const loginRuns: LoadResult[] = [];
+  const loginSplits: CpuSplit[] = [];
   const verifyRuns: number[] = [];
+  const databaseName = new URL(database.url).pathname.slice(1);
   for (let round = 0; round < settings.rounds; round++) {
     const warmupSeconds = round === 0 ? settings.warmupSeconds : 0;
-    loginRuns.push(await measureLoad({ ...loginLoad, warmupSeconds }));
+    if (warmupSeconds > 0) await measureLoad({ ...loginLoad, durationSeconds: warmupSeconds, warmupSeconds: 0 });
+    const before = cpuSnapshot(berth.pid, databaseName);
+    const run = await measureLoad({ ...loginLoad, warmupSeconds: 0 });
+    loginSplits.push(perOperation(before, cpuSnapshot(berth.pid, databaseName), run.completed));
+    loginRuns.push(run);
     verifyRuns.push(
       await argon2VerifiesPerSecond(
         settings.admin.password,
@@ -184,6 +191,7 @@ async function main(): Promise<void> {
   log(`  per second of each run: logins ${runsOf(loginRuns)}; verifies ${verifyRuns.map((rate) => rate.toFixed(0)).join(', ')}`);
   const logins = best(loginRuns);
   const verifies = Math.max(...verifyRuns);
+  const loginSplit = loginSplits[loginRuns.indexOf(logins)] ?? {};
 
   log('Lighthouse on /login, /dashboard, /host/domain (demo data) ...');
   await promisify(execFile)(process.execPath, ['server/src/cli.ts', 'demo', '--password', settings.demo.password], {
@@ -236,6 +244,11 @@ async function main(): Promise<void> {
     log(`WARNING: ${(busyBefore * 100).toFixed(0)}% of the CPU was busy with other work just before the run; the numbers are noisy.`);
   }
   for (const comparison of [userComparison, poolComparison, loginComparison]) log(`\n${formatComparison(comparison)}`);
+  if (Object.keys(loginSplit).length > 0) {
+    log(
+      `  CPU per login in its best run, ms: ${formatSplit(loginSplit)}; a raw verify: ${((os.cpus().length * 1000) / verifies).toFixed(2)} (cores × 1000 / verifies per s)`,
+    );
+  }
   log('');
   for (const [path, count] of queryCounts) {
     const ok = count <= settings.goals.queriesPerRequest;

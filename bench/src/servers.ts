@@ -8,6 +8,8 @@ export const repoRoot = path.resolve(import.meta.dirname, '../..');
 export interface RunningServer {
   name: string;
   url: string;
+  /** Its process (bench/src/cpu-split.ts reads its threads' CPU). */
+  pid?: number | undefined;
   output(): string;
   stop(): Promise<void>;
 }
@@ -99,7 +101,7 @@ export async function startBerth(options: BerthOptions): Promise<RunningServer> 
     await stop();
     throw error;
   }
-  return { name: 'Berth', url, output, stop };
+  return { name: 'Berth', url, pid: child.pid, output, stop };
 }
 
 /** A baseline server of bench/src in its own process, like the server it is compared with. */
