@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createCustomer, createTestApp, login, type TestApp } from '../../test/harness.ts';
 import { preparedStatement } from './connection.ts';
+import { findLoginCandidateTakingTries, recordSignIn } from '../modules/auth/queries.ts';
+
+const onPostgres = process.env.BERTH_TEST_DB === 'postgres';
 
 // The session lookup is a named prepared statement on PostgreSQL (db/connection.ts `preparedStatement`).
 // A migration that changes a table under it must not break the sessions of a running server.
@@ -57,5 +60,48 @@ describe('preparedStatement', () => {
       v.ids.length > 0 ? sql`select 1`.compile(db) : sql`select 2`.compile(db),
     );
     await expect(shaped(t.db, { ids: [] })).rejects.toThrow(/ids did not reach the query/);
+  });
+});
+
+// PostgreSQL plans a prepared statement afresh for its first five runs, then keeps a generic plan
+// unless that looks dearer than the fresh ones; a statement it plans again at every run costs each
+// sign-in a planning (bench: logins against raw argon2id verifies).
+describe.runIf(onPostgres)('the sign-in statements on PostgreSQL', () => {
+  it('are planned once per connection, not at every sign-in', async () => {
+    t = await createTestApp();
+    const customer = await createCustomer(t, 'planned@example.test');
+    const { audit, sessions, clock } = t.services;
+    const plans = await t.db.connection().execute(async (connection) => {
+      for (let i = 0; i < 10; i++) {
+        const now = clock.now();
+        const since = new Date(now.getTime() - 60_000);
+        const found = await findLoginCandidateTakingTries(connection, 1, customer.email, {
+          now,
+          mine: { prefix: 'plan-account:', since, limit: 100 },
+          theirs: { key: 'plan-ip:192.0.2.1', since, limit: 100 },
+        });
+        expect(found.user?.id).toBe(customer.user.id);
+        const ipHit = found.hits[1];
+        const { row } = sessions.prepare({ userId: customer.user.id, tenantId: 1, remember: false, ip: '192.0.2.1', userAgent: 'plan' });
+        await recordSignIn(
+          connection,
+          { id: 'id' in ipHit ? ipHit.id : null, key: `plan-account:${found.key}` },
+          audit.row({ action: 'auth.login.success', tenantId: 1, userId: customer.user.id, ip: '192.0.2.1' }),
+          row,
+        );
+      }
+      return (
+        await sql<{ name: string; generic_plans: number; custom_plans: number }>`
+          select name, generic_plans::int, custom_plans::int from pg_prepared_statements
+           where name in ('berth_login_candidate_tries', 'berth_sign_in') order by name`.execute(connection)
+      ).rows;
+    });
+    expect(plans).toEqual([
+      { name: 'berth_login_candidate_tries', generic_plans: 5, custom_plans: 5 },
+      { name: 'berth_sign_in', generic_plans: 5, custom_plans: 5 },
+    ]);
+    // Every try the sign-ins took was released by them: none stands on the account or the address.
+    const left = await sql<{ count: number }>`select count(*)::int as count from throttle_hits where key like 'plan-%'`.execute(t.db);
+    expect(left.rows[0]?.count).toBe(0);
   });
 });

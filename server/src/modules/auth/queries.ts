@@ -138,41 +138,37 @@ export const findLoginCandidateTakingTries = async (
   };
 };
 
+// The audit row and the session row share column names (tenant_id, user_id, ip, created_at): the
+// statement's values name the audit's with a prefix, and the audit insert reads them through it.
 type Prefixed<T, P extends string> = { [K in keyof T & string as `${P}${K}`]: T[K] };
-const AUDIT_COLUMNS = [
-  'tenant_id',
-  'user_id',
-  'action',
-  'ip',
-  'data',
-  'created_at',
-  'target_type',
-  'target_id',
-  'impersonator_id',
-] as const satisfies readonly (keyof AuditRowValues)[];
+const AUDIT_PREFIX = 'audit_';
+const prefixed = <T extends object>(values: T) =>
+  Object.fromEntries(Object.entries(values).map(([key, value]) => [AUDIT_PREFIX + key, value])) as Prefixed<T, typeof AUDIT_PREFIX>;
+const unprefixed = <T extends object>(values: Prefixed<T, typeof AUDIT_PREFIX>): T =>
+  new Proxy({} as T, {
+    get: (_target, key) => (typeof key === 'string' ? (values as Record<string, unknown>)[AUDIT_PREFIX + key] : undefined),
+  });
 
+// One try by id and one key, not arrays: with arrays PostgreSQL plans the statement again at every
+// sign-in (its generic plan guesses ten elements and looks dearer); with scalars the plan is made
+// once (db/prepared.api.test.ts).
 const signIn = preparedStatement(
   'berth_sign_in',
-  (db, v: { release_ids: number[]; release_keys: string[] } & Prefixed<AuditRowValues, 'audit_'> & NewSessionRow) =>
+  (db, v: { release_id: number | null; release_key: string } & Prefixed<AuditRowValues, 'audit_'> & NewSessionRow) =>
     db
       .with('released', (qb) =>
-        qb.deleteFrom('throttle_hits').where(sql<boolean>`id = any(${v.release_ids}::integer[]) or key = any(${v.release_keys}::text[])`),
+        qb.deleteFrom('throttle_hits').where(sql<boolean>`id = ${v.release_id}::integer or key = ${v.release_key}::text`),
       )
-      .with('audited', () =>
-        auditEntryInsert(
-          db,
-          Object.fromEntries(AUDIT_COLUMNS.map((column) => [column, v[`audit_${column}`]])) as unknown as AuditRowValues,
-        ),
-      )
+      .with('audited', () => auditEntryInsert(db, unprefixed<AuditRowValues>(v)))
       .with('session', () => sessionInsert(db, v))
       .selectNoFrom(sql<number>`1`.as('done')),
 );
 
 /** A sign-in that passed: its tries cleared (throttle.ts onPass), its audit row and its session row, in one statement. */
-export const recordSignIn = (db: Db, release: { ids: number[]; keys: string[] }, audit: AuditRowValues, session: NewSessionRow) =>
+export const recordSignIn = (db: Db, release: { id: number | null; key: string }, audit: AuditRowValues, session: NewSessionRow) =>
   signIn(db, {
-    release_ids: release.ids,
-    release_keys: release.keys,
-    ...(Object.fromEntries(AUDIT_COLUMNS.map((column) => [`audit_${column}`, audit[column]])) as Prefixed<AuditRowValues, 'audit_'>),
+    release_id: release.id,
+    release_key: release.key,
+    ...prefixed(audit),
     ...session,
   });

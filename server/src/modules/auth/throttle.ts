@@ -36,8 +36,11 @@ export interface PairedAttempt {
   takeBack(): Promise<void>;
   /** The check passed: the first key's failures are cleared, the second's try taken back. */
   passed(): Promise<void>;
-  /** What `passed` deletes, for a caller that deletes it in a statement of its own (the sign-in). */
-  onPass: { ids: number[]; keys: string[] };
+  /**
+   * What `passed` deletes, for a caller that deletes it in a statement of its own (the sign-in): the
+   * second throttle's try, when one was taken, and every try on the first key.
+   */
+  onPass: { id: number | null; key: string };
 }
 
 /** The two tries of a pair, for a statement that takes them beside work of its own. */
@@ -109,14 +112,14 @@ export class FailureThrottle {
       'oldest' in theirs ? other.waitFor(theirs.oldest, now) : 0,
     );
     const ids = [mine, theirs].flatMap((hit) => ('id' in hit ? [hit.id] : []));
-    const onPass = { ids: 'id' in theirs ? [theirs.id] : [], keys: [this.prefix + key] };
+    const onPass = { id: 'id' in theirs ? theirs.id : null, key: this.prefix + key };
     return {
       result,
       tries: {
         wait,
         onPass,
         takeBack: async () => void (ids.length > 0 && (await deleteThrottleHitsOrKeys(this.db, ids, []))),
-        passed: async () => void (await deleteThrottleHitsOrKeys(this.db, onPass.ids, onPass.keys)),
+        passed: async () => void (await deleteThrottleHitsOrKeys(this.db, onPass.id === null ? [] : [onPass.id], [onPass.key])),
       },
     };
   }
