@@ -131,7 +131,10 @@ test('a wrong password shows the error under the e-mail field', async ({ page, b
   const form = loginForm(page);
   await form.email.fill(berth.admin.email);
   await form.password.fill(`${berth.admin.password}-wrong`);
+  // The answer itself first: a failure then says whether the form was sent and what came back.
+  const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/login');
   await form.submit.click();
+  expect((await answer).status(), 'the sign-in is refused as a field error').toBe(422);
 
   const error = page.getByText('These credentials do not match our records.');
   await expect(error).toBeVisible();
@@ -146,6 +149,30 @@ test('a wrong password shows the error under the e-mail field', async ({ page, b
   await expect(page).toHaveURL(onPath('/login'));
   await expect(form.email).toHaveValue(berth.admin.email);
   expect((await page.request.get('/api/user')).status()).toBe(401);
+});
+
+test('a button held down as the app arrives keeps its page until released: the click goes through', async ({ page, berth }) => {
+  const release = await holdScripts(page, 'login-boot');
+  await page.goto('/login');
+  const form = loginForm(page);
+  await form.email.fill(berth.admin.email);
+  await form.password.fill(`${berth.admin.password}-wrong`);
+  const button = await form.submit.boundingBox();
+  expect(button).not.toBeNull();
+  await page.mouse.move(button!.x + button!.width / 2, button!.y + button!.height / 2);
+  await page.mouse.down();
+
+  // The app arrives and renders its own screen under the prerendered one, which stays while pressed.
+  release();
+  await expect(page.locator('#root form')).toHaveCount(1);
+  await expect(page.locator('#prerender')).toHaveCount(1);
+
+  const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/login');
+  await page.mouse.up();
+  expect((await answer).status(), 'the press sent the form').toBe(422);
+  await expect(page.getByText('These credentials do not match our records.')).toBeVisible();
+  await expect(page.locator('#prerender')).toHaveCount(0);
+  await expect(form.email).toHaveValue(berth.admin.email);
 });
 
 test('/login/:email prefills the e-mail field', async ({ page }) => {

@@ -48,6 +48,12 @@ if (page) {
     if (replayed instanceof HTMLElement && replayed.dataset.replay) page.dataset.clicked = replayed.dataset.replay;
     start();
   });
+  // A press under way (a pointer down, not yet up) is the app's to wait for: taking the page away
+  // between the press and the release would lose the click (web/src/prerender/handoff.ts).
+  page.addEventListener('pointerdown', () => (page.dataset.pressed = 'true'), { capture: true, passive: true });
+  for (const type of ['pointerup', 'pointercancel']) {
+    addEventListener(type, () => delete page.dataset.pressed, { capture: true, passive: true });
+  }
   for (const type of USE) addEventListener(type, start, { capture: true, passive: true });
   // The frame after the first painted one.
   if (passkeyDevice()) requestAnimationFrame(() => setTimeout(start, 0));

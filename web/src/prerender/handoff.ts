@@ -51,6 +51,18 @@ export function usePrerenderHandoff(adopt?: (form: PrerenderedForm) => void): vo
       if (form && adopt) adopt(form);
     };
     const page = document.getElementById('prerender');
+    if (page?.dataset.pressed === 'true') {
+      // A button pressed and not yet released (scripts/login-boot.js) keeps its page until the
+      // release and the click it makes (a form sent, a passkey asked for) are through.
+      const later = () => {
+        removeEventListener('pointerup', later, true);
+        removeEventListener('pointercancel', later, true);
+        setTimeout(handOff, 0);
+      };
+      addEventListener('pointerup', later, true);
+      addEventListener('pointercancel', later, true);
+      return;
+    }
     const picking = document.activeElement;
     if (page && picking instanceof HTMLSelectElement && page.contains(picking)) {
       // A picker opened on the prerendered screen (the language) is not taken away under the
