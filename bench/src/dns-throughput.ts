@@ -1,4 +1,5 @@
-// PowerDNS answering from Berth's views (schema pdns, migration 0009) against the same zones in
+// PowerDNS answering from Berth's schema pdns (views since migration 0009; the records a table
+// its triggers keep since 0050) against the same zones in
 // PowerDNS's own tables (Debian's schema.pgsql.sql), in one run: the same pdns_server, the same
 // settings (no caches, as Berth runs it), the same PostgreSQL, loaded by dnsperf (Debian's package
 // dnsperf) with the same queries. Prints queries/s of each and their ratio against the goal 0.8.

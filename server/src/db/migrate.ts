@@ -49,6 +49,7 @@ import * as m0046 from './migrations/0046_mail_lookups.ts';
 import * as m0047 from './migrations/0047_certificate_wakeup.ts';
 import * as m0048 from './migrations/0048_certificate_aliases.ts';
 import * as m0049 from './migrations/0049_platform_certificate.ts';
+import * as m0050 from './migrations/0050_pdns_served_table.ts';
 
 /** Migrations are listed here (not read from disk) so the same set runs from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -101,6 +102,7 @@ const migrations: Record<string, Migration> = {
   '0047_certificate_wakeup': m0047,
   '0048_certificate_aliases': m0048,
   '0049_platform_certificate': m0049,
+  '0050_pdns_served_table': m0050,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

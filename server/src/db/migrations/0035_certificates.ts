@@ -20,7 +20,7 @@ import { SITES_VIEW_0033 } from './0033_billing.ts';
  */
 const ORDERNAME = (name: string) =>
   `(select string_agg(label, ' ' order by n desc) from unnest(string_to_array(${name}, '.')) with ordinality as l(label, n))`;
-const RECORDS_VIEW_0035 = `${RECORDS_VIEW_0029}
+export const RECORDS_VIEW_0035 = `${RECORDS_VIEW_0029}
     union all
     select -(20000000000 + c.id), c.domain_id, c.name || '.' || z.name, 'TXT'::text, '"' || c.token || '"', 60, 0, false,
       ${ORDERNAME('c.name')},

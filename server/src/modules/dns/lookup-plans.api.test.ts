@@ -5,7 +5,7 @@ import { PDNS_TEMPLATE } from '../../daemons/powerdns.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser, type Caller } from '../../../test/hosting.ts';
 
-// PowerDNS asks Berth's views (schema pdns) for every question, several times, its caches off. The
+// PowerDNS asks Berth's schema pdns (views, and the records table of migration 0050) for every question, several times, its caches off. The
 // lookups it makes most, by its query log (`query-logging=yes`, bench/src/dns-throughput.ts), are
 // PowerDNS 4.7's stock gpgsql queries below: each must reach its rows through an index, planned as
 // PowerDNS plans them (once per connection, generic) with the settings deploy/powerdns/pdns.conf

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SERVED_ROWS } from '../../db/migrations/0050_pdns_served_table.ts';
 import { createTestApp, type TestApp } from '../../../test/harness.ts';
 import { addTenant, addUser, type Caller } from '../../../test/hosting.ts';
 
 // What PowerDNS reads (schema pdns, migrations 0009 and 0012) is kept by triggers as records,
 // zones and tenants change: the SOA text with the zone's primary name server and serial, absolute
-// names, TXT text in quoted strings. The daemon tests ask PowerDNS itself
+// names, TXT text in quoted strings. Since migration 0050 pdns.records is a table the triggers
+// write: after every test it must hold exactly what the view it replaced (SERVED_ROWS) would show. The daemon tests ask PowerDNS itself
 // (server/test/daemons/powerdns.daemon.test.ts); these read the rows, on both databases.
 
 let t: TestApp;
@@ -22,6 +24,20 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await t?.close();
+});
+
+/** Rows the table has and the view's query has not, and the other way round. */
+const drift = async () => {
+  const { rows } = await sql<{ side: string; id: string }>`
+    (select 'only in the table' as side, id::text, name, type, content from (
+      select * from pdns.records except select * from (${sql.raw(SERVED_ROWS)}) v) a)
+    union all
+    (select 'only in the view', id::text, name, type, content from (
+      select * from (${sql.raw(SERVED_ROWS)}) v except select * from pdns.records) b)`.execute(t.db);
+  return rows;
+};
+afterEach(async () => {
+  expect(await drift()).toEqual([]);
 });
 
 const served = (name: string, type: string) =>
@@ -130,5 +146,70 @@ describe('the rows PowerDNS reads', () => {
     await owner.call({ method: 'DELETE', url: `/api/host/domain/${domainId}/dns/${delegation}` });
     expect(await auth('deep.e.d.rows.example')).toEqual([true]);
     expect(await wrong()).toEqual([]);
+  });
+
+  it('serves ACME answers, hides a zone while its domain waits for proof, and forgets a deleted domain (migration 0050)', async () => {
+    const other = (await owner.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'acme.example' } })).json().data
+      .id as number;
+    const challenge = async (name: string) =>
+      (
+        await t.db
+          .insertInto('acme_dns_challenges')
+          .values({ domain_id: other, name, token: 'A'.repeat(43), created_at: new Date() })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const txt = async (name: string) =>
+      (
+        await sql<{ content: string; auth: boolean }>`select content, auth from pdns.records where name = ${name} and type = 'TXT'`.execute(
+          t.db,
+        )
+      ).rows;
+    const first = await challenge('_acme-challenge');
+    await challenge('_acme-challenge.deep.sub');
+    expect(await txt('_acme-challenge.acme.example')).toEqual([{ content: `"${'A'.repeat(43)}"`, auth: true }]);
+    expect(await drift()).toEqual([]);
+    // A delegation above an answer takes its auth flag, and gives it back when it goes.
+    const answer = await owner.call({
+      method: 'POST',
+      url: `/api/host/domain/${other}/dns`,
+      payload: { ttl: 3600, name: 'sub', type: 'NS', content: 'ns.delegated.example' },
+    });
+    expect(answer.statusCode, answer.body).toBe(201);
+    expect(await txt('_acme-challenge.deep.sub.acme.example')).toMatchObject([{ auth: false }]);
+    expect(await drift()).toEqual([]);
+    await owner.call({ method: 'DELETE', url: `/api/host/domain/${other}/dns/${answer.json().data.id}` });
+    expect(await txt('_acme-challenge.deep.sub.acme.example')).toMatchObject([{ auth: true }]);
+    await t.db.deleteFrom('acme_dns_challenges').where('id', '=', first).execute();
+    expect(await txt('_acme-challenge.acme.example')).toEqual([]);
+    expect(await drift()).toEqual([]);
+    // Many authorizations of one zone publish and remove their answers at the same instant, while
+    // its delegations change (on PostgreSQL, each on a connection of its own).
+    const many = await Promise.all(Array.from({ length: 30 }, (_, i) => challenge(`_acme-challenge.n${i}`)));
+    expect(await drift()).toEqual([]);
+    await Promise.all([
+      ...many.map((id) => t.db.deleteFrom('acme_dns_challenges').where('id', '=', id).execute()),
+      owner.call({
+        method: 'POST',
+        url: `/api/host/domain/${other}/dns`,
+        payload: { ttl: 3600, name: 'n7', type: 'NS', content: 'ns.x.example' },
+      }),
+    ]);
+    expect(await drift()).toEqual([]);
+
+    // Waiting for its proof, nothing of the domain is served; proven, all of it again.
+    const count = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from pdns.records where domain_id = ${other}`.execute(t.db)).rows[0]?.n);
+    const servedRows = await count();
+    expect(servedRows).toBeGreaterThan(5);
+    await t.db.updateTable('domains').set({ verification_token: 'waiting' }).where('id', '=', other).execute();
+    expect(await count()).toBe(0);
+    expect(await drift()).toEqual([]);
+    await t.db.updateTable('domains').set({ verification_token: null }).where('id', '=', other).execute();
+    expect(await count()).toBe(servedRows);
+    expect(await drift()).toEqual([]);
+
+    await t.db.deleteFrom('domains').where('id', '=', other).execute();
+    expect(await count()).toBe(0);
   });
 });

@@ -69,6 +69,7 @@ describe('first start', () => {
       '0047_certificate_wakeup',
       '0048_certificate_aliases',
       '0049_platform_certificate',
+      '0050_pdns_served_table',
     ]);
     expect(await migrateToLatest(database.db)).toEqual([]);
   });
