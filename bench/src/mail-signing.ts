@@ -14,7 +14,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { openDatabase } from '../../server/src/db/connection.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
-import { prepareMail, startMail, type RunningMail } from '../../server/src/daemons/mail.ts';
+import { milterSocket, prepareMail, startMail, type RunningMail } from '../../server/src/daemons/mail.ts';
 import { DKIM_KEYS_PURPOSE } from '../../server/src/modules/dns/dkim.ts';
 import { mailHostSettings } from '../../server/test/mail-host.ts';
 import { startSmtpReceiver } from '../../server/test/smtp-receiver.ts';
@@ -99,7 +99,7 @@ export async function measureMailSigning(options: { messages?: number; log?: (li
         socket.once('error', () => done(false));
       });
     const milter = async (on: boolean) => {
-      const value = on ? `inet:127.0.0.1:${settings.milterPort}` : '';
+      const value = on ? `unix:${milterSocket(settings)}` : '';
       execFileSync('postconf', ['-c', postfixDir, '-P', `${submission}/smtpd_milters=${value}`]);
       execFileSync('postfix', ['-c', postfixDir, 'reload'], { stdio: 'ignore' });
       // The reload starts new smtpd processes: the batch begins once one answers.

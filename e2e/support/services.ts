@@ -101,7 +101,6 @@ export const test = base.extend<
           BERTH_POP3S_PORT: String(await freePort()),
           BERTH_LMTP_PORT: String(await freePort()),
           BERTH_QUOTA_STATUS_PORT: String(await freePort()),
-          BERTH_MILTER_PORT: String(await freePort()),
           // Every listener a port of this worker's own: two workers' mail agents on one policy
           // port (or two Postfixes on one replies port) left one worker's mail agent restarting.
           BERTH_REPLY_PORT: String(await freePort()),

@@ -40,7 +40,6 @@ export async function mailHostSettings(
     policyPort: await freePort(),
     srsForwardPort: await freePort(),
     srsReversePort: await freePort(),
-    milterPort: await freePort(),
     rspamdDns: options.rspamdDns ?? (await nowhere).address,
     rspamdCacheDir: RSPAMD_CACHE,
     // The machine's Redis (as .ci/run starts it): rspamd's Bayes classifier learns there.

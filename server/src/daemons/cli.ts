@@ -6,7 +6,7 @@ import { CERTIFICATE_KEYS_PURPOSE } from '../modules/certificates/keys.ts';
 import { DKIM_KEYS_PURPOSE } from '../modules/dns/dkim.ts';
 import { openDatabase } from '../db/connection.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { mailPrograms, prepareMail, type MailSettings } from './mail.ts';
+import { mailPrograms, milterSocket, prepareMail, type MailSettings } from './mail.ts';
 import { powerDnsProgram, preparePowerDns, type PowerDnsSettings } from './powerdns.ts';
 import { supervisor } from './supervisor.ts';
 import { prepareWeb, webPrograms, type WebSettings } from './web.ts';
@@ -38,7 +38,6 @@ const mailPorts = {
   policyPort: port('BERTH_MAIL_POLICY_PORT', 2628),
   srsForwardPort: port('BERTH_SRS_FORWARD_PORT', 10001),
   srsReversePort: port('BERTH_SRS_REVERSE_PORT', 10002),
-  milterPort: port('BERTH_MILTER_PORT', 2629),
   rspamdDns: process.env.BERTH_RSPAMD_DNS ?? '',
   ...(process.env.BERTH_RSPAMD_CACHE_DIR ? { rspamdCacheDir: process.env.BERTH_RSPAMD_CACHE_DIR } : {}),
   relayHost: process.env.BERTH_RELAY_HOST ?? '',
@@ -58,13 +57,13 @@ const HELP = `Berth hosting services: npm run services -- <start|stop|status>
   start   PowerDNS on ${dns.address}:${dns.port} (UDP and TCP), Postfix (SMTP) on ${mailPorts.address}:${mailPorts.smtpPort},
           submission ${mailPorts.submissionPort} (STARTTLS) and ${mailPorts.smtpsPort} (TLS), Dovecot (IMAP) on
           ${mailPorts.address}:${mailPorts.imapPort}, IMAPS ${mailPorts.imapsPort}, POP3 ${mailPorts.pop3Port}, POP3S ${mailPorts.pop3sPort}, postsrsd, Berth's mail agent,
-          rspamd (spam filter and DKIM signing milter on 127.0.0.1:${mailPorts.milterPort}),
+          rspamd (spam filter and DKIM signing milter on a socket),
           nginx (HTTP ${web.address}:${web.httpPort}, HTTPS ${web.httpsPort}) with PHP-FPM and Berth's web agent as server
           ${web.serverName}, Pure-FTPd (explicit FTPS ${web.address}:${web.ftpPort}, passive ${web.passivePorts.join('-')}), all reading
           DATABASE_URL, under supervisord (a daemon that dies is started again at once)
           (BERTH_DNS_PORT, BERTH_SMTP_PORT, BERTH_SUBMISSION_PORT, BERTH_SMTPS_PORT, BERTH_IMAP_PORT, BERTH_IMAPS_PORT,
           BERTH_POP3_PORT, BERTH_POP3S_PORT, BERTH_LMTP_PORT, BERTH_QUOTA_STATUS_PORT, BERTH_REPLY_PORT,
-          BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT, BERTH_MILTER_PORT, BERTH_HTTP_PORT, BERTH_HTTPS_PORT,
+          BERTH_MAIL_POLICY_PORT, BERTH_SRS_FORWARD_PORT, BERTH_SRS_REVERSE_PORT, BERTH_HTTP_PORT, BERTH_HTTPS_PORT,
           BERTH_FTP_PORT, BERTH_FTP_PASSIVE_PORTS, BERTH_SERVER, BERTH_WEB_ROOT, BERTH_WEB_USER_PREFIX to change;
           BERTH_RELAY_HOST=[host]:port sends outgoing mail through a relay, BERTH_RSPAMD_DNS=host:port is the
           name server rspamd asks instead of the system's, BERTH_RSPAMD_CACHE_DIR where it keeps compiled expressions,
@@ -119,7 +118,7 @@ const WHERE: Record<string, string> = {
   dovecot: `IMAP  ${mailPorts.address}:${mailPorts.imapPort}, IMAPS ${mailPorts.imapsPort}, POP3 ${mailPorts.pop3Port}, POP3S ${mailPorts.pop3sPort}`,
   postsrsd: `SRS   127.0.0.1:${mailPorts.srsForwardPort}, ${mailPorts.srsReversePort}`,
   'mail-agent': `AGENT 127.0.0.1:${mailPorts.policyPort}`,
-  rspamd: `SPAM  127.0.0.1:${mailPorts.milterPort} (milter: filter, DKIM)`,
+  rspamd: `SPAM  ${milterSocket(mailSettings)} (milter: filter, DKIM)`,
   postfix: `SMTP  ${mailPorts.address}:${mailPorts.smtpPort}, submission ${mailPorts.submissionPort} and ${mailPorts.smtpsPort}`,
   'web-agent': `WEB   server ${web.serverName}, sites in ${webSettings.webRoot}`,
   nginx: `HTTP  ${web.address}:${web.httpPort}, HTTPS ${web.address}:${web.httpsPort}`,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listening } from '../../src/daemons/mail.ts';
+import { answersAt, listening } from '../../src/daemons/mail.ts';
 import { answers } from '../../src/daemons/powerdns.ts';
 import { installedPhpFpm, webAgentReady } from '../../src/daemons/web.ts';
 import { freePort, repoRoot } from '../faults/processes.ts';
@@ -47,7 +47,6 @@ beforeAll(async () => {
     'MAIL_POLICY',
     'SRS_FORWARD',
     'SRS_REVERSE',
-    'MILTER',
     'SUBMISSION',
     'SMTPS',
     'IMAPS',
@@ -97,7 +96,7 @@ const READY: Record<string, () => Promise<boolean>> = {
   postfix: () => listening('127.0.0.1', ports.SMTP!),
   'mail-agent': () => listening('127.0.0.1', ports.MAIL_POLICY!),
   postsrsd: () => listening('127.0.0.1', ports.SRS_FORWARD!),
-  rspamd: () => listening('127.0.0.1', ports.MILTER!),
+  rspamd: () => answersAt(path.join(dataDir, 'services', 'mail', 'rspamd-milter', 'milter.sock')),
   nginx: () => listening('127.0.0.1', ports.HTTP!),
   'pure-ftpd': () => listening('127.0.0.1', ports.FTP!),
   'pure-authd': async () => existsSync(path.join(dataDir, 'services', 'web', 'ftp', 'authd.sock')),

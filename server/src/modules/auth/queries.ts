@@ -154,7 +154,7 @@ const unprefixed = <T extends object>(values: Prefixed<T, typeof AUDIT_PREFIX>):
 // once (db/prepared.api.test.ts).
 const signIn = preparedStatement(
   'berth_sign_in',
-  (db, v: { release_id: number | null; release_key: string } & Prefixed<AuditRowValues, 'audit_'> & NewSessionRow) =>
+  (db, v: { release_id: number | null; release_key: string } & Prefixed<AuditRowValues, typeof AUDIT_PREFIX> & NewSessionRow) =>
     db
       .with('released', (qb) =>
         qb.deleteFrom('throttle_hits').where(sql<boolean>`id = ${v.release_id}::integer or key = ${v.release_key}::text`),
