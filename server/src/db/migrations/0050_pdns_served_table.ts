@@ -17,6 +17,16 @@ import { RECORDS_VIEW_0035 } from './0035_certificates.ts';
  */
 export const SERVED_ROWS = RECORDS_VIEW_0035.replace(/^create or replace view pdns\.records as/, '');
 
+/** Each source but dns_records (whose function also follows delegations): what serves it, by which key. */
+const ROW_SOURCES = [
+  ['dns_empty_nonterminals', 'pdns_serve_empty_nonterminal', 'id'],
+  ['dns_zones', 'pdns_serve_zone', 'domain_id'],
+  ['acme_dns_challenges', 'pdns_serve_challenge', 'id'],
+] as const;
+const SOURCES = ['dns_records', ...ROW_SOURCES.map(([table]) => table)];
+const servedOnChange = (table: string) =>
+  `create trigger ${table}_pdns after insert or update or delete on public.${table} for each row execute function public.${table}_pdns()`;
+
 // Row ids as the view had them: a zone's SOA is -zone, an empty non-terminal -(1e10 + id), an ACME
 // answer -(2e10 + id); a record keeps its own id.
 const statements = [
@@ -90,29 +100,15 @@ const statements = [
       end if;
       return null;
     end $$`,
-  `create trigger dns_records_pdns after insert or update or delete on public.dns_records
-    for each row execute function public.dns_records_pdns()`,
-  `create function public.dns_empty_nonterminals_pdns() returns trigger language plpgsql as $$
-    begin
-      perform public.pdns_serve_empty_nonterminal(case when tg_op = 'DELETE' then old.id else new.id end);
-      return null;
-    end $$`,
-  `create trigger dns_empty_nonterminals_pdns after insert or update or delete on public.dns_empty_nonterminals
-    for each row execute function public.dns_empty_nonterminals_pdns()`,
-  `create function public.dns_zones_pdns() returns trigger language plpgsql as $$
-    begin
-      perform public.pdns_serve_zone(case when tg_op = 'DELETE' then old.domain_id else new.domain_id end);
-      return null;
-    end $$`,
-  `create trigger dns_zones_pdns after insert or update or delete on public.dns_zones
-    for each row execute function public.dns_zones_pdns()`,
-  `create function public.acme_dns_challenges_pdns() returns trigger language plpgsql as $$
-    begin
-      perform public.pdns_serve_challenge(case when tg_op = 'DELETE' then old.id else new.id end);
-      return null;
-    end $$`,
-  `create trigger acme_dns_challenges_pdns after insert or update or delete on public.acme_dns_challenges
-    for each row execute function public.acme_dns_challenges_pdns()`,
+  servedOnChange('dns_records'),
+  ...ROW_SOURCES.flatMap(([table, serve, key]) => [
+    `create function public.${table}_pdns() returns trigger language plpgsql as $$
+      begin
+        perform public.${serve}(case when tg_op = 'DELETE' then old.${key} else new.${key} end);
+        return null;
+      end $$`,
+    servedOnChange(table),
+  ]),
 ];
 
 /** Who may read pdns.records (PowerDNS's role): the table is readable by whoever could read the view. */
@@ -136,14 +132,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   const roles = await readers(db);
-  for (const [table, trigger] of [
-    ['acme_dns_challenges', 'acme_dns_challenges_pdns'],
-    ['dns_zones', 'dns_zones_pdns'],
-    ['dns_empty_nonterminals', 'dns_empty_nonterminals_pdns'],
-    ['dns_records', 'dns_records_pdns'],
-  ] as const) {
-    await sql.raw(`drop trigger ${trigger} on public.${table}`).execute(db);
-    await sql.raw(`drop function public.${trigger}()`).execute(db);
+  for (const table of SOURCES) {
+    await sql.raw(`drop trigger ${table}_pdns on public.${table}`).execute(db);
+    await sql.raw(`drop function public.${table}_pdns()`).execute(db);
   }
   await sql.raw('drop function public.pdns_serve_zone(integer)').execute(db);
   await sql.raw('drop function public.pdns_serve_challenges(integer)').execute(db);
