@@ -8,7 +8,7 @@ export interface Argon2Parameters {
 
 /**
  * The ceiling for logins/s: argon2id verifies done in this process with nothing else around them,
- * `concurrency` at a time (as many as the login load has connections) for `durationSeconds`.
+ * `concurrency` at a time (as many as the server runs at once: bench/src/run.ts) for `durationSeconds`.
  */
 export async function argon2VerifiesPerSecond(
   password: string,
