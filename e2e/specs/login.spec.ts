@@ -175,6 +175,37 @@ test('a button held down as the app arrives keeps its page until released: the c
   await expect(form.email).toHaveValue(berth.admin.email);
 });
 
+test('a button held down as the app arrives in another language the visitor picked before: the click goes through', async ({
+  page,
+  berth,
+}) => {
+  // The server prerenders /login in English; this browser picked German on an earlier visit, so the
+  // app takes the English page away before its first render, but not under a pressed button.
+  await page.addInitScript(() => window.localStorage.setItem('berth.language', 'de'));
+  const release = await holdScripts(page, 'login-boot');
+  await page.goto('/login');
+  await expect(page.locator('#prerender')).toHaveAttribute('data-language', 'en');
+  const form = loginForm(page);
+  await form.email.fill(berth.admin.email);
+  await form.password.fill(`${berth.admin.password}-wrong`);
+  const button = await form.submit.boundingBox();
+  expect(button).not.toBeNull();
+  await page.mouse.move(button!.x + button!.width / 2, button!.y + button!.height / 2);
+  await page.mouse.down();
+
+  release();
+  await expect(page.locator('#root form')).toHaveCount(1);
+  await expect(page.locator('#prerender')).toHaveCount(1);
+
+  const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/login');
+  await page.mouse.up();
+  expect((await answer).status(), 'the press sent the form').toBe(422);
+  await expect(page.locator('#prerender')).toHaveCount(0);
+  // The app adopts the page the press was made on, its language picker included.
+  await expect(page.getByText('These credentials do not match our records.')).toBeVisible();
+  await expect(loginForm(page).email).toHaveValue(berth.admin.email);
+});
+
 test('/login/:email prefills the e-mail field', async ({ page }) => {
   await page.goto('/login/admin%40localhost');
   await expect(loginForm(page).email).toHaveValue('admin@localhost');

@@ -9,7 +9,15 @@ import { hydrate, QueryClientProvider } from '@tanstack/react-query';
 import { FullPageLoader } from './components/FullPageLoader.tsx';
 import { createQueryClient, queryKeys } from './api/queries.ts';
 import { i18n, i18nReady, isLanguageCode, switchLanguage } from './i18n/i18n.ts';
-import { handOffPrerender, prerenderedAnswers, prerenderedLanguage, prerenderedTenant, rememberTimeZone } from './prerender/handoff.ts';
+import {
+  afterPress,
+  handOffPrerender,
+  pressedOnPrerender,
+  prerenderedAnswers,
+  prerenderedLanguage,
+  prerenderedTenant,
+  rememberTimeZone,
+} from './prerender/handoff.ts';
 import { createRouter } from './routes.tsx';
 import { ThemeProvider } from './components/ThemeProvider.tsx';
 
@@ -34,14 +42,15 @@ const prerendered = prerenderedLanguage();
 if (answers && prerendered !== undefined && isLanguageCode(prerendered) && prerendered !== i18n.resolvedLanguage) {
   // The server rendered the page in the user's language, which the app would switch to anyway.
   await switchLanguage(prerendered);
-} else if (prerendered !== undefined && prerendered !== i18n.resolvedLanguage) {
+} else if (prerendered !== undefined && prerendered !== i18n.resolvedLanguage && !pressedOnPrerender()) {
   // The prerendered login screen (scripts/prerender.ts) is in the language the server chose; if
-  // this visitor picked another on this device, it goes at once.
+  // this visitor picked another on this device, it goes at once. Not under a pressed button: the
+  // app's login screen takes it after the release, with the form the press sent.
   handOffPrerender();
 }
 // The first navigation ends a prerendered page too.
 const stopWatching = router.subscribe(() => {
-  handOffPrerender();
+  afterPress(() => void handOffPrerender());
   stopWatching();
 });
 

@@ -43,6 +43,25 @@ export function handOffPrerender(): PrerenderedForm | undefined {
   return { values, ...(focused ? { focused } : {}), submitted, ...(clicked ? { clicked } : {}) };
 }
 
+/** Whether a button of the prerendered page is pressed and not yet released (scripts/login-boot.js). */
+export const pressedOnPrerender = (): boolean => document.getElementById('prerender')?.dataset.pressed === 'true';
+
+/**
+ * Runs `handOff` now, or, while a button of the prerendered page is pressed and not yet released
+ * (scripts/login-boot.js), once the release and the click it makes (a form sent, a passkey asked
+ * for) are through: the page taken away between the two would swallow the click.
+ */
+export function afterPress(handOff: () => void): void {
+  if (!pressedOnPrerender()) return handOff();
+  const later = () => {
+    removeEventListener('pointerup', later, true);
+    removeEventListener('pointercancel', later, true);
+    setTimeout(handOff, 0);
+  };
+  addEventListener('pointerup', later, true);
+  addEventListener('pointercancel', later, true);
+}
+
 /** For the screens that take the prerendered page's place: the login screen (which adopts the form), and an error. */
 export function usePrerenderHandoff(adopt?: (form: PrerenderedForm) => void): void {
   useLayoutEffect(() => {
@@ -51,18 +70,7 @@ export function usePrerenderHandoff(adopt?: (form: PrerenderedForm) => void): vo
       if (form && adopt) adopt(form);
     };
     const page = document.getElementById('prerender');
-    if (page?.dataset.pressed === 'true') {
-      // A button pressed and not yet released (scripts/login-boot.js) keeps its page until the
-      // release and the click it makes (a form sent, a passkey asked for) are through.
-      const later = () => {
-        removeEventListener('pointerup', later, true);
-        removeEventListener('pointercancel', later, true);
-        setTimeout(handOff, 0);
-      };
-      addEventListener('pointerup', later, true);
-      addEventListener('pointercancel', later, true);
-      return;
-    }
+    if (pressedOnPrerender()) return afterPress(handOff);
     const picking = document.activeElement;
     if (page && picking instanceof HTMLSelectElement && page.contains(picking)) {
       // A picker opened on the prerendered screen (the language) is not taken away under the
