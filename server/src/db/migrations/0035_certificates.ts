@@ -18,15 +18,17 @@ import { SITES_VIEW_0033 } from './0033_billing.ts';
  *   key, sealed under the key derived for certificate keys (agent/src/certificates.ts); the mail
  *   host's agent reads `mail.certificates`, told of a change on `berth_mail` (daemons/mail-agent.ts).
  */
-const ORDERNAME = (name: string) =>
+export const ORDERNAME = (name: string) =>
   `(select string_agg(label, ' ' order by n desc) from unnest(string_to_array(${name}, '.')) with ordinality as l(label, n))`;
+/** A challenge `c` is the zone's own answer unless a delegation (NS below the apex) covers its name. */
+export const CHALLENGE_AUTH = `not exists (select 1 from public.dns_records n
+        where n.domain_id = c.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
+          and (c.name = n.name or right(c.name, length(n.name) + 1) = '.' || n.name))`;
 export const RECORDS_VIEW_0035 = `${RECORDS_VIEW_0029}
     union all
     select -(20000000000 + c.id), c.domain_id, c.name || '.' || z.name, 'TXT'::text, '"' || c.token || '"', 60, 0, false,
       ${ORDERNAME('c.name')},
-      not exists (select 1 from public.dns_records n
-        where n.domain_id = c.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
-          and (c.name = n.name or right(c.name, length(n.name) + 1) = '.' || n.name))
+      ${CHALLENGE_AUTH}
     from public.acme_dns_challenges c join public.dns_zones z on z.domain_id = c.domain_id
     where z.served`;
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { RECORDS_VIEW_0035 } from './0035_certificates.ts';
+import { CHALLENGE_AUTH, ORDERNAME, RECORDS_VIEW_0035 } from './0035_certificates.ts';
 
 /**
  * pdns.records becomes a table that triggers keep, instead of a view PowerDNS's lookups expand at
@@ -64,10 +64,8 @@ const statements = [
     delete from pdns.records where id = -(20000000000 + row_id::bigint);
     insert into pdns.records
       select -(20000000000 + c.id::bigint), c.domain_id, c.name || '.' || z.name, 'TXT', '"' || c.token || '"', 60, 0, false,
-        (select string_agg(label, ' ' order by n desc) from unnest(string_to_array(c.name, '.')) with ordinality as l(label, n)),
-        not exists (select 1 from public.dns_records n
-          where n.domain_id = c.domain_id and n.type = 'NS' and n.name <> '@' and not n.disabled
-            and (c.name = n.name or right(c.name, length(n.name) + 1) = '.' || n.name))
+        ${ORDERNAME('c.name')},
+        ${CHALLENGE_AUTH}
       from public.acme_dns_challenges c join public.dns_zones z on z.domain_id = c.domain_id
       where c.id = row_id and z.served;
   $$`,
