@@ -2,6 +2,12 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const api = ['server/**/*.api.test.ts'];
+/**
+ * The API and daemon tests share one module graph per worker (isolate: false): each file imported
+ * the whole server again otherwise, 10-15 s of its 20-30 s on CI's two cores, for an app every file
+ * builds afresh anyway (test/harness.ts createTestApp: its own database, clock and services).
+ */
+const shared = { isolate: false } as const;
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**
@@ -25,12 +31,14 @@ export default defineConfig({
         ? [
             {
               extends: true,
-              test: { name: 'daemons', include: ['server/test/daemons/*.daemon.test.ts'], env: { BERTH_TEST_DB: 'postgres' } },
+              test: { name: 'daemons', include: ['server/test/daemons/*.daemon.test.ts'], env: { BERTH_TEST_DB: 'postgres' }, ...shared },
             },
           ]
         : []),
-      { extends: true, test: { name: 'api-pglite', include: api, env: { BERTH_TEST_DB: 'pglite' } } },
-      ...(withPostgres ? [{ extends: true, test: { name: 'api-postgres', include: api, env: { BERTH_TEST_DB: 'postgres' } } }] : []),
+      { extends: true, test: { name: 'api-pglite', include: api, env: { BERTH_TEST_DB: 'pglite' }, ...shared } },
+      ...(withPostgres
+        ? [{ extends: true, test: { name: 'api-postgres', include: api, env: { BERTH_TEST_DB: 'postgres' }, ...shared } }]
+        : []),
     ],
   },
 });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { copyMigratedPgliteDirectory } from '../../server/test/migrated-templates.ts';
 import { freePort } from '../../server/test/ports.ts';
 
 export interface AdminCredentials {
@@ -89,6 +90,8 @@ function serverEnvironment(port: number, dataDir: string, extra: Record<string, 
 
 async function startOnce(port: number, options: StartOptions): Promise<BerthServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'berth-e2e-'));
+  // The server finds its migrations applied and starts as on any empty database, banner included.
+  if (!options.databaseUrl) await copyMigratedPgliteDirectory(dataDir);
   const child = spawn(process.execPath, [mainScript], {
     cwd: repoRoot,
     env: serverEnvironment(port, dataDir, { ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}), ...options.env }),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { copyMigratedPgliteDirectory } from '../../server/test/migrated-templates.ts';
 import { freePort, repoRoot } from './server.ts';
 
 /** The password of every seeded account (long enough for the password policy). */
@@ -87,6 +88,7 @@ export async function startSeededServer(): Promise<SeededServer> {
   // Known before seeding: the demo tenants' public addresses (mail links) carry the port.
   const port = await freePort();
   try {
+    await copyMigratedPgliteDirectory(dataDir);
     await run(
       path.join(repoRoot, 'e2e/support/shell-seed.ts'),
       environment({ BERTH_DATA_DIR: dataDir, SEED_PASSWORD, SEED_PORT: String(port) }),

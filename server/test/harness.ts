@@ -9,6 +9,7 @@ import { openDatabase, type Db } from '../src/db/connection.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { ensureOperator } from '../src/modules/tenants/bootstrap.ts';
+import { migratedPglite, migratedPostgres } from './migrated-templates.ts';
 
 export const ADMIN_EMAIL = 'admin@localhost';
 export const ADMIN_PASSWORD = 'sturdy lantern orchard velvet';
@@ -25,25 +26,8 @@ export interface TestDatabase {
 }
 
 /**
- * An embedded database with every migration applied, made once per test worker: a new PGlite
- * loaded from its dump starts in about half the time of one that runs initdb and 30 migrations.
- */
-let migratedTemplate: Promise<Blob> | undefined;
-function migratedPglite(): Promise<Blob> {
-  migratedTemplate ??= (async () => {
-    const handle = await openDatabase({ dataDir: 'memory://' });
-    if (handle.kind !== 'pglite') throw new Error('expected the embedded database');
-    await migrateToLatest(handle.db);
-    const dump = await handle.dumpDataDir();
-    await handle.close();
-    return dump;
-  })();
-  return migratedTemplate;
-}
-
-/**
  * A clean database per call: PGlite in memory, or a new PostgreSQL database dropped afterwards.
- * `migrated`: the embedded one starts from the migrated template (apps; the migration tests want none).
+ * `migrated`: it starts from the migrated template (apps; the migration tests want none).
  */
 export async function openTestDatabase(options: { onQuery?: (sql: string) => void; migrated?: boolean } = {}): Promise<TestDatabase> {
   const { migrated, ...databaseOptions } = options;
@@ -57,10 +41,11 @@ export async function openTestDatabase(options: { onQuery?: (sql: string) => voi
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('BERTH_TEST_DB=postgres needs TEST_DATABASE_URL');
+  const template = migrated ? await migratedPostgres(serverUrl) : undefined;
   const name = `berth_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

@@ -3,7 +3,6 @@ import { pino } from 'pino';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { openTestDatabase, type TestDatabase } from '../../../test/harness.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { ALTCHA_CHALLENGE_TTL_MS, createCaptchaVerifier, type CaptchaVerifier } from './service.ts';
 
@@ -15,8 +14,7 @@ let clock: ManualClock;
 let verifier: CaptchaVerifier;
 
 beforeEach(async () => {
-  database = await openTestDatabase();
-  await migrateToLatest(database.db);
+  database = await openTestDatabase({ migrated: true });
   // A date far from the real one: expiry must follow the injected clock, not the system time.
   clock = new ManualClock(new Date('2025-03-01T12:00:00Z'));
   verifier = await createCaptchaVerifier({ db: database.db, clock, log });

@@ -6,7 +6,6 @@ import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { captchaConfigAnswerSchema } from '@berth/contracts';
 import { openTestDatabase, type TestDatabase } from '../../../test/harness.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
 import { registerErrorHandler } from '../../http/errors.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { captchaRoutes } from './routes.ts';
@@ -29,8 +28,7 @@ async function buildApp(verifier: CaptchaVerifier): Promise<FastifyInstance> {
 }
 
 beforeEach(async () => {
-  database = await openTestDatabase();
-  await migrateToLatest(database.db);
+  database = await openTestDatabase({ migrated: true });
 });
 afterEach(async () => {
   await app.close();

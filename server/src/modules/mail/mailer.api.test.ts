@@ -3,7 +3,6 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/harness.ts';
 import { startSmtpReceiver, type ReceivedMail } from '../../../test/smtp-receiver.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
 import { ManualClock } from '../../lib/clock.ts';
 import { MailDeliveryError, Mailer, type MailRequest } from './mailer.ts';
 
@@ -78,8 +77,7 @@ let tenantId = 0;
 let otherTenantId = 0;
 
 beforeAll(async () => {
-  database = await openTestDatabase();
-  await migrateToLatest(database.db);
+  database = await openTestDatabase({ migrated: true });
   const rows = await database.db
     .insertInto('tenants')
     .values([{ title: 'Acme Hosting' }, { title: 'Other Reseller' }])

@@ -5,7 +5,6 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_TENANT_ID, outboxAnswerSchema } from '@berth/contracts';
 import { openTestDatabase, type TestDatabase } from '../../../test/harness.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
 import { registerRequestContext } from '../../http/context.ts';
 import { registerErrorHandler } from '../../http/errors.ts';
 import { ManualClock } from '../../lib/clock.ts';
@@ -27,9 +26,8 @@ const cookies: Record<'super_admin' | 'host_admin' | 'customer', string> = { sup
 let resellerId: number;
 
 beforeAll(async () => {
-  database = await openTestDatabase();
+  database = await openTestDatabase({ migrated: true });
   const { db } = database;
-  await migrateToLatest(db);
   const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));
   const hasher = new PasswordHasher({ memoryCost: 19_456, timeCost: 2 });
   await ensureOperator(db, hasher, clock, {
