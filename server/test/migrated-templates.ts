@@ -86,13 +86,16 @@ export async function copyMigratedPgliteDirectory(dataDir: string): Promise<void
   cpSync(template, dataDir, { recursive: true });
 }
 
-let postgresTemplate: Promise<string> | undefined;
+const postgresTemplates = new Map<string, Promise<string>>();
 /**
- * The name of a migrated PostgreSQL database to copy test databases from. One process makes it
- * under an advisory lock while the others wait; templates of an earlier schema are dropped.
+ * The name of a migrated database on the PostgreSQL server at `serverUrl` (the shared one, or a
+ * test's own) to copy test databases from. One process makes it under an advisory lock while the
+ * others wait; templates of an earlier schema are dropped.
  */
 export function migratedPostgres(serverUrl: string): Promise<string> {
-  postgresTemplate ??= (async () => {
+  const known = postgresTemplates.get(serverUrl);
+  if (known) return known;
+  const made = (async () => {
     const name = `berth_template_${templateKey()}`;
     const lock = 'berth test template';
     const admin = new pg.Client({ connectionString: serverUrl });
@@ -125,5 +128,6 @@ export function migratedPostgres(serverUrl: string): Promise<string> {
       await admin.end();
     }
   })();
-  return postgresTemplate;
+  postgresTemplates.set(serverUrl, made);
+  return made;
 }

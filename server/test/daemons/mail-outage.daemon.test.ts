@@ -13,6 +13,8 @@ import { addTenant, addUser } from '../hosting.ts';
 // database is this test's own PostgreSQL (the shared one is never stopped).
 
 let pg: TestPostgres;
+// The test files of a worker share one process (vitest.config.ts): the shared server's address is put back after.
+const sharedDatabaseUrl = process.env.TEST_DATABASE_URL;
 let t: TestApp;
 let mail: RunningMail;
 let settings: MailSettings;
@@ -42,6 +44,7 @@ afterAll(async () => {
   await mail?.stop();
   await t?.close().catch(() => undefined);
   await pg?.destroy();
+  process.env.TEST_DATABASE_URL = sharedDatabaseUrl;
   if (runDir) rmSync(runDir, { recursive: true, force: true });
 });
 

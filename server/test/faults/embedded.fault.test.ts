@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/connection.ts';
+import { within } from '../within.ts';
 import { repoRoot, startBerth, startPostgres, type BerthProcess, type TestPostgres } from './processes.ts';
 
 // The embedded database under an operator's hands: a second process, the CLI beside the server,
@@ -17,7 +18,8 @@ const run = promisify(execFile);
 const dir = mkdtempSync(path.join(tmpdir(), 'berth-fault-embedded-'));
 const dataDir = path.join(dir, 'data');
 const adminPassword = randomBytes(18).toString('base64url');
-const env = { BERTH_DATA_DIR: dataDir, BERTH_ADMIN_PASSWORD: adminPassword, DATABASE_URL: '' };
+// Logged at info: the backup waits for the line of the server's first expiry pass.
+const env = { BERTH_DATA_DIR: dataDir, BERTH_ADMIN_PASSWORD: adminPassword, DATABASE_URL: '', LOG_LEVEL: 'info' };
 let berth: BerthProcess;
 
 const cli = (args: string[], extra: Record<string, string> = {}) =>
@@ -130,6 +132,9 @@ describe('the embedded data directory', () => {
 
   it('backs up while the server runs and restores every row into an empty directory', async () => {
     const file = path.join(dir, 'backup.tar.gz');
+    // The server's first expiry pass (5 s after it starts: modules/expiry/service.ts) writes
+    // reminders, mails and audit rows; taken before it, the backup would lack what it writes.
+    await within(30_000, async () => expect(berth.output()).toMatch(/"msg":"expiry reminders(?: sent|: none due)"/));
     const backup = await cli(['backup', file]);
     expect(backup.stdout).toContain('Backup written');
     await berth.stop();
