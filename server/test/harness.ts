@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type Services } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Db } from '../src/db/connection.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { ensureOperator } from '../src/modules/tenants/bootstrap.ts';
 import { migratedPglite, migratedPostgres } from './migrated-templates.ts';
@@ -94,7 +93,6 @@ export async function createTestApp(
     ...options.env,
   });
   const clock = new ManualClock(new Date('2026-11-01T09:00:00Z'));
-  await migrateToLatest(database.db);
   const { app, services } = await buildApp({
     config,
     db: database.db,
