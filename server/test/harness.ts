@@ -27,9 +27,13 @@ export interface TestDatabase {
 /**
  * A clean database per call: PGlite in memory, or a new PostgreSQL database dropped afterwards.
  * `migrated`: it starts from the migrated template (apps; the migration tests want none).
+ * `serverUrl`: the PostgreSQL server to make it on, for a test that runs its own (default:
+ * TEST_DATABASE_URL, the shared one).
  */
-export async function openTestDatabase(options: { onQuery?: (sql: string) => void; migrated?: boolean } = {}): Promise<TestDatabase> {
-  const { migrated, ...databaseOptions } = options;
+export async function openTestDatabase(
+  options: { onQuery?: (sql: string) => void; migrated?: boolean; serverUrl?: string } = {},
+): Promise<TestDatabase> {
+  const { migrated, serverUrl: ownServer, ...databaseOptions } = options;
   if (target === 'pglite') {
     const handle = await openDatabase({
       dataDir: 'memory://',
@@ -38,7 +42,7 @@ export async function openTestDatabase(options: { onQuery?: (sql: string) => voi
     });
     return { db: handle.db, kind: 'pglite', close: handle.close };
   }
-  const serverUrl = process.env.TEST_DATABASE_URL;
+  const serverUrl = ownServer ?? process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('BERTH_TEST_DB=postgres needs TEST_DATABASE_URL');
   const template = migrated ? await migratedPostgres(serverUrl) : undefined;
   const name = `berth_test_${randomBytes(6).toString('hex')}`;
@@ -77,11 +81,22 @@ export interface TestApp {
 /**
  * Builds the real app on a clean database with a controllable clock. `logLines` collects the JSON
  * log lines the production logger configuration writes (to check what never reaches a log).
+ * `databaseServerUrl`: a PostgreSQL server of the test's own to make the database on.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; webDistDir?: string; logLines?: string[]; onQuery?: (sql: string) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    webDistDir?: string;
+    logLines?: string[];
+    onQuery?: (sql: string) => void;
+    databaseServerUrl?: string;
+  } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase({ migrated: true, ...(options.onQuery ? { onQuery: options.onQuery } : {}) });
+  const database = await openTestDatabase({
+    migrated: true,
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+    ...(options.databaseServerUrl ? { serverUrl: options.databaseServerUrl } : {}),
+  });
   // Each test app has its own secret key, as a deployment sets BERTH_SECRET_KEY.
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -17,13 +17,14 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 /**
  * What the templates are made of: every migration and the contracts' constants they read, and the
- * embedded database's version. A change to any of them makes new templates.
+ * embedded database's version. A change to any of them makes new templates; a change to a test
+ * beside them does not.
  */
 function schemaKey(): string {
   const hash = createHash('sha256');
   const add = (dir: string) => {
     const files = readdirSync(dir, { withFileTypes: true, recursive: true })
-      .filter((entry) => entry.isFile())
+      .filter((entry) => entry.isFile() && !/\.test\.ts$/.test(entry.name))
       .map((entry) => path.join(entry.parentPath, entry.name))
       .sort();
     for (const file of files) hash.update(path.relative(repoRoot, file)).update(readFileSync(file));
@@ -50,28 +51,11 @@ async function publish(target: string, build: (partial: string) => Promise<void>
   }
 }
 
-let dump: Promise<Blob> | undefined;
-/** The migrated embedded database as a dump, for a PGlite in memory (`loadDataDir`). */
-export function migratedPglite(): Promise<Blob> {
-  dump ??= (async () => {
-    const file = path.join(tmpdir(), `berth-test-pglite-${templateKey()}.tar.gz`);
-    if (!existsSync(file)) {
-      await publish(file, async (partial) => {
-        const handle = await openDatabase({ dataDir: 'memory://' });
-        if (handle.kind !== 'pglite') throw new Error('expected the embedded database');
-        await migrateToLatest(handle.db);
-        const data = await handle.dumpDataDir();
-        await handle.close();
-        writeFileSync(partial, new Uint8Array(await data.arrayBuffer()));
-      });
-    }
-    return new Blob([readFileSync(file)]);
-  })();
-  return dump;
-}
-
-/** Fills the empty data directory `dataDir` with a migrated embedded database (e2e servers' BERTH_DATA_DIR). */
-export async function copyMigratedPgliteDirectory(dataDir: string): Promise<void> {
+/**
+ * The migrated embedded database as a data directory: the one place the migrations run on PGlite.
+ * The e2e servers copy it, and the dump below is taken from a copy of it.
+ */
+async function migratedPgliteDirectory(): Promise<string> {
   const template = path.join(tmpdir(), `berth-test-pglite-dir-${templateKey()}`);
   if (!existsSync(template)) {
     await publish(template, async (partial) => {
@@ -83,7 +67,39 @@ export async function copyMigratedPgliteDirectory(dataDir: string): Promise<void
       }
     });
   }
-  cpSync(template, dataDir, { recursive: true });
+  return template;
+}
+
+let dump: Promise<Blob> | undefined;
+/** The migrated embedded database as a dump, for a PGlite in memory (`loadDataDir`). */
+export function migratedPglite(): Promise<Blob> {
+  dump ??= (async () => {
+    const file = path.join(tmpdir(), `berth-test-pglite-${templateKey()}.tar.gz`);
+    if (!existsSync(file)) {
+      const directory = await migratedPgliteDirectory();
+      await publish(file, async (partial) => {
+        // PGlite writes to the directory it opens: it opens a copy, never the template.
+        const copy = `${partial}.dir`;
+        cpSync(directory, copy, { recursive: true });
+        try {
+          const handle = await openDatabase({ dataDir: copy });
+          if (handle.kind !== 'pglite') throw new Error('expected the embedded database');
+          const data = await handle.dumpDataDir();
+          await handle.close();
+          writeFileSync(partial, new Uint8Array(await data.arrayBuffer()));
+        } finally {
+          rmSync(copy, { recursive: true, force: true });
+        }
+      });
+    }
+    return new Blob([readFileSync(file)]);
+  })();
+  return dump;
+}
+
+/** Fills the empty data directory `dataDir` with a migrated embedded database (e2e servers' BERTH_DATA_DIR). */
+export async function copyMigratedPgliteDirectory(dataDir: string): Promise<void> {
+  cpSync(await migratedPgliteDirectory(), dataDir, { recursive: true });
 }
 
 const postgresTemplates = new Map<string, Promise<string>>();

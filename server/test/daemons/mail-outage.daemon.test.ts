@@ -13,8 +13,6 @@ import { addTenant, addUser } from '../hosting.ts';
 // database is this test's own PostgreSQL (the shared one is never stopped).
 
 let pg: TestPostgres;
-// The test files of a worker share one process (vitest.config.ts): the shared server's address is put back after.
-const sharedDatabaseUrl = process.env.TEST_DATABASE_URL;
 let t: TestApp;
 let mail: RunningMail;
 let settings: MailSettings;
@@ -24,8 +22,8 @@ const MAILBOX = 'desk@outage.example';
 
 beforeAll(async () => {
   pg = await startPostgres();
-  process.env.TEST_DATABASE_URL = pg.url;
-  t = await createTestApp();
+  // Its own PostgreSQL, which the test stops: the app's database is made there.
+  t = await createTestApp({ databaseServerUrl: pg.url });
   const tenant = await addTenant(t, 'Alpha', 'alpha.test');
   const admin = await addUser(t, tenant, 'owner@alpha.test', 'host_admin');
   const domain = (await admin.call({ method: 'POST', url: '/api/host/domain', payload: { name: 'outage.example' } })).json().data.id;
@@ -44,7 +42,6 @@ afterAll(async () => {
   await mail?.stop();
   await t?.close().catch(() => undefined);
   await pg?.destroy();
-  process.env.TEST_DATABASE_URL = sharedDatabaseUrl;
   if (runDir) rmSync(runDir, { recursive: true, force: true });
 });
 
