@@ -98,6 +98,26 @@ function nginxError(error: unknown): string {
  * anything replaces a working file, and reloads nginx gracefully. A site whose rendering or check
  * fails keeps its last good file (or none) and its status row says why; the other sites are applied.
  */
+/**
+ * Pure-FTPd reads its default certificate (its `-2` file) once, at its start, and asks pure-certd
+ * only for a client that names a host (server/src/daemons/ftp.ts): after the file changed, its
+ * master is told to end and the supervisor starts it again, reading the new one. The master stops
+ * listening and leaves; the sessions in progress are processes of their own and go on.
+ */
+function restartPureFtpd(pidFile: string, log: (line: string) => void): void {
+  let pid = 0;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8').trim());
+    // A pid file left by a master that is gone may name another process by now.
+    if (!Number.isInteger(pid) || pid <= 1 || !readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('pure-ftpd')) return;
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // Not running here (or not ours to signal): it reads the file when it starts.
+    return;
+  }
+  log(`Pure-FTPd (pid ${pid}) restarted for the new default certificate`);
+}
+
 export async function startAgent(settings: AgentSettings): Promise<RunningAgent> {
   const log = settings.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} web-agent ${line}\n`));
   // nginx picks each site's certificate with Debian's Lua module (agent/src/nginx.ts): without it
@@ -118,12 +138,14 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   // row fails its check keeps them).
   let applied = loadApplied(sitesStateFile(settings));
   const certificates = new SiteCertificates(certificatesDir(settings), settings.certificateKeys, settings.workerUser);
-  // Pure-FTPd's default certificate, as npm run services names it (server/src/daemons/ftp.ts).
+  // Pure-FTPd's default certificate and its master's pid file, as npm run services names them
+  // (server/src/daemons/ftp.ts).
   const ftpDefault = path.join(settings.runDir, 'tls', 'ftp.pem');
+  const ftpPidFile = path.join(settings.runDir, 'ftp', 'pure-ftpd.pid');
   // The default certificate nginx starts with (its configuration names it): in place before nginx.conf.
   // The panel's own certificate when the database has one, else the server's self-signed one.
-  if (!(await certificates.syncDefault(pool, ftpDefault).catch(() => false)))
-    await certificates.placeDefault(path.join(settings.runDir, 'tls', 'default'));
+  if (await certificates.syncDefault(pool, ftpDefault).catch(() => false)) restartPureFtpd(ftpPidFile, log);
+  else await certificates.placeDefault(path.join(settings.runDir, 'tls', 'default'));
   // Written when missing only: nginx may start before the first pass, which rewrites them when they should change.
   if (!existsSync(sitesFile(settings))) writeFileSync(sitesFile(settings), renderSites([...applied.values()]));
   if (!existsSync(mainConf)) writeFileSync(mainConf, renderMain(settings, sitesFile(settings), applied.size * 2));
@@ -357,6 +379,7 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     for (const [siteId, problem] of tls.failed) notes.set(siteId, [notes.get(siteId), problem].filter(Boolean).join(' '));
     // The panel's own certificate as the default for names without one (read by nginx at a reload).
     const defaultChanged = await certificates.syncDefault(pool, ftpDefault);
+    if (defaultChanged) restartPureFtpd(ftpPidFile, log);
     // New certificates' OCSP answers, beside the pass (nginx staples them once they are there).
     void certificates.refreshOcsp(Date.now(), log);
     mark('certificates');

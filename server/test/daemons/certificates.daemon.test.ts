@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { connect as connectTcp, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { preparePowerDns, startPowerDns, type PowerDnsSettings } from '../../src
 import { prepareMail, startMail, type MailSettings, type RunningMail } from '../../src/daemons/mail.ts';
 import { mailHostSettings, mailLogTail, presentedCertificate } from '../mail-host.ts';
 import { prepareWeb, webPrograms, type WebSettings } from '../../src/daemons/web.ts';
+import { supervisor, type Supervisor } from '../../src/daemons/supervisor.ts';
 import { within } from '../within.ts';
 import { JobQueue } from '../../src/modules/jobs/queue.ts';
 import { RETRY_AFTER_MINUTES, startCertificateJob } from '../../src/modules/certificates/service.ts';
@@ -42,8 +43,12 @@ let tenant: number;
 let web: WebSettings;
 let agent: ChildProcess;
 let nginx: ChildProcess;
-/** pure-certd and Pure-FTPd as npm run services starts them (daemons/ftp.ts). */
-const ftp: ChildProcess[] = [];
+/**
+ * pure-certd and Pure-FTPd as npm run services starts them (daemons/ftp.ts), under supervisord: the
+ * web agent restarts Pure-FTPd's master when the default certificate changes.
+ */
+let ftp: Supervisor | undefined;
+let earlyFtpSession: Socket | undefined;
 let agentLog = '';
 /** The mail host (Postfix, Dovecot and the mail agent), as npm run services starts it. */
 let mailHost: MailSettings;
@@ -141,11 +146,15 @@ beforeAll(async () => {
   await within(15_000, async () => expect(existsSync(conf), agentLog).toBe(true));
   nginx = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
   await within(15_000, async () => expect((await plainGet('unknown.test')).status).toBe(404));
-  for (const name of ['pure-certd', 'pure-ftpd']) {
-    const program = webPrograms(web).find((candidate) => candidate.name === name)!;
-    ftp.push(spawn(program.command, program.args, { stdio: 'ignore' }));
-    await within(10_000, async () => expect(await program.ready()).toBe(true));
-  }
+  const ftpPrograms = webPrograms(web).filter((candidate) => ['pure-certd', 'pure-ftpd'].includes(candidate.name));
+  const supervisorDir = path.join(dir, 'supervisor');
+  mkdirSync(supervisorDir, { mode: 0o700 });
+  ftp = supervisor(supervisorDir, ftpPrograms);
+  await ftp.start();
+  for (const program of ftpPrograms) await within(10_000, async () => expect(await program.ready()).toBe(true));
+  // A session opened before the panel has its certificate: it must outlive Pure-FTPd's restart.
+  earlyFtpSession = connectTcp({ host: '127.0.0.1', port: web.ftpPort });
+  await ftpReply(earlyFtpSession, '220');
   const endpoint = await admin.call({
     method: 'POST',
     url: '/api/system/webhooks',
@@ -156,7 +165,8 @@ beforeAll(async () => {
 afterAll(async () => {
   if (process.env.BERTH_TEST_SHOW_AGENT) process.stdout.write(agentLog);
   nginx?.kill('SIGQUIT');
-  for (const child of ftp) child.kill('SIGTERM');
+  earlyFtpSession?.destroy();
+  await ftp?.stop();
   agent?.kill('SIGTERM');
   if (process.getuid?.() === 0 && web?.userPrefix) {
     const users = readFileSync('/etc/passwd', 'utf8')
@@ -248,26 +258,29 @@ async function presented(port: number, sni: string | undefined, host = sni ?? ''
   return presentedCertificate(port, { sni, host, starttls, ca: await pebble.root() });
 }
 
+/** Waits for Pure-FTPd's reply with `code` on a plain control connection. */
+function ftpReply(socket: Socket, code: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (new RegExp(`^${code} `, 'm').test(text)) {
+        socket.off('data', onData);
+        resolve();
+      }
+    };
+    socket.on('data', onData);
+    socket.once('error', reject);
+  });
+}
+
 /** Pure-FTPd's certificate for `name` after AUTH TLS (explicit FTPS), trusting Pebble's root only. */
 async function ftpsHandshake(name: string | undefined): Promise<{ authorized: boolean; serial: string }> {
   const ca = await pebble.root();
   const plain: Socket = connectTcp({ host: '127.0.0.1', port: web.ftpPort });
-  const reply = (code: string) =>
-    new Promise<void>((resolve, reject) => {
-      let text = '';
-      const onData = (chunk: Buffer) => {
-        text += chunk.toString('latin1');
-        if (new RegExp(`^${code} `, 'm').test(text)) {
-          plain.off('data', onData);
-          resolve();
-        }
-      };
-      plain.on('data', onData);
-      plain.once('error', reject);
-    });
-  await reply('220');
+  await ftpReply(plain, '220');
   plain.write('AUTH TLS\r\n');
-  await reply('234');
+  await ftpReply(plain, '234');
   return new Promise((resolve, reject) => {
     const socket = connect({ socket: plain, ...(name ? { servername: name } : {}), ca, rejectUnauthorized: false }, () => {
       const answer = { authorized: socket.authorized, serial: socket.getPeerCertificate().serialNumber };
@@ -392,8 +405,14 @@ describe('a domain whose zone Berth serves', () => {
     // site's certificate); webmail.panel.secure.example, two labels below, gets the panel's.
     expect(await presented(web.httpsPort, PLATFORM_NAMES[1])).toEqual({ serial: row.serial, authorized: true });
     expect(await presented(web.httpsPort, PLATFORM_NAMES[0])).toMatchObject({ authorized: true });
-    // Pure-FTPd asks pure-certd for a name a client sends (its own default, read at its start, is for clients that send none).
+    // Pure-FTPd asks pure-certd for a name a client sends; its own default, for a client that sends
+    // none, it reads at its start: the web agent had supervisord start it again with the new one.
     await within(5_000, async () => expect((await ftpsHandshake('unknown.test')).serial).toBe(row.serial));
+    await within(10_000, async () => expect((await ftpsHandshake(undefined)).serial).toBe(row.serial));
+    expect(agentLog).toMatch(/Pure-FTPd \(pid \d+\) restarted for the new default certificate/);
+    // The session opened before the restart still answers.
+    earlyFtpSession!.write('NOOP\r\n');
+    await ftpReply(earlyFtpSession!, '200');
     // Dovecot and Postfix: the same for a client that names nothing or a name no domain has.
     for (const name of [undefined, 'unknown.test']) {
       await within(10_000, async () =>
