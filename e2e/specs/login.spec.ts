@@ -151,11 +151,23 @@ test('a wrong password shows the error under the e-mail field', async ({ page, b
   expect((await page.request.get('/api/user')).status()).toBe(401);
 });
 
+/** What the app's login screen says after the press, in the language it is in. */
+interface AppLoginScreen {
+  emailLabel: string;
+  failed: string;
+}
+const ENGLISH_LOGIN: AppLoginScreen = { emailLabel: 'E-mail or uid', failed: 'These credentials do not match our records.' };
+
 /**
  * Presses "Log in" on the prerendered page with a wrong password while the app's scripts are held,
  * lets them through, checks the page stays while pressed, and releases: the form must be sent.
  */
-async function logInPressedAsTheAppArrives(page: Page, admin: AdminCredentials, before?: () => Promise<void>): Promise<void> {
+async function logInPressedAsTheAppArrives(
+  page: Page,
+  admin: AdminCredentials,
+  before?: () => Promise<void>,
+  app: AppLoginScreen = ENGLISH_LOGIN,
+): Promise<void> {
   const release = await holdScripts(page, 'login-boot');
   await page.goto('/login');
   await before?.();
@@ -175,10 +187,10 @@ async function logInPressedAsTheAppArrives(page: Page, admin: AdminCredentials, 
   const answer = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/login');
   await page.mouse.up();
   expect((await answer).status(), 'the press sent the form').toBe(422);
-  // The app adopts the page the press was made on (its language picker included).
-  await expect(page.getByText('These credentials do not match our records.')).toBeVisible();
+  // The app adopts the page the press was made on.
+  await expect(page.getByText(app.failed)).toBeVisible();
   await expect(page.locator('#prerender')).toHaveCount(0);
-  await expect(form.email).toHaveValue(admin.email);
+  await expect(page.getByLabel(app.emailLabel, { exact: true })).toHaveValue(admin.email);
 }
 
 test('a button held down as the app arrives keeps its page until released: the click goes through', async ({ page, berth }) => {
@@ -189,10 +201,37 @@ test('a button held down as the app arrives in another language the visitor pick
   page,
   berth,
 }) => {
-  // The server prerenders /login in English; this browser picked German on an earlier visit, so the
-  // app takes the English page away before its first render, but not under a pressed button.
+  // The server prerenders /login in English; this browser picked German on an earlier visit (no
+  // cookie told the server). The English page stays while pressed; the app answers in German: the
+  // page's picker, untouched, still showed English, which was no choice of the visitor's.
   await page.addInitScript(() => window.localStorage.setItem('berth.language', 'de'));
-  await logInPressedAsTheAppArrives(page, berth.admin, () => expect(page.locator('#prerender')).toHaveAttribute('data-language', 'en'));
+  await logInPressedAsTheAppArrives(page, berth.admin, () => expect(page.locator('#prerender')).toHaveAttribute('data-language', 'en'), {
+    emailLabel: 'E-Mail oder UID',
+    failed: 'Diese Zugangsdaten stimmen nicht mit unseren Daten überein.',
+  });
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+});
+
+test('what is typed into the page painted in another language than the one picked on this device is kept when the app takes over', async ({
+  page,
+}, testInfo) => {
+  await page.addInitScript(() => window.localStorage.setItem('berth.language', 'de'));
+  await page.goto('/login');
+  await expect(page.locator('#prerender')).toHaveAttribute('data-language', 'en');
+  await expect(page.locator('#prerender')).not.toHaveAttribute('inert');
+  // Typing asks for the app's scripts; the app's German screen takes the English one's place.
+  await page.getByLabel('E-mail or uid', { exact: true }).focus();
+  await page.keyboard.type('someone@exam');
+  await expect(page.locator('#prerender')).toHaveCount(0);
+  await page.keyboard.type('ple.com');
+  const email = page.getByLabel('E-Mail oder UID', { exact: true });
+  await expect(email).toHaveValue('someone@example.com');
+  await expect(email).toBeFocused();
+  await expect(page.getByRole('heading', { name: 'Bei Ihrem Konto anmelden' })).toBeVisible();
+  // The longest label of the screen in German wraps on a phone instead of being cut off.
+  const otpLabel = page.getByRole('link', { name: 'Mit einem Einmalcode anmelden' }).locator('.mantine-Button-label');
+  expect(await otpLabel.evaluate((label) => label.scrollWidth - label.clientWidth)).toBeLessThanOrEqual(0);
+  await keepScreenshot(page, testInfo, 'login-taken-over-in-german');
 });
 
 test('/login/:email prefills the e-mail field', async ({ page }) => {

@@ -12,7 +12,6 @@ import { i18n, i18nReady, isLanguageCode, switchLanguage } from './i18n/i18n.ts'
 import {
   afterPress,
   handOffPrerender,
-  pressedOnPrerender,
   prerenderedAnswers,
   prerenderedLanguage,
   prerenderedTenant,
@@ -42,12 +41,10 @@ const prerendered = prerenderedLanguage();
 if (answers && prerendered !== undefined && isLanguageCode(prerendered) && prerendered !== i18n.resolvedLanguage) {
   // The server rendered the page in the user's language, which the app would switch to anyway.
   await switchLanguage(prerendered);
-} else if (prerendered !== undefined && prerendered !== i18n.resolvedLanguage && !pressedOnPrerender()) {
-  // The prerendered login screen (scripts/prerender.ts) is in the language the server chose; if
-  // this visitor picked another on this device, it goes at once. Not under a pressed button: the
-  // app's login screen takes it after the release, with the form the press sent.
-  handOffPrerender();
 }
+// The prerendered login screen (scripts/prerender.ts) may be in another language than the one
+// this visitor picked on this device: it stays until the app's login screen takes its place, in
+// the same frame and with what was typed into it (auth/LoginScreen.tsx).
 // The first navigation ends a prerendered page too.
 const stopWatching = router.subscribe(() => {
   afterPress(() => void handOffPrerender());

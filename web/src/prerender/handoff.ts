@@ -12,6 +12,8 @@ export interface PrerenderedForm {
   submitted: boolean;
   /** The `data-replay` of a button pressed before the app was there, for the app to press. */
   clicked?: string;
+  /** The language the page was rendered in: its picker shows it until the visitor picks another. */
+  language?: string;
 }
 
 /**
@@ -38,9 +40,9 @@ export function handOffPrerender(): PrerenderedForm | undefined {
         }
       : undefined;
   const submitted = page.dataset.submitted === 'true';
-  const clicked = page.dataset.clicked;
+  const { clicked, language } = page.dataset;
   page.remove();
-  return { values, ...(focused ? { focused } : {}), submitted, ...(clicked ? { clicked } : {}) };
+  return { values, ...(focused ? { focused } : {}), submitted, ...(clicked ? { clicked } : {}), ...(language ? { language } : {}) };
 }
 
 /** Whether a button of the prerendered page is pressed and not yet released (scripts/login-boot.js). */
