@@ -92,32 +92,22 @@ function nginxError(error: unknown): string {
 }
 
 /**
+ * Pure-FTPd reads its default certificate (its `-2` file) once, at its start, and asks pure-certd
+ * only for a client that names a host (server/src/daemons/ftp.ts): after the file changed, its
+ * master is told to end and the supervisor starts it again, reading the new one. The master stops
+ * listening and leaves; the sessions in progress are processes of their own and go on.
+ */
+async function restartPureFtpd(pidFile: string, log: (line: string) => void): Promise<void> {
+  if (await signalPidFile(pidFile, 'SIGTERM', 'pure-ftpd')) log('Pure-FTPd restarted for the new default certificate');
+}
+
+/**
  * The web server's agent: the database says which sites this server serves and how; the agent
  * makes nginx's files say the same. A pass renders every site, writes the ones whose file differs
  * (a change, or a file edited by hand), checks the candidate configuration with `nginx -t` before
  * anything replaces a working file, and reloads nginx gracefully. A site whose rendering or check
  * fails keeps its last good file (or none) and its status row says why; the other sites are applied.
  */
-/**
- * Pure-FTPd reads its default certificate (its `-2` file) once, at its start, and asks pure-certd
- * only for a client that names a host (server/src/daemons/ftp.ts): after the file changed, its
- * master is told to end and the supervisor starts it again, reading the new one. The master stops
- * listening and leaves; the sessions in progress are processes of their own and go on.
- */
-function restartPureFtpd(pidFile: string, log: (line: string) => void): void {
-  let pid = 0;
-  try {
-    pid = Number(readFileSync(pidFile, 'utf8').trim());
-    // A pid file left by a master that is gone may name another process by now.
-    if (!Number.isInteger(pid) || pid <= 1 || !readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('pure-ftpd')) return;
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // Not running here (or not ours to signal): it reads the file when it starts.
-    return;
-  }
-  log(`Pure-FTPd (pid ${pid}) restarted for the new default certificate`);
-}
-
 export async function startAgent(settings: AgentSettings): Promise<RunningAgent> {
   const log = settings.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} web-agent ${line}\n`));
   // nginx picks each site's certificate with Debian's Lua module (agent/src/nginx.ts): without it
@@ -144,8 +134,9 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
   const ftpPidFile = path.join(settings.runDir, 'ftp', 'pure-ftpd.pid');
   // The default certificate nginx starts with (its configuration names it): in place before nginx.conf.
   // The panel's own certificate when the database has one, else the server's self-signed one.
-  if (await certificates.syncDefault(pool, ftpDefault).catch(() => false)) restartPureFtpd(ftpPidFile, log);
-  else await certificates.placeDefault(path.join(settings.runDir, 'tls', 'default'));
+  const atStart = await certificates.syncDefault(pool, ftpDefault).catch(() => ({ changed: false, ftpChanged: false }));
+  if (atStart.ftpChanged) await restartPureFtpd(ftpPidFile, log);
+  if (!atStart.changed) await certificates.placeDefault(path.join(settings.runDir, 'tls', 'default'));
   // Written when missing only: nginx may start before the first pass, which rewrites them when they should change.
   if (!existsSync(sitesFile(settings))) writeFileSync(sitesFile(settings), renderSites([...applied.values()]));
   if (!existsSync(mainConf)) writeFileSync(mainConf, renderMain(settings, sitesFile(settings), applied.size * 2));
@@ -378,8 +369,8 @@ export async function startAgent(settings: AgentSettings): Promise<RunningAgent>
     );
     for (const [siteId, problem] of tls.failed) notes.set(siteId, [notes.get(siteId), problem].filter(Boolean).join(' '));
     // The panel's own certificate as the default for names without one (read by nginx at a reload).
-    const defaultChanged = await certificates.syncDefault(pool, ftpDefault);
-    if (defaultChanged) restartPureFtpd(ftpPidFile, log);
+    const { changed: defaultChanged, ftpChanged } = await certificates.syncDefault(pool, ftpDefault);
+    if (ftpChanged) await restartPureFtpd(ftpPidFile, log);
     // New certificates' OCSP answers, beside the pass (nginx staples them once they are there).
     void certificates.refreshOcsp(Date.now(), log);
     mark('certificates');
@@ -636,13 +627,15 @@ function loadApplied(file: string): Map<number, SiteEntries> {
  * Signals the process a pid file names if it runs and is the daemon named (`comm` starts with it):
  * a daemon killed outright leaves its pid file behind, and its pid may belong to another process by now.
  */
-async function signalPidFile(file: string, signal: NodeJS.Signals, daemon: string): Promise<void> {
+async function signalPidFile(file: string, signal: NodeJS.Signals, daemon: string): Promise<boolean> {
   try {
     const pid = Number(readFileSync(file, 'utf8').trim());
-    if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith(daemon)) return;
+    if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith(daemon)) return false;
     process.kill(pid, signal);
+    return true;
   } catch {
     // not running
+    return false;
   }
 }
 

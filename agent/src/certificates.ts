@@ -83,20 +83,27 @@ export class SiteCertificates {
   /**
    * Writes the panel's own certificate (migration 0049) as the default, when there is one and the
    * files hold another: answers whether they changed (nginx reads its default at a reload; Pure-FTPd's
-   * certificate program reads the files at each handshake).
+   * certificate program reads the files at each handshake), and whether Pure-FTPd's own file did
+   * (read only at its start: after an agent's restart it usually holds the same certificate already).
    */
-  async syncDefault(pool: pg.Pool, ftpPem: string): Promise<boolean> {
-    if (this.keys.size === 0) return false;
+  async syncDefault(pool: pg.Pool, ftpPem: string): Promise<{ changed: boolean; ftpChanged: boolean }> {
+    const unchanged = { changed: false, ftpChanged: false };
+    if (this.keys.size === 0) return unchanged;
     const row = await platformCertificate(pool);
-    if (!row || row.serial === this.defaultSerial) return false;
+    if (!row || row.serial === this.defaultSerial) return unchanged;
     const owner = await this.workerIds();
     const key = openWith(this.keys, row.key_sealed);
     this.write(`${this.defaultBase}.key`, key, owner);
     this.write(`${this.defaultBase}.crt`, row.cert_pem, owner);
     // Pure-FTPd's own default (a client that names nothing is not sent to pure-certd): key and chain, root's.
-    if (existsSync(path.dirname(ftpPem))) this.write(ftpPem, key + row.cert_pem, null);
+    let ftpChanged = false;
+    if (existsSync(path.dirname(ftpPem))) {
+      const pem = key + row.cert_pem;
+      ftpChanged = readIfThere(ftpPem) !== pem;
+      if (ftpChanged) this.write(ftpPem, pem, null);
+    }
     this.defaultSerial = row.serial;
-    return true;
+    return { changed: true, ftpChanged };
   }
 
   /** Where a site's files are, without the extension (nginx's map names it). */
@@ -194,6 +201,15 @@ export class SiteCertificates {
     if (!this.workerUser) return (this.worker = null);
     const [uid, gid] = await Promise.all([run('id', ['-u', this.workerUser]), run('id', ['-g', this.workerUser])]);
     return (this.worker = { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) });
+  }
+}
+
+/** A file's text, or undefined when it is not there or cannot be read. */
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

@@ -409,7 +409,8 @@ describe('a domain whose zone Berth serves', () => {
     // none, it reads at its start: the web agent had supervisord start it again with the new one.
     await within(5_000, async () => expect((await ftpsHandshake('unknown.test')).serial).toBe(row.serial));
     await within(10_000, async () => expect((await ftpsHandshake(undefined)).serial).toBe(row.serial));
-    expect(agentLog).toMatch(/Pure-FTPd \(pid \d+\) restarted for the new default certificate/);
+    // Once: the agent's later passes find the file as it is.
+    expect(agentLog.split('Pure-FTPd restarted for the new default certificate')).toHaveLength(2);
     // The session opened before the restart still answers.
     earlyFtpSession!.write('NOOP\r\n');
     await ftpReply(earlyFtpSession!, '200');
