@@ -142,4 +142,10 @@ describe('/system/jobs', () => {
     expect(subjects).not.toContain('rolled-back@example.net');
     expect((await jobs()).data.length).toBe(before + 1);
   });
+
+  it('keeps no instance registry, whose upkeep would wake an idle server on a 20 ms timer', async () => {
+    // The queue has started (the tests above ran jobs); a registered instance is a row here.
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pgboss.instance`.execute(t.db);
+    expect(rows[0]?.n).toBe(0);
+  });
 });
