@@ -46,7 +46,7 @@ export function handOffPrerender(): PrerenderedForm | undefined {
 }
 
 /** Whether a button of the prerendered page is pressed and not yet released (scripts/login-boot.js). */
-export const pressedOnPrerender = (): boolean => document.getElementById('prerender')?.dataset.pressed === 'true';
+const pressedOnPrerender = (): boolean => document.getElementById('prerender')?.dataset.pressed === 'true';
 
 /**
  * Runs `handOff` now, or, while a button of the prerendered page is pressed and not yet released
