@@ -160,10 +160,16 @@ test.describe('webmail', () => {
     await keepScreenshot(webmail, testInfo, 'served-webmail-compose');
     // Roundcube shows its confirmation for half a second and then goes back to the list (its
     // sent_successfully), too briefly to be caught on a busy machine: the answer to the compose
-    // form, posted into its hidden frame, is what tells the page to show it.
-    const sent = webmail.waitForResponse((answer) => answer.request().method() === 'POST' && answer.url().includes('_framed=1'), {
-      timeout: 20_000,
-    });
+    // form, posted into its hidden frame, is what tells the page to show it. A draft's autosave
+    // posts the same form with `_draft=1`; a send leaves it empty.
+    const sent = webmail.waitForResponse(
+      (answer) => {
+        if (answer.request().method() !== 'POST' || !answer.url().includes('_framed=1')) return false;
+        const form = new URLSearchParams(answer.request().postData() ?? '');
+        return form.get('_action') === 'send' && form.get('_draft') === '';
+      },
+      { timeout: 20_000 },
+    );
     await webmail.locator('.btn.send:visible').first().click();
     expect(await (await sent).text()).toContain('Message sent successfully.');
     await expect(webmail.getByText('The list is empty.')).toBeVisible({ timeout: 15_000 });
