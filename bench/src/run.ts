@@ -6,10 +6,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import os from 'node:os';
-import { argon2VerifiesPerSecond } from './argon2-baseline.ts';
-import { cpuSnapshot, formatSplit, perOperation, type CpuSplit } from './cpu-split.ts';
 import { createBenchDatabase } from './database.ts';
-import { measureLoad, type LoadOptions, type LoadResult } from './load.ts';
+import { measureLoad, type LoadResult } from './load.ts';
+import { formatLogins, loginComparisons, loginSettings, measureLogins } from './logins.ts';
 import { formatComparison, ratioOf, verdict, type Comparison } from './report.ts';
 import { formatPropagation, measureDnsPropagation } from './dns-propagation.ts';
 import { measureDomainsPage } from './domains.ts';
@@ -29,8 +28,6 @@ const positiveInteger = (name: string, fallback: number): number => {
   return value;
 };
 
-const LOGIN_CONNECTIONS = 4;
-
 const settings = {
   connections: positiveInteger('BENCH_CONNECTIONS', 50),
   durationSeconds: positiveInteger('BENCH_DURATION', 10),
@@ -39,24 +36,15 @@ const settings = {
   warmupSeconds: 6,
   /** Turns of Berth and the pooled select; the best of each counts. */
   rounds: 3,
-  loginConnections: LOGIN_CONNECTIONS,
-  /**
-   * Raw verifies at once: as many as the logins' connections, but no more than Berth itself hashes
-   * at once (one per core, server/src/lib/password.ts). On 2 cores, 4 verifies at a time made each
-   * about 7% dearer than 2 (cache and time-slicing), a loss the server no longer takes: the
-   * baseline must not take it either, or the ratio would credit Berth with hashing better instead
-   * of with doing little beside the hash.
-   */
-  verifyConcurrency: Math.min(LOGIN_CONNECTIONS, os.availableParallelism()),
   /** The domains page's size here (`node bench/src/domains.ts` alone: 1,000,000). */
   domains: positiveInteger('BENCH_DOMAINS', 100_000),
   /** Sites on one web server (bench/src/websites.ts). */
   sites: positiveInteger('BENCH_SITES', 10_000),
-  goals: { userVsPool: 0.6, loginVsArgon2: 0.9, queriesPerRequest: 1 },
+  goals: { userVsPool: 0.6, queriesPerRequest: 1 },
   demo: { host: 'harbor.localhost', password: 'demo-password-0123456789' },
-  // The server's own defaults (server/src/lib/password.ts); passed to it explicitly so both sides match.
-  argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
-  admin: { email: 'bench@localhost', password: 'bench-password-0123456789' },
+  // The logins' figure signs in as this admin, with the server's argon2 parameters (bench/src/logins.ts).
+  argon2: loginSettings.argon2,
+  admin: loginSettings.admin,
   /** Hard stop, in case something hangs: the run is meant to take about ten minutes. */
   watchdogSeconds: 1_500,
 };
@@ -164,44 +152,13 @@ async function main(): Promise<void> {
   log('session revocation across two instances ...');
   const revocation = await measureRevocation(database.url, settings.admin);
 
-  const loginLoad: LoadOptions = {
-    url: `${berth.url}/api/login`,
-    connections: settings.loginConnections,
-    durationSeconds: settings.durationSeconds,
-    warmupSeconds: settings.warmupSeconds,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...settings.admin, remember: false }),
-  };
-  // Like the reads above: the logins and the raw verifies take turns, the best run of each counts,
-  // so that other work on the machine falls on both alike (one run of each, minutes apart, swung
-  // the ratio between 0.70 and 0.86 here).
-  log(`POST /api/login (${loginLoad.connections} connections) and argon2id verifies in-process, in turn, best of ${settings.rounds} ...`);
-  const loginRuns: LoadResult[] = [];
-  const loginSplits: CpuSplit[] = [];
-  const verifyRuns: number[] = [];
   const databaseName = new URL(database.url).pathname.slice(1);
-  for (let round = 0; round < settings.rounds; round++) {
-    const warmupSeconds = round === 0 ? settings.warmupSeconds : 0;
-    if (warmupSeconds > 0) await measureLoad({ ...loginLoad, durationSeconds: warmupSeconds, warmupSeconds: 0 });
-    const before = cpuSnapshot(berth.pid, databaseName);
-    const run = await measureLoad({ ...loginLoad, warmupSeconds: 0 });
-    loginSplits.push(perOperation(before, cpuSnapshot(berth.pid, databaseName), run.completed));
-    loginRuns.push(run);
-    verifyRuns.push(
-      await argon2VerifiesPerSecond(
-        settings.admin.password,
-        settings.argon2,
-        settings.verifyConcurrency,
-        settings.durationSeconds,
-        warmupSeconds,
-      ),
-    );
-  }
-  log(`  per second of each run: logins ${runsOf(loginRuns)}; verifies ${verifyRuns.map((rate) => rate.toFixed(0)).join(', ')}`);
-  const logins = best(loginRuns);
-  const verifies = Math.max(...verifyRuns);
-  const loginSplit = loginSplits[loginRuns.indexOf(logins)] ?? {};
+  const loginFigures = await measureLogins(
+    berth,
+    databaseName,
+    { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, rounds: settings.rounds },
+    log,
+  );
 
   log('Lighthouse on /login, /dashboard, /host/domain (demo data) ...');
   await promisify(execFile)(process.execPath, ['server/src/cli.ts', 'demo', '--password', settings.demo.password], {
@@ -239,12 +196,7 @@ async function main(): Promise<void> {
     baseline: { label: 'Fastify + pg select', result: pooled },
     goal: settings.goals.userVsPool,
   };
-  const loginComparison: Comparison = {
-    title: `Logins (${settings.loginConnections} connections) vs raw argon2id verifies (${settings.verifyConcurrency} at a time, m=${settings.argon2.memoryCost} KiB, t=${settings.argon2.timeCost}, p=${settings.argon2.parallelism})`,
-    subject: { label: 'Berth POST /api/login', result: logins },
-    baseline: { label: 'argon2id verify', result: { requestsPerSecond: verifies } },
-    goal: settings.goals.loginVsArgon2,
-  };
+  const logins = loginComparisons(loginFigures);
 
   log('');
   log(
@@ -253,12 +205,9 @@ async function main(): Promise<void> {
   if (busyBefore > 0.2) {
     log(`WARNING: ${(busyBefore * 100).toFixed(0)}% of the CPU was busy with other work just before the run; the numbers are noisy.`);
   }
-  for (const comparison of [userComparison, poolComparison, loginComparison]) log(`\n${formatComparison(comparison)}`);
-  if (Object.keys(loginSplit).length > 0) {
-    log(
-      `  CPU per login in its best run, ms: ${formatSplit(loginSplit)}; a raw verify: ${((os.cpus().length * 1000) / verifies).toFixed(2)} (cores × 1000 / verifies per s)`,
-    );
-  }
+  for (const comparison of [userComparison, poolComparison]) log(`\n${formatComparison(comparison)}`);
+  log('');
+  for (const line of formatLogins(loginFigures)) log(line);
   log('');
   for (const [path, count] of queryCounts) {
     const ok = count <= settings.goals.queriesPerRequest;
@@ -276,13 +225,14 @@ async function main(): Promise<void> {
   log(`\n${formatMailSigning(mail)}`);
   log(`\n${formatMailDelivery(delivery)}`);
   log(`\n${formatCertificates(certificates)}`);
-  const failed = [...userRuns, hello, ...pooledRuns, ...loginRuns].some((result) => result.failures > 0);
+  const failed = [...userRuns, hello, ...pooledRuns, loginFigures.logins, loginFigures.overHttp].some((result) => result.failures > 0);
   if (failed) log('\nWARNING: some requests failed (non-2xx, errors or timeouts); the numbers above undercount.');
   log('');
   const summary = (comparison: Comparison) =>
     `${ratioOf(comparison).toFixed(2)}${comparison.goal === undefined ? ' (reference)' : ` ${verdict(ratioOf(comparison), comparison.goal)}`}`;
   log(
-    `summary: api/user ratio ${summary(userComparison)}; vs pooled select ${summary(poolComparison)}; login ratio ${summary(loginComparison)}; ` +
+    `summary: api/user ratio ${summary(userComparison)}; vs pooled select ${summary(poolComparison)}; login ratio ${summary(logins.login)} ` +
+      `(the verify over HTTP ${summary(logins.overHttp)}, logins vs it ${summary(logins.beside)}); ` +
       `took ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
 }

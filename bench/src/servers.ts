@@ -124,7 +124,7 @@ async function startBaselineScript(script: string, name: string, env: NodeJS.Pro
     await stop();
     throw error;
   }
-  return { name, url, output, stop };
+  return { name, url, pid: child.pid, output, stop };
 }
 
 /** The bare Fastify hello world. */
@@ -133,3 +133,7 @@ export const startBaseline = () => startBaselineScript('baseline-server.ts', 'Fa
 /** Fastify with a pool like Berth's, one select by primary key per request, on Berth's database. */
 export const startPoolBaseline = (databaseUrl: string) =>
   startBaselineScript('pool-baseline-server.ts', 'Fastify + one pooled select', { DATABASE_URL: databaseUrl });
+
+/** Fastify answering a POST after one argon2id verify of the posted password against `hash`. */
+export const startVerifyBaseline = (hash: string) =>
+  startBaselineScript('verify-baseline-server.ts', 'Fastify + argon2id verify', { VERIFY_HASH: hash });

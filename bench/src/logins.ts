@@ -1,0 +1,195 @@
+// Logins/s against raw argon2id verifies/s (bench/README.md, item 4), and beside them the same verify
+// answered over HTTP by a bare Fastify (bench/src/verify-baseline-server.ts): that one shows what
+// any answer costs beside the hash on the machine the bench runs on, so the part of the gap that is
+// Berth's own can be read off. Part of `npm run bench`; `node bench/src/logins.ts` runs it alone.
+import argon2 from 'argon2';
+import os from 'node:os';
+import { argon2VerifiesPerSecond, type Argon2Parameters } from './argon2-baseline.ts';
+import { cpuSnapshot, formatSplit, perOperation, type CpuSplit } from './cpu-split.ts';
+import { createBenchDatabase } from './database.ts';
+import { measureLoad, type LoadOptions, type LoadResult } from './load.ts';
+import { formatComparison, type Comparison } from './report.ts';
+import { startBerth, startVerifyBaseline, type RunningServer } from './servers.ts';
+
+const CONNECTIONS = 4;
+
+export const loginSettings = {
+  connections: CONNECTIONS,
+  /**
+   * Raw verifies at once: as many as the logins' connections, but no more than Berth itself hashes
+   * at once (one per core, server/src/lib/password.ts). On 2 cores, 4 verifies at a time made each
+   * about 7% dearer than 2 (cache and time-slicing), a loss the server no longer takes: the
+   * baseline must not take it either, or the ratio would credit Berth with hashing better instead
+   * of with doing little beside the hash.
+   */
+  verifyConcurrency: Math.min(CONNECTIONS, os.availableParallelism()),
+  // The server's own defaults (server/src/lib/password.ts); passed to it explicitly so both sides match.
+  argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 } satisfies Argon2Parameters,
+  admin: { email: 'bench@localhost', password: 'bench-password-0123456789' },
+  goal: 0.9,
+};
+
+export interface LoginRunSettings {
+  durationSeconds: number;
+  warmupSeconds: number;
+  /** Turns of logins, verifies over HTTP and raw verifies; the best of each counts. */
+  rounds: number;
+}
+
+export interface LoginFigures {
+  logins: LoadResult;
+  /** CPU per login of the best run, by part. */
+  loginSplit: CpuSplit;
+  overHttp: LoadResult;
+  overHttpSplit: CpuSplit;
+  /** Raw verifies per second, the best run. */
+  verifies: number;
+  runs: { logins: number[]; overHttp: number[]; verifies: number[] };
+}
+
+const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+
+/** Logins on `berth` (signed in as loginSettings.admin), the verify over HTTP and raw verifies, in turn. */
+export async function measureLogins(
+  berth: RunningServer,
+  databaseName: string,
+  run: LoginRunSettings,
+  log: (line: string) => void = () => {},
+): Promise<LoginFigures> {
+  const { admin, argon2: parameters } = loginSettings;
+  const hash = await argon2.hash(admin.password, { type: argon2.argon2id, ...parameters });
+  const overHttpServer = await startVerifyBaseline(hash);
+  try {
+    const load = (url: string, body: object): LoadOptions => ({
+      url,
+      connections: loginSettings.connections,
+      durationSeconds: run.durationSeconds,
+      warmupSeconds: 0,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const sides = [
+      {
+        server: berth,
+        load: load(`${berth.url}/api/login`, { ...admin, remember: false }),
+        runs: [] as LoadResult[],
+        splits: [] as CpuSplit[],
+      },
+      {
+        server: overHttpServer,
+        load: load(`${overHttpServer.url}/`, { password: admin.password }),
+        runs: [] as LoadResult[],
+        splits: [] as CpuSplit[],
+      },
+    ];
+    const verifyRuns: number[] = [];
+    // The three take turns and the best run of each counts, so that other work on the machine
+    // falls on all alike (one run of each, minutes apart, swung the ratio between 0.70 and 0.86 here).
+    log(
+      `POST /api/login, the verify over HTTP (${loginSettings.connections} connections each) and argon2id verifies in-process, in turn, best of ${run.rounds} ...`,
+    );
+    for (let round = 0; round < run.rounds; round++) {
+      const warmupSeconds = round === 0 ? run.warmupSeconds : 0;
+      for (const side of sides) {
+        if (warmupSeconds > 0) await measureLoad({ ...side.load, durationSeconds: warmupSeconds });
+        const before = cpuSnapshot(side.server.pid, databaseName);
+        const result = await measureLoad(side.load);
+        side.splits.push(perOperation(before, cpuSnapshot(side.server.pid, databaseName), result.completed));
+        side.runs.push(result);
+      }
+      verifyRuns.push(
+        await argon2VerifiesPerSecond(admin.password, parameters, loginSettings.verifyConcurrency, run.durationSeconds, warmupSeconds),
+      );
+    }
+    const [logins, overHttp] = sides.map((side) => {
+      const top = best(side.runs);
+      return { result: top, split: side.splits[side.runs.indexOf(top)] ?? {} };
+    });
+    if (!logins || !overHttp) throw new Error('two sides expected');
+    const perSecond = (runs: LoadResult[]) => runs.map((result) => result.requestsPerSecond);
+    return {
+      logins: logins.result,
+      loginSplit: logins.split,
+      overHttp: overHttp.result,
+      overHttpSplit: overHttp.split,
+      verifies: Math.max(...verifyRuns),
+      runs: { logins: perSecond(sides[0]?.runs ?? []), overHttp: perSecond(sides[1]?.runs ?? []), verifies: verifyRuns },
+    };
+  } finally {
+    await overHttpServer.stop();
+  }
+}
+
+/** The figure with its goal, and the verify over HTTP for reference. */
+export function loginComparisons(figures: LoginFigures): { login: Comparison; overHttp: Comparison; beside: Comparison } {
+  const { connections, verifyConcurrency, argon2: p } = loginSettings;
+  const verify = { label: 'argon2id verify', result: { requestsPerSecond: figures.verifies } };
+  return {
+    login: {
+      title: `Logins (${connections} connections) vs raw argon2id verifies (${verifyConcurrency} at a time, m=${p.memoryCost} KiB, t=${p.timeCost}, p=${p.parallelism})`,
+      subject: { label: 'Berth POST /api/login', result: figures.logins },
+      baseline: verify,
+      goal: loginSettings.goal,
+    },
+    overHttp: {
+      title: `The same verify answered over HTTP by a bare Fastify (${connections} connections) vs raw verifies: this machine's cost of an answer beside the hash`,
+      subject: { label: 'Fastify POST + verify', result: figures.overHttp },
+      baseline: verify,
+    },
+    beside: {
+      title: 'Logins vs the verify over HTTP: what Berth itself does beside the hash',
+      subject: { label: 'Berth POST /api/login', result: figures.logins },
+      baseline: { label: 'Fastify POST + verify', result: figures.overHttp },
+    },
+  };
+}
+
+export function formatLogins(figures: LoginFigures): string[] {
+  const comparisons = loginComparisons(figures);
+  const rate = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
+  const rawVerifyMs = (os.cpus().length * 1000) / figures.verifies;
+  const lines = [
+    `per second of each run: logins ${rate(figures.runs.logins)}; verifies over HTTP ${rate(figures.runs.overHttp)}; raw verifies ${rate(figures.runs.verifies)}`,
+    '',
+    formatComparison(comparisons.login),
+  ];
+  if (Object.keys(figures.loginSplit).length > 0) {
+    lines.push(
+      `  CPU per login in its best run, ms: ${formatSplit(figures.loginSplit)}; a raw verify: ${rawVerifyMs.toFixed(2)} (cores × 1000 / verifies per s)`,
+    );
+  }
+  lines.push('', formatComparison(comparisons.overHttp));
+  if (Object.keys(figures.overHttpSplit).length > 0) {
+    lines.push(`  CPU per answer in its best run, ms: ${formatSplit(figures.overHttpSplit)}`);
+  }
+  lines.push('', formatComparison(comparisons.beside));
+  return lines;
+}
+
+// `node bench/src/logins.ts` runs this figure alone, on a fresh bench database.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const database = await createBenchDatabase();
+  try {
+    const berth = await startBerth({
+      databaseUrl: database.url,
+      adminEmail: loginSettings.admin.email,
+      adminPassword: loginSettings.admin.password,
+      argon2MemoryKib: loginSettings.argon2.memoryCost,
+      argon2TimeCost: loginSettings.argon2.timeCost,
+    });
+    try {
+      const figures = await measureLogins(
+        berth,
+        new URL(database.url).pathname.slice(1),
+        { durationSeconds: 10, warmupSeconds: 6, rounds: 3 },
+        console.log,
+      );
+      for (const line of formatLogins(figures)) console.log(line);
+    } finally {
+      await berth.stop();
+    }
+  } finally {
+    await database.drop();
+  }
+}
