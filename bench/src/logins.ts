@@ -7,7 +7,7 @@ import os from 'node:os';
 import { argon2VerifiesPerSecond, type Argon2Parameters } from './argon2-baseline.ts';
 import { cpuSnapshot, formatSplit, perOperation, type CpuSplit } from './cpu-split.ts';
 import { createBenchDatabase } from './database.ts';
-import { measureLoad, type LoadOptions, type LoadResult } from './load.ts';
+import { best, measureLoad, type LoadOptions, type LoadResult } from './load.ts';
 import { formatComparison, type Comparison } from './report.ts';
 import { startBerth, startVerifyBaseline, type RunningServer } from './servers.ts';
 
@@ -45,9 +45,9 @@ export interface LoginFigures {
   /** Raw verifies per second, the best run. */
   verifies: number;
   runs: { logins: number[]; overHttp: number[]; verifies: number[] };
+  /** Failed answers over every run of both sides, not only the best ones. */
+  failures: number;
 }
-
-const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
 
 /** Logins on `berth` (signed in as loginSettings.admin), the verify over HTTP and raw verifies, in turn. */
 export async function measureLogins(
@@ -115,6 +115,7 @@ export async function measureLogins(
       overHttpSplit: overHttp.split,
       verifies: Math.max(...verifyRuns),
       runs: { logins: perSecond(sides[0]?.runs ?? []), overHttp: perSecond(sides[1]?.runs ?? []), verifies: verifyRuns },
+      failures: sides.flatMap((side) => side.runs).reduce((sum, result) => sum + result.failures, 0),
     };
   } finally {
     await overHttpServer.stop();
@@ -164,6 +165,8 @@ export function formatLogins(figures: LoginFigures): string[] {
     lines.push(`  CPU per answer in its best run, ms: ${formatSplit(figures.overHttpSplit)}`);
   }
   lines.push('', formatComparison(comparisons.beside));
+  if (figures.failures > 0)
+    lines.push(`  WARNING: ${figures.failures} answers failed over all runs of both sides; the rates above undercount.`);
   return lines;
 }
 
