@@ -29,7 +29,7 @@ import { startBenchApp } from './berth-app.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from '../../server/src/modules/certificates/keys.ts';
 import { ownChain } from '../../server/test/own-certificate.ts';
 import { createBenchDatabase } from './database.ts';
-import { measureLoad, type LoadResult } from './load.ts';
+import { best, measureLoad, type LoadResult } from './load.ts';
 import { repoRoot } from './servers.ts';
 import { freePort } from './servers.ts';
 
@@ -218,7 +218,6 @@ export async function measureWebsites(
           await measureLoad({ url: `http://127.0.0.1:${baselinePort}${sitePath}`, connections: 20, durationSeconds: 5, warmupSeconds }),
         );
       }
-      const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
       return { site: best(siteRuns), baseline: best(baseRuns) };
     };
     log(`  static file and PHP hello world: generated against hand-written, in turn, best of ${ROUNDS} ...`);
