@@ -50,7 +50,11 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumFlags },
     locale: 'en-US',
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // CI keeps nothing of a run but its printed log, so a trace recorded there is read by nobody, and
+    // recording one for every test is the costliest thing the specs do beside the pages themselves:
+    // dns and customers took 278 s of test time with traces and 194 s without on this 2-core machine.
+    // Locally a failed test keeps its trace (`--trace retain-on-failure` brings it back under CI=1).
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
   },
   projects: [
     {

@@ -26,7 +26,11 @@ export async function blockingAxeViolations(
   name: string,
   scope: AxeScope = {},
 ): Promise<BlockingViolation[]> {
-  const builder = new AxeBuilder({ page });
+  // axe.run on the page itself (AxeBuilder's legacy mode): the default runs axe per frame and then
+  // opens a blank page to merge the frames' results, which doubled each check's time here (dns spec:
+  // 2.4 s a check, 1.3 s in legacy mode) for frames the web app does not have. Legacy mode leaves
+  // out only cross-origin frames (@axe-core/playwright's README).
+  const builder = new AxeBuilder({ page }).setLegacyMode(true);
   if (scope.include) builder.include(scope.include);
   const results = await builder.analyze();
   const blocking = results.violations
