@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createCustomer, createTestApp, login, type TestApp } from '../../test/harness.ts';
-import { preparedStatement } from './connection.ts';
+import { preparedStatement, type Db } from './connection.ts';
 import { findLoginCandidateTakingTries, recordSignIn } from '../modules/auth/queries.ts';
 
 const onPostgres = process.env.BERTH_TEST_DB === 'postgres';
@@ -60,6 +60,40 @@ describe('preparedStatement', () => {
       v.ids.length > 0 ? sql`select 1`.compile(db) : sql`select 2`.compile(db),
     );
     await expect(shaped(t.db, { ids: [] })).rejects.toThrow(/ids did not reach the query/);
+  });
+});
+
+// A sign-in is committed without waiting for the disk (docs/decisions/0022-sign-in-commits-asynchronously.md);
+// every other write on the same pooled connection must still wait for it.
+describe('the sign-in statement', () => {
+  it('commits asynchronously, and the setting ends with its own transaction', async () => {
+    t = await createTestApp();
+    const customer = await createCustomer(t, 'async-commit@example.test');
+    const { audit, sessions } = t.services;
+    const signIn = (db: Db) => {
+      const { row } = sessions.prepare({ userId: customer.user.id, tenantId: 1, remember: false, ip: '192.0.2.1', userAgent: 'commit' });
+      const auditRow = audit.row({ action: 'auth.login.success', tenantId: 1, userId: customer.user.id, ip: '192.0.2.1' });
+      return recordSignIn(db, { id: null, key: 'commit-account:none' }, auditRow, row);
+    };
+    const commitMode = async (db: Db) => (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0];
+    // Inside a transaction the statement's setting is still in force when it commits.
+    const during = await t.db.transaction().execute(async (trx) => {
+      await signIn(trx);
+      return commitMode(trx);
+    });
+    expect(during).toEqual({ synchronous_commit: 'off' });
+    // On its own it is its own transaction: the next statement on that connection commits as usual.
+    const after = await t.db.connection().execute(async (connection) => {
+      await signIn(connection);
+      return commitMode(connection);
+    });
+    expect(after).toEqual({ synchronous_commit: 'on' });
+    const written = await sql<{ sessions: number; audits: number }>`
+      select (select count(*)::int from sessions where user_id = ${customer.user.id} and user_agent = 'commit') as sessions,
+             (select count(*)::int from audit_log where user_id = ${customer.user.id} and action = 'auth.login.success') as audits`.execute(
+      t.db,
+    );
+    expect(written.rows[0]).toEqual({ sessions: 2, audits: 2 });
   });
 });
 

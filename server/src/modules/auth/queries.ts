@@ -161,10 +161,16 @@ const signIn = preparedStatement(
       )
       .with('audited', () => auditEntryInsert(db, unprefixed<AuditRowValues>(v)))
       .with('session', () => sessionInsert(db, v))
-      .selectNoFrom(sql<number>`1`.as('done')),
+      // Committed without waiting for the disk (docs/decisions/0022-sign-in-commits-asynchronously.md):
+      // the setting is the transaction's own, so it ends with this statement and no other write on
+      // the pooled connection changes (db/prepared.api.test.ts).
+      .selectNoFrom(sql<string>`set_config('synchronous_commit', 'off', true)`.as('synchronous_commit')),
 );
 
-/** A sign-in that passed: its tries cleared (throttle.ts onPass), its audit row and its session row, in one statement. */
+/**
+ * A sign-in that passed: its tries cleared (throttle.ts onPass), its audit row and its session row,
+ * in one statement committed asynchronously.
+ */
 export const recordSignIn = (db: Db, release: { id: number | null; key: string }, audit: AuditRowValues, session: NewSessionRow) =>
   signIn(db, {
     release_id: release.id,
