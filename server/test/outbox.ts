@@ -19,3 +19,13 @@ export function linkIn(text: string, path: string): string {
   if (!link) throw new Error(`no link with ${path} in:\n${text}`);
   return link;
 }
+
+/**
+ * The link with `path` in the newest mail to `to` that holds one. A step often queues two mails to
+ * one address (the link, and a notice of what just changed); each is a job of its own and either may
+ * be written last, so the newest mail alone need not be the one with the link.
+ */
+export async function newestLinkTo(db: Db, to: string, path: string): Promise<string> {
+  const mail = (await mailsTo(db, to)).findLast((m) => m.text_body.includes(path));
+  return linkIn(mail?.text_body ?? '', path);
+}

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCustomer, createTestApp, login, type TestApp } from '../../test/harness.ts';
-import { lastMailTo, linkIn } from '../../test/outbox.ts';
+import { newestLinkTo } from '../../test/outbox.ts';
 
 let t: TestApp;
 let logLines: string[];
@@ -68,13 +68,13 @@ describe('secrets never reach the logs or the audit trail', () => {
     await login(t.app, customer.email, customer.password);
 
     await t.app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email: customer.email } });
-    const resetPath = new URL(linkIn((await lastMailTo(t.db, customer.email))?.text_body ?? '', '/password/reset/')).pathname;
+    const resetPath = new URL(await newestLinkTo(t.db, customer.email, '/password/reset/')).pathname;
     const token = resetPath.split('/').pop() ?? '';
     const newPassword = 'the replacement passphrase 99';
     await t.app.inject({ method: 'POST', url: `/api${resetPath}`, payload: { password: newPassword, password_confirmation: newPassword } });
 
     const otp = await t.app.inject({ method: 'POST', url: '/api/password/otp', payload: { email: customer.email } });
-    const otpLink = new URL(linkIn((await lastMailTo(t.db, customer.email))?.text_body ?? '', '/password/otplogin'));
+    const otpLink = new URL(await newestLinkTo(t.db, customer.email, '/password/otplogin'));
     const code = otpLink.searchParams.get('otp') ?? '';
     await t.app.inject({ method: 'POST', url: '/api/password/otplogin', payload: { uniq_id: otp.json().data.uniq_id, otp: code } });
 

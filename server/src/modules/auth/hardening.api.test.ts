@@ -9,7 +9,7 @@ import {
   sessionCookieFrom,
   type TestApp,
 } from '../../../test/harness.ts';
-import { lastMailTo, linkIn } from '../../../test/outbox.ts';
+import { newestLinkTo } from '../../../test/outbox.ts';
 import { COMMON_PASSWORD_COUNT } from '../../lib/password-policy.ts';
 
 let t: TestApp;
@@ -106,7 +106,7 @@ describe('password rules', () => {
       payload: { code: await generate({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) }) },
     });
     await t.app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email: ADMIN_EMAIL } });
-    const path = new URL(linkIn((await lastMailTo(t.db, ADMIN_EMAIL))?.text_body ?? '', '/password/reset/')).pathname;
+    const path = new URL(await newestLinkTo(t.db, ADMIN_EMAIL, '/password/reset/')).pathname;
     const password = 'a fresh passphrase after reset';
     const answer = await t.app.inject({ method: 'POST', url: `/api${path}`, payload: { password, password_confirmation: password } });
     expect(answer.json().data).toEqual({ status: 'two_factor_required' });

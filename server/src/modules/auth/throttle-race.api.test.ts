@@ -10,7 +10,7 @@ import {
   type TestApp,
 } from '../../../test/harness.ts';
 import { addDomainWithUser, addTenant } from '../../../test/hosting.ts';
-import { lastMailTo, linkIn } from '../../../test/outbox.ts';
+import { newestLinkTo } from '../../../test/outbox.ts';
 
 // Every throttle on a guessable secret holds when 30 tries arrive at the same instant: each try
 // is counted before it is checked, so no more than the limit (5) are ever checked.
@@ -111,8 +111,7 @@ describe('30 simultaneous tries', () => {
     const { user } = await createCustomer(t, 'otp@localhost');
     const request = await inject('POST', '/api/password/otp', { email: user.email });
     const uniqId: string = request.json().data.uniq_id;
-    const mail = await lastMailTo(t.db, user.email);
-    const code = new URL(linkIn(mail?.text_body ?? '', '/password/otplogin')).searchParams.get('otp') ?? '';
+    const code = new URL(await newestLinkTo(t.db, user.email, '/password/otplogin')).searchParams.get('otp') ?? '';
     const answers = await burst((index, right) =>
       inject('POST', '/api/password/otplogin', {
         uniq_id: uniqId,

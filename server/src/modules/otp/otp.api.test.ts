@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
 import { createTestApp, createCustomer, login, sessionCookieFrom, type TestApp } from '../../../test/harness.ts';
-import { lastMailTo, linkIn, mailsTo } from '../../../test/outbox.ts';
+import { lastMailTo, mailsTo, newestLinkTo } from '../../../test/outbox.ts';
 import { insertTenant, insertTenantHost } from '../tenants/queries.ts';
 
 let t: TestApp;
@@ -25,10 +25,8 @@ async function codeFor(email = EMAIL) {
   const answer = await requestOtp(email);
   expect(answer.statusCode).toBe(200);
   const uniqId: string = answer.json().data.uniq_id;
-  // The newest mail with a code: another mail to the same address (the notice that 2FA was turned
-  // on) is a job of its own and may be written after this one.
-  const mail = (await mailsTo(t.db, email)).findLast((m) => m.text_body.includes('/password/otplogin'));
-  const link = new URL(linkIn(mail?.text_body ?? '', '/password/otplogin'));
+  // Not simply the newest mail: the notice that 2FA was turned on may be written after this one.
+  const link = new URL(await newestLinkTo(t.db, email, '/password/otplogin'));
   return { uniqId, code: link.searchParams.get('otp') ?? '', link };
 }
 

@@ -8,7 +8,7 @@ import {
   sessionCookieFrom,
   type TestApp,
 } from '../../../test/harness.ts';
-import { lastMailTo, linkIn, mailsTo } from '../../../test/outbox.ts';
+import { mailsTo, newestLinkTo } from '../../../test/outbox.ts';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -29,8 +29,7 @@ const reset = (path: string, password = NEW_PASSWORD, confirmation = password) =
 /** Requests a reset for the admin and answers the link's path (/password/reset/…). */
 async function requestReset(): Promise<string> {
   expect((await forgot(ADMIN_EMAIL)).statusCode).toBe(200);
-  const mail = await lastMailTo(t.db, ADMIN_EMAIL);
-  return new URL(linkIn(mail?.text_body ?? '', '/password/reset/')).pathname;
+  return new URL(await newestLinkTo(t.db, ADMIN_EMAIL, '/password/reset/')).pathname;
 }
 
 describe('forgot password', () => {
@@ -47,7 +46,7 @@ describe('forgot password', () => {
 
   it("links to the configured public URL, never to the request's Host header", async () => {
     await forgot(ADMIN_EMAIL, { host: 'evil.example' });
-    const link = linkIn((await lastMailTo(t.db, ADMIN_EMAIL))?.text_body ?? '', '/password/reset/');
+    const link = await newestLinkTo(t.db, ADMIN_EMAIL, '/password/reset/');
     expect(new URL(link).host).toBe('localhost:3000');
   });
 
@@ -118,7 +117,7 @@ describe('password policy (NIST SP 800-63B-4)', () => {
   ])('refuses %s with a reason', async (_name, password, reason) => {
     const { email } = await createCustomer(t, 'cleo.customer@localhost');
     await forgot(email);
-    const path = new URL(linkIn((await lastMailTo(t.db, email))?.text_body ?? '', '/password/reset/')).pathname;
+    const path = new URL(await newestLinkTo(t.db, email, '/password/reset/')).pathname;
     const answer = await reset(path, password);
     expect(answer.statusCode).toBe(422);
     expect(answer.json().errors.password[0]).toMatch(reason);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, sessionCookieFrom, type TestApp } from '../../../test/harness.ts';
 import { solveAltcha } from '../../../test/captcha.ts';
-import { lastMailTo, linkIn } from '../../../test/outbox.ts';
+import { lastMailTo, linkIn, newestLinkTo } from '../../../test/outbox.ts';
 import { insertTenant, insertTenantHost } from '../tenants/queries.ts';
 
 let t: TestApp;
@@ -32,7 +32,7 @@ async function register(overrides: Record<string, unknown> = {}, headers: Record
 const verify = (code: string) => t.app.inject({ method: 'PATCH', url: '/api/register/verify', payload: { code } });
 
 async function verificationCode(): Promise<string> {
-  const link = linkIn((await lastMailTo(t.db, EMAIL))?.text_body ?? '', '/register/verify/');
+  const link = await newestLinkTo(t.db, EMAIL, '/register/verify/');
   return new URL(link).pathname.split('/').pop() ?? '';
 }
 
@@ -206,8 +206,7 @@ describe('PATCH /api/register/verify', () => {
     const change = { current_password: PASSWORD, email: EMAIL.replace('new.', 'renamed.') };
     expect((await t.app.inject({ method: 'PATCH', url: '/api/account/email', headers: { cookie }, payload: change })).statusCode).toBe(200);
     const address = change.email;
-    const codeOf = async () =>
-      new URL(linkIn((await lastMailTo(t.db, address))?.text_body ?? '', '/register/verify/')).pathname.split('/').pop() ?? '';
+    const codeOf = async () => new URL(await newestLinkTo(t.db, address, '/register/verify/')).pathname.split('/').pop() ?? '';
     const first = await codeOf();
     expect((await t.app.inject({ method: 'POST', url: '/api/register/resend', headers: { cookie } })).statusCode).toBe(200);
     const second = await codeOf();
@@ -234,7 +233,7 @@ describe('PATCH /api/account/email', () => {
     expect(me).toMatchObject({ email: 'moved@example.com', email_verified: false });
     expect((await t.app.inject({ url: '/api/user', headers: { cookie: otherCookie } })).statusCode).toBe(401);
     expect((await lastMailTo(t.db, EMAIL))?.subject).toMatch(/e-mail address .* was changed/i);
-    const link = linkIn((await lastMailTo(t.db, 'moved@example.com'))?.text_body ?? '', '/register/verify/');
+    const link = await newestLinkTo(t.db, 'moved@example.com', '/register/verify/');
     expect((await verify(new URL(link).pathname.split('/').pop() ?? '')).statusCode).toBe(200);
   });
 });
