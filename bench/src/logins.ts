@@ -4,6 +4,7 @@
 // Berth's own can be read off. Part of `npm run bench`; `node bench/src/logins.ts` runs it alone.
 import argon2 from 'argon2';
 import os from 'node:os';
+import pg from 'pg';
 import { argon2VerifiesPerSecond, type Argon2Parameters } from './argon2-baseline.ts';
 import { cpuSnapshot, formatSplit, perOperation, type CpuSplit } from './cpu-split.ts';
 import { createBenchDatabase } from './database.ts';
@@ -27,6 +28,11 @@ export const loginSettings = {
   argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 } satisfies Argon2Parameters,
   admin: { email: 'bench@localhost', password: 'bench-password-0123456789' },
   goal: 0.9,
+  /**
+   * For reference only: the admin's hash made this cheap for one more run of logins, so the same
+   * path is measured while no hash crowds the cores (what Berth's own work costs, warm).
+   */
+  cheapArgon2: { memoryCost: 1_024, timeCost: 1, parallelism: 1 } satisfies Argon2Parameters,
 };
 
 export interface LoginRunSettings {
@@ -47,16 +53,23 @@ export interface LoginFigures {
   runs: { logins: number[]; overHttp: number[]; verifies: number[] };
   /** Failed answers over every run of both sides, not only the best ones. */
   failures: number;
+  /** The same logins with loginSettings.cheapArgon2's hash: their rate and CPU per login. */
+  cheapHash: { logins: LoadResult; split: CpuSplit };
 }
 
-/** Logins on `berth` (signed in as loginSettings.admin), the verify over HTTP and raw verifies, in turn. */
+/**
+ * Logins on `berth` (signed in as loginSettings.admin), the verify over HTTP and raw verifies, in
+ * turn; then, for reference, the logins once more with a cheap hash (`databaseUrl` is the bench's
+ * own database, whose admin's hash is swapped for that run and put back).
+ */
 export async function measureLogins(
   berth: RunningServer,
-  databaseName: string,
+  databaseUrl: string,
   run: LoginRunSettings,
   log: (line: string) => void = () => {},
 ): Promise<LoginFigures> {
   const { admin, argon2: parameters } = loginSettings;
+  const databaseName = new URL(databaseUrl).pathname.slice(1);
   const hash = await argon2.hash(admin.password, { type: argon2.argon2id, ...parameters });
   const overHttpServer = await startVerifyBaseline(hash);
   try {
@@ -108,6 +121,14 @@ export async function measureLogins(
     });
     if (!logins || !overHttp) throw new Error('two sides expected');
     const perSecond = (runs: LoadResult[]) => runs.map((result) => result.requestsPerSecond);
+    const cheapHash = await withAdminHash(databaseUrl, loginSettings.cheapArgon2, async () => {
+      const load = sides[0]?.load;
+      if (!load) throw new Error('the logins side expected');
+      await measureLoad({ ...load, durationSeconds: run.warmupSeconds });
+      const before = cpuSnapshot(berth.pid, databaseName);
+      const logins = await measureLoad(load);
+      return { logins, split: perOperation(before, cpuSnapshot(berth.pid, databaseName), logins.completed) };
+    });
     return {
       logins: logins.result,
       loginSplit: logins.split,
@@ -115,10 +136,32 @@ export async function measureLogins(
       overHttpSplit: overHttp.split,
       verifies: Math.max(...verifyRuns),
       runs: { logins: perSecond(sides[0]?.runs ?? []), overHttp: perSecond(sides[1]?.runs ?? []), verifies: verifyRuns },
-      failures: sides.flatMap((side) => side.runs).reduce((sum, result) => sum + result.failures, 0),
+      failures: sides.flatMap((side) => side.runs).reduce((sum, result) => sum + result.failures, 0) + cheapHash.logins.failures,
+      cheapHash,
     };
   } finally {
     await overHttpServer.stop();
+  }
+}
+
+/** Runs `work` while the bench admin's password is hashed with `parameters`; the hash it had is put back. */
+async function withAdminHash<T>(databaseUrl: string, parameters: Argon2Parameters, work: () => Promise<T>): Promise<T> {
+  const { admin } = loginSettings;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ password_hash: string }>('select password_hash from users where email = $1', [admin.email]);
+    const kept = rows[0]?.password_hash;
+    if (!kept) throw new Error(`no user ${admin.email} in the bench database`);
+    const cheap = await argon2.hash(admin.password, { type: argon2.argon2id, ...parameters });
+    await client.query('update users set password_hash = $1 where email = $2', [cheap, admin.email]);
+    try {
+      return await work();
+    } finally {
+      await client.query('update users set password_hash = $1 where email = $2', [kept, admin.email]);
+    }
+  } finally {
+    await client.end();
   }
 }
 
@@ -165,6 +208,12 @@ export function formatLogins(figures: LoginFigures): string[] {
     lines.push(`  CPU per answer in its best run, ms: ${formatSplit(figures.overHttpSplit)}`);
   }
   lines.push('', formatComparison(comparisons.beside));
+  const cheap = loginSettings.cheapArgon2;
+  lines.push(
+    '',
+    `The same logins with a cheap hash (m=${cheap.memoryCost} KiB, t=${cheap.timeCost}), for reference: Berth's path while no hash crowds the cores`,
+    `  ${figures.cheapHash.logins.requestsPerSecond.toFixed(0)} logins/s; CPU per login, ms: ${formatSplit(figures.cheapHash.split)}`,
+  );
   if (figures.failures > 0)
     lines.push(`  WARNING: ${figures.failures} answers failed over all runs of both sides; the rates above undercount.`);
   return lines;
@@ -182,12 +231,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       argon2TimeCost: loginSettings.argon2.timeCost,
     });
     try {
-      const figures = await measureLogins(
-        berth,
-        new URL(database.url).pathname.slice(1),
-        { durationSeconds: 10, warmupSeconds: 6, rounds: 3 },
-        console.log,
-      );
+      const figures = await measureLogins(berth, database.url, { durationSeconds: 10, warmupSeconds: 6, rounds: 3 }, console.log);
       for (const line of formatLogins(figures)) console.log(line);
     } finally {
       await berth.stop();

@@ -151,10 +151,9 @@ async function main(): Promise<void> {
   log('session revocation across two instances ...');
   const revocation = await measureRevocation(database.url, settings.admin);
 
-  const databaseName = new URL(database.url).pathname.slice(1);
   const loginFigures = await measureLogins(
     berth,
-    databaseName,
+    database.url,
     { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, rounds: settings.rounds },
     log,
   );
