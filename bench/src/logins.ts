@@ -82,10 +82,11 @@ export async function measureLogins(
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
+    const loginLoad = load(`${berth.url}/api/login`, { ...admin, remember: false });
     const sides = [
       {
         server: berth,
-        load: load(`${berth.url}/api/login`, { ...admin, remember: false }),
+        load: loginLoad,
         runs: [] as LoadResult[],
         splits: [] as CpuSplit[],
       },
@@ -122,11 +123,9 @@ export async function measureLogins(
     if (!logins || !overHttp) throw new Error('two sides expected');
     const perSecond = (runs: LoadResult[]) => runs.map((result) => result.requestsPerSecond);
     const cheapHash = await withAdminHash(databaseUrl, loginSettings.cheapArgon2, async () => {
-      const load = sides[0]?.load;
-      if (!load) throw new Error('the logins side expected');
-      await measureLoad({ ...load, durationSeconds: run.warmupSeconds });
+      await measureLoad({ ...loginLoad, durationSeconds: run.warmupSeconds });
       const before = cpuSnapshot(berth.pid, databaseName);
-      const logins = await measureLoad(load);
+      const logins = await measureLoad(loginLoad);
       return { logins, split: perOperation(before, cpuSnapshot(berth.pid, databaseName), logins.completed) };
     });
     return {

@@ -25,7 +25,6 @@ async function codeFor(email = EMAIL) {
   const answer = await requestOtp(email);
   expect(answer.statusCode).toBe(200);
   const uniqId: string = answer.json().data.uniq_id;
-  // Not simply the newest mail: the notice that 2FA was turned on may be written after this one.
   const link = new URL(await newestLinkTo(t.db, email, '/password/otplogin'));
   return { uniqId, code: link.searchParams.get('otp') ?? '', link };
 }
