@@ -188,12 +188,23 @@ export function loginComparisons(figures: LoginFigures): { login: Comparison; ov
   };
 }
 
+/**
+ * Each round's logins over the same round's raw verifies, seconds apart. The figure with its goal
+ * takes the best run of each side, which may come from different rounds; this host's speed moved
+ * by up to 20% between rounds a minute apart (bench/README.md, item 4), so the paired ratios show
+ * how much of the figure is that.
+ */
+function pairedRatios(runs: LoginFigures['runs']): string[] {
+  return runs.logins.map((logins, round) => (logins / (runs.verifies[round] ?? Number.NaN)).toFixed(2));
+}
+
 export function formatLogins(figures: LoginFigures): string[] {
   const comparisons = loginComparisons(figures);
   const rate = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
   const rawVerifyMs = (os.cpus().length * 1000) / figures.verifies;
   const lines = [
     `per second of each run: logins ${rate(figures.runs.logins)}; verifies over HTTP ${rate(figures.runs.overHttp)}; raw verifies ${rate(figures.runs.verifies)}`,
+    `logins over the raw verifies of the same round: ${pairedRatios(figures.runs).join(', ')}`,
     '',
     formatComparison(comparisons.login),
   ];
