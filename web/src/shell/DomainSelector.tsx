@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Loader, Popover, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconSearch, IconSelector, IconWorld } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +27,7 @@ export function DomainSelector({ selectedId, onPick }: DomainSelectorProps) {
   const { t } = useTranslation();
   const listboxId = useId();
   const [opened, setOpened] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
   const [query, setQuery] = useState('');
   const [activeIndex, setActiveIndex] = useState(0);
   const [scrollToActive, setScrollToActive] = useState(false);
@@ -133,6 +134,10 @@ export function DomainSelector({ selectedId, onPick }: DomainSelectorProps) {
       offset={6}
       trapFocus
       returnFocus
+      // The trap's first focus (data-autofocus below) runs as the dropdown mounts; once, in CI on the
+      // phone's menu drawer, the focus stayed on the trigger (e2e/specs/shell-domains.spec.ts, the
+      // keyboard alone), so the search takes it again once the dropdown has faded in.
+      transitionProps={{ transition: 'fade', duration: 150, onEntered: () => searchRef.current?.focus({ preventScroll: true }) }}
       withinPortal
       zIndex={400}
     >
@@ -159,6 +164,7 @@ export function DomainSelector({ selectedId, onPick }: DomainSelectorProps) {
       {/* Mantine names the dialog by its trigger ("Domain: …"). */}
       <Popover.Dropdown className={classes.dropdown}>
         <TextInput
+          ref={searchRef}
           data-autofocus
           value={query}
           onChange={(event) => {
