@@ -1,6 +1,6 @@
 // Where the CPU of a load goes, from Linux's /proc: the server's threads by kind (its event loop,
 // libuv's pool, where argon2 runs, and V8's helpers), the PostgreSQL backends of the bench's
-// database, and this process (the load client). For the login figure: on a machine whose cores
+// database, and the load client (this process and the wrk runs it waited for). For the login figure: on a machine whose cores
 // the password hashing fills, every millisecond beside the verify is a login less.
 import { readFileSync, readdirSync } from 'node:fs';
 
@@ -8,12 +8,16 @@ export type CpuSplit = Record<string, number>;
 
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime of a process or one of its threads, in ms; 0 once it is gone. */
-function cpuMs(stat: string): number {
+/**
+ * utime + stime of a process or one of its threads, in ms (with `children`, plus the CPU of its
+ * children that have ended: a load client such as wrk, bench/src/wrk.ts); 0 once it is gone.
+ */
+function cpuMs(stat: string, children = false): number {
   try {
     const text = readFileSync(stat, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return ((children ? own + Number(fields[13]) + Number(fields[14]) : own) * 1000) / TICKS_PER_SECOND;
   } catch {
     return 0;
   }
@@ -44,7 +48,8 @@ export function cpuSnapshot(serverPid: number | undefined, databaseName: string)
     if (read(`/proc/${pid}/cmdline`).split('\0')[0]?.split(' ').includes(databaseName))
       add('PostgreSQL backends', cpuMs(`/proc/${pid}/stat`));
   }
-  add('load client (this process)', cpuMs('/proc/self/stat'));
+  // The servers this process started are still running, so the ended children are its load clients.
+  add('load client (this process and wrk)', cpuMs('/proc/self/stat', true));
   return split;
 }
 

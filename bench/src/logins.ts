@@ -1,16 +1,18 @@
 // Logins/s against raw argon2id verifies/s (bench/README.md, item 4), and beside them the same verify
 // answered over HTTP by a bare Fastify (bench/src/verify-baseline-server.ts): that one shows what
 // any answer costs beside the hash on the machine the bench runs on, so the part of the gap that is
-// Berth's own can be read off. Part of `npm run bench`; `node bench/src/logins.ts` runs it alone.
+// Berth's own can be read off. Both are loaded by wrk (src/wrk.ts says why). Part of `npm run bench`;
+// `node bench/src/logins.ts` runs it alone.
 import argon2 from 'argon2';
 import os from 'node:os';
 import pg from 'pg';
 import { argon2VerifiesPerSecond, type Argon2Parameters } from './argon2-baseline.ts';
 import { cpuSnapshot, formatSplit, perOperation, type CpuSplit } from './cpu-split.ts';
 import { createBenchDatabase } from './database.ts';
-import { best, measureLoad, type LoadOptions, type LoadResult } from './load.ts';
+import { best, type LoadOptions, type LoadResult } from './load.ts';
 import { formatComparison, type Comparison } from './report.ts';
 import { startBerth, startVerifyBaseline, type RunningServer } from './servers.ts';
+import { measureWrk } from './wrk.ts';
 
 const CONNECTIONS = 4;
 
@@ -106,9 +108,9 @@ export async function measureLogins(
     for (let round = 0; round < run.rounds; round++) {
       const warmupSeconds = round === 0 ? run.warmupSeconds : 0;
       for (const side of sides) {
-        if (warmupSeconds > 0) await measureLoad({ ...side.load, durationSeconds: warmupSeconds });
+        if (warmupSeconds > 0) await measureWrk({ ...side.load, durationSeconds: warmupSeconds });
         const before = cpuSnapshot(side.server.pid, databaseName);
-        const result = await measureLoad(side.load);
+        const result = await measureWrk(side.load);
         side.splits.push(perOperation(before, cpuSnapshot(side.server.pid, databaseName), result.completed));
         side.runs.push(result);
       }
@@ -123,9 +125,9 @@ export async function measureLogins(
     if (!logins || !overHttp) throw new Error('two sides expected');
     const perSecond = (runs: LoadResult[]) => runs.map((result) => result.requestsPerSecond);
     const cheapHash = await withAdminHash(databaseUrl, loginSettings.cheapArgon2, async () => {
-      await measureLoad({ ...loginLoad, durationSeconds: run.warmupSeconds });
+      await measureWrk({ ...loginLoad, durationSeconds: run.warmupSeconds });
       const before = cpuSnapshot(berth.pid, databaseName);
-      const logins = await measureLoad(loginLoad);
+      const logins = await measureWrk(loginLoad);
       return { logins, split: perOperation(before, cpuSnapshot(berth.pid, databaseName), logins.completed) };
     });
     return {
