@@ -1,8 +1,10 @@
 // Where the CPU of a load goes, from Linux's /proc: the server's threads by kind (its event loop,
-// libuv's pool, where argon2 runs, and V8's helpers), the PostgreSQL backends of the bench's
-// database, and the load client (this process and the wrk runs it waited for). For the login figure: on a machine whose cores
-// the password hashing fills, every millisecond beside the verify is a login less.
+// its hashing threads, libuv's pool and V8's helpers), the PostgreSQL backends of the bench's
+// database, and the load client (this process and the wrk runs it waited for). For the login
+// figure: on a machine whose cores the password hashing fills, every millisecond beside the verify
+// is a login less.
 import { readFileSync, readdirSync } from 'node:fs';
+import { HASHING_THREAD_NAME } from '../../server/src/lib/password.ts';
 
 export type CpuSplit = Record<string, number>;
 
@@ -38,7 +40,14 @@ export function cpuSnapshot(serverPid: number | undefined, databaseName: string)
   if (serverPid !== undefined) {
     for (const tid of safeList(`/proc/${serverPid}/task`)) {
       const name = Number(tid) === serverPid ? 'event loop' : read(`/proc/${serverPid}/task/${tid}/comm`).trim();
-      const part = name === 'event loop' ? name : name.startsWith('libuv-worker') ? 'thread pool (argon2)' : 'V8 and other threads';
+      const part =
+        name === 'event loop'
+          ? name
+          : name === HASHING_THREAD_NAME
+            ? 'hashing threads (argon2)'
+            : name.startsWith('libuv-worker')
+              ? "libuv's pool"
+              : 'V8 and other threads';
       add(part, cpuMs(`/proc/${serverPid}/task/${tid}/stat`));
     }
   }

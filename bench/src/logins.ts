@@ -52,7 +52,9 @@ export interface LoginFigures {
   overHttpSplit: CpuSplit;
   /** Raw verifies per second, the best run. */
   verifies: number;
-  runs: { logins: number[]; overHttp: number[]; verifies: number[] };
+  runs: { logins: number[]; overHttp: number[]; verifies: number[]; packageVerifies: number[] };
+  /** Raw verifies per second by the `argon2` package, which the server ran before: the best run. */
+  packageVerifies: number;
   /** Failed answers over every run of both sides, not only the best ones. */
   failures: number;
   /** The same logins with loginSettings.cheapArgon2's hash: their rate and CPU per login. */
@@ -100,6 +102,7 @@ export async function measureLogins(
       },
     ];
     const verifyRuns: number[] = [];
+    const packageRuns: number[] = [];
     // The three take turns and the best run of each counts, so that other work on the machine
     // falls on all alike (one run of each, minutes apart, swung the ratio between 0.70 and 0.86 here).
     log(
@@ -114,8 +117,10 @@ export async function measureLogins(
         side.splits.push(perOperation(before, cpuSnapshot(side.server.pid, databaseName), result.completed));
         side.runs.push(result);
       }
-      verifyRuns.push(
-        await argon2VerifiesPerSecond(admin.password, parameters, loginSettings.verifyConcurrency, run.durationSeconds, warmupSeconds),
+      const { verifyConcurrency } = loginSettings;
+      verifyRuns.push(await argon2VerifiesPerSecond(admin.password, parameters, verifyConcurrency, run.durationSeconds, warmupSeconds));
+      packageRuns.push(
+        await argon2VerifiesPerSecond(admin.password, parameters, verifyConcurrency, run.durationSeconds, warmupSeconds, 'argon2-package'),
       );
     }
     const [logins, overHttp] = sides.map((side) => {
@@ -136,7 +141,13 @@ export async function measureLogins(
       overHttp: overHttp.result,
       overHttpSplit: overHttp.split,
       verifies: Math.max(...verifyRuns),
-      runs: { logins: perSecond(sides[0]?.runs ?? []), overHttp: perSecond(sides[1]?.runs ?? []), verifies: verifyRuns },
+      packageVerifies: Math.max(...packageRuns),
+      runs: {
+        logins: perSecond(sides[0]?.runs ?? []),
+        overHttp: perSecond(sides[1]?.runs ?? []),
+        verifies: verifyRuns,
+        packageVerifies: packageRuns,
+      },
       failures: sides.flatMap((side) => side.runs).reduce((sum, result) => sum + result.failures, 0) + cheapHash.logins.failures,
       cheapHash,
     };
@@ -167,15 +178,25 @@ async function withAdminHash<T>(databaseUrl: string, parameters: Argon2Parameter
 }
 
 /** The figure with its goal, and the verify over HTTP for reference. */
-export function loginComparisons(figures: LoginFigures): { login: Comparison; overHttp: Comparison; beside: Comparison } {
+export function loginComparisons(figures: LoginFigures): {
+  login: Comparison;
+  againstPackage: Comparison;
+  overHttp: Comparison;
+  beside: Comparison;
+} {
   const { connections, verifyConcurrency, argon2: p } = loginSettings;
   const verify = { label: 'argon2id verify', result: { requestsPerSecond: figures.verifies } };
   return {
     login: {
-      title: `Logins (${connections} connections) vs raw argon2id verifies (${verifyConcurrency} at a time, m=${p.memoryCost} KiB, t=${p.timeCost}, p=${p.parallelism})`,
+      title: `Logins (${connections} connections) vs raw argon2id verifies (OpenSSL's, back to back on ${verifyConcurrency} threads as the server runs it, m=${p.memoryCost} KiB, t=${p.timeCost}, p=${p.parallelism})`,
       subject: { label: 'Berth POST /api/login', result: figures.logins },
       baseline: verify,
       goal: loginSettings.goal,
+    },
+    againstPackage: {
+      title: 'The same logins vs raw verifies of the `argon2` package, which the server ran before',
+      subject: { label: 'Berth POST /api/login', result: figures.logins },
+      baseline: { label: 'argon2 package verify', result: { requestsPerSecond: figures.packageVerifies } },
     },
     overHttp: {
       title: `The same verify answered over HTTP by a bare Fastify (${connections} connections) vs raw verifies: this machine's cost of an answer beside the hash`,
@@ -205,7 +226,7 @@ export function formatLogins(figures: LoginFigures): string[] {
   const rate = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
   const rawVerifyMs = (os.cpus().length * 1000) / figures.verifies;
   const lines = [
-    `per second of each run: logins ${rate(figures.runs.logins)}; verifies over HTTP ${rate(figures.runs.overHttp)}; raw verifies ${rate(figures.runs.verifies)}`,
+    `per second of each run: logins ${rate(figures.runs.logins)}; verifies over HTTP ${rate(figures.runs.overHttp)}; raw verifies ${rate(figures.runs.verifies)} (the argon2 package's: ${rate(figures.runs.packageVerifies)})`,
     `logins over the raw verifies of the same round: ${pairedRatios(figures.runs).join(', ')}`,
     '',
     formatComparison(comparisons.login),
@@ -215,6 +236,7 @@ export function formatLogins(figures: LoginFigures): string[] {
       `  CPU per login in its best run, ms: ${formatSplit(figures.loginSplit)}; a raw verify: ${rawVerifyMs.toFixed(2)} (cores × 1000 / verifies per s)`,
     );
   }
+  lines.push('', formatComparison(comparisons.againstPackage));
   lines.push('', formatComparison(comparisons.overHttp));
   if (Object.keys(figures.overHttpSplit).length > 0) {
     lines.push(`  CPU per answer in its best run, ms: ${formatSplit(figures.overHttpSplit)}`);

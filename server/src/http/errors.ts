@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldErrors } from '@berth/contracts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { isMessageKey, translate, type MessageKey } from '../i18n/messages.ts';
+import { HashingInterrupted } from '../lib/password.ts';
 
 /** How long a client should wait before retrying while a dependency is down. */
 export const UNAVAILABLE_RETRY_SECONDS = 5;
@@ -139,9 +140,11 @@ export function registerErrorHandler(app: FastifyInstance, storage?: StorageWatc
         .header('retry-after', String(STORAGE_FULL_RETRY_SECONDS))
         .send({ message: translate(lang, 'http.storage_full') });
     }
-    if (isDatabaseUnavailable(error)) {
-      // Down or restarting: a clean answer the client may retry, and one log line, not a stack per request.
-      request.log.warn({ code: (error as { code?: unknown }).code, message: error.message }, 'database unavailable');
+    if (isDatabaseUnavailable(error) || error instanceof HashingInterrupted) {
+      // Down or restarting (a hashing thread is replaced at once): a clean answer the client may
+      // retry, and one log line, not a stack per request.
+      const what = error instanceof HashingInterrupted ? 'hashing thread stopped' : 'database unavailable';
+      request.log.warn({ code: (error as { code?: unknown }).code, message: error.message }, what);
       return reply
         .code(503)
         .header('retry-after', String(UNAVAILABLE_RETRY_SECONDS))
