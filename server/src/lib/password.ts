@@ -55,12 +55,21 @@ export class HashingThreads {
     });
   }
 
-  /** Hands waiting tasks to the least busy thread while one holds fewer than two; starts threads as needed. */
+  /**
+   * Hands waiting tasks to the least busy thread while one holds fewer than two, and starts a thread
+   * only when every one it has is busy: a program that hashes one password at a time uses one.
+   */
   private dispatch(): void {
     while (this.waiting.length > 0) {
-      if (this.lanes.length < this.size) this.lanes.push(this.start());
-      const lane = this.lanes.reduce((least, lane) => (lane.jobs.size < least.jobs.size ? lane : least));
-      if (lane.jobs.size >= 2) return;
+      let lane = this.lanes.reduce<Lane | undefined>(
+        (least, lane) => (least && least.jobs.size <= lane.jobs.size ? least : lane),
+        undefined,
+      );
+      if ((!lane || lane.jobs.size > 0) && this.lanes.length < this.size) {
+        lane = this.start();
+        this.lanes.push(lane);
+      }
+      if (!lane || lane.jobs.size >= 2) return;
       const job = this.waiting.shift() as Job;
       lane.jobs.set(job.task.id, job);
       // Held open only while it has work: an idle thread never keeps a finished process alive.
@@ -70,10 +79,13 @@ export class HashingThreads {
   }
 
   private start(): Lane {
-    // Named, so that `top -H` and bench/src/cpu-split.ts tell the hashing threads apart.
-    const worker = new Worker(new URL('./password-worker.ts', import.meta.url), { name: HASHING_THREAD_NAME });
+    // Named, so that `top -H` and bench/src/cpu-split.ts tell the hashing threads apart. None of the
+    // process's own Node flags: the thread needs none, and some refuse a worker's file (a program
+    // run with `--input-type=module -e`, as password.unit.test.ts runs one).
+    const worker = new Worker(new URL('./password-worker.ts', import.meta.url), { name: HASHING_THREAD_NAME, execArgv: [] });
     const lane: Lane = { worker, jobs: new Map() };
-    lane.worker.unref();
+    // Started for a task it gets at once (dispatch); it is unref'd when it has none left. An unref
+    // here would not hold: the `message` listener below refs the thread's port again.
     lane.worker.on('message', (answer: HashAnswer) => {
       const job = lane.jobs.get(answer.id);
       if (!job) return;

@@ -1,6 +1,8 @@
 import argon2 from 'argon2';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
+import { promisify } from 'node:util';
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { HashingInterrupted, HashingThreads, PasswordHasher } from './password.ts';
@@ -83,5 +85,17 @@ describe('PasswordHasher', () => {
     const replaced = once(process, 'worker');
     expect(await pool.run({ op: 'verify', hash, password: 'right' })).toBe(true);
     await replaced;
+  });
+
+  it('leaves no thread holding a program open once its hashes are done (the CLI hashes one at a time, then exits)', async () => {
+    const program = `
+      const { PasswordHasher } = await import(${JSON.stringify(new URL('./password.ts', import.meta.url).href)});
+      const hasher = new PasswordHasher({ memoryCost: 1024, timeCost: 1 });
+      const hashes = [];
+      for (const password of ['a', 'b', 'c']) hashes.push(await hasher.hash(password));
+      console.log(await hasher.verify(hashes[0], 'a'), await hasher.verify(hashes[1], 'a'));`;
+    // Killed after 20 s if a thread held it open: the test then fails on the error.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', program], { timeout: 20_000 });
+    expect(stdout.trim()).toBe('true false');
   });
 });
