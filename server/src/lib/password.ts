@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { HashAnswer, HashTask } from './password-worker.ts';
+import type { HashAnswer, HashTask, HashWork } from './password-worker.ts';
 
 export interface PasswordHasherOptions {
   memoryCost: number;
@@ -13,8 +13,6 @@ export const HASHING_THREAD_NAME = 'berth-hash';
 
 /** A hashing thread died with the task on it (it is replaced at once): the request may be retried. */
 export class HashingInterrupted extends Error {}
-
-type Task = HashTask extends infer T ? (T extends HashTask ? Omit<T, 'id'> : never) : never;
 
 interface Job {
   task: HashTask;
@@ -48,9 +46,9 @@ export class HashingThreads {
     this.size = size;
   }
 
-  run(task: Task): Promise<string | boolean> {
+  run(work: HashWork): Promise<string | boolean> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ task: { ...task, id: this.nextId++ } as HashTask, resolve, reject });
+      this.waiting.push({ task: { ...work, id: this.nextId++ }, resolve, reject });
       this.dispatch();
     });
   }
