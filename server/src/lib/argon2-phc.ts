@@ -26,20 +26,20 @@ export function readArgon2Hash(encoded: string): StoredArgon2 | undefined {
     return undefined;
   }
   const { m, t, p } = phc.params ?? {};
-  const [memory, passes, parallelism] = [m, t, p].map(Number);
+  const [memory, passes, parallelism] = [wholeNumber(m), wholeNumber(t), wholeNumber(p)];
   if (!ALGORITHMS.includes(phc.id) || phc.version !== VERSION || !phc.salt || !phc.hash) return undefined;
-  if (!Number.isSafeInteger(memory) || !Number.isSafeInteger(passes) || !Number.isSafeInteger(parallelism)) return undefined;
+  if (memory === undefined || passes === undefined || parallelism === undefined) return undefined;
   return {
     algorithm: phc.id as Argon2Algorithm,
-    parameters: {
-      nonce: phc.salt,
-      parallelism: parallelism as number,
-      tagLength: phc.hash.length,
-      memory: memory as number,
-      passes: passes as number,
-    },
+    parameters: { nonce: phc.salt, parallelism, tagLength: phc.hash.length, memory, passes },
     tag: phc.hash,
   };
+}
+
+/** A PHC parameter's value as a whole number, or undefined for anything else ("abc", "", "1.5", none). */
+function wholeNumber(value: unknown): number | undefined {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) ? number : undefined;
 }
 
 /** A new argon2id hash's parameters (a fresh salt), and the PHC string for the tag they give. */
