@@ -1,7 +1,9 @@
 // Logins/s against raw argon2id verifies/s (bench/README.md, item 4), and beside them the same verify
 // answered over HTTP by a bare Fastify (bench/src/verify-baseline-server.ts): that one shows what
 // any answer costs beside the hash on the machine the bench runs on, so the part of the gap that is
-// Berth's own can be read off. Both are loaded by wrk (src/wrk.ts says why). Part of `npm run bench`;
+// Berth's own can be read off; and Berth's own password step answered by a bare Fastify
+// (bench/src/login-floor-server.ts), which splits that part into the sign-in's two statements and
+// Berth's request path. All are loaded by wrk (src/wrk.ts says why). Part of `npm run bench`;
 // `node bench/src/logins.ts` runs it alone.
 import argon2 from 'argon2';
 import os from 'node:os';
@@ -11,7 +13,7 @@ import { cpuSnapshot, formatSplit, perOperation, type CpuSplit } from './cpu-spl
 import { createBenchDatabase } from './database.ts';
 import { best, type LoadOptions, type LoadResult } from './load.ts';
 import { formatComparison, type Comparison } from './report.ts';
-import { startBerth, startVerifyBaseline, type RunningServer } from './servers.ts';
+import { startBerth, startLoginFloor, startVerifyBaseline, type RunningServer } from './servers.ts';
 import { measureWrk } from './wrk.ts';
 
 const CONNECTIONS = 4;
@@ -50,9 +52,12 @@ export interface LoginFigures {
   loginSplit: CpuSplit;
   overHttp: LoadResult;
   overHttpSplit: CpuSplit;
+  /** Berth's password step (its two statements and the verify) answered by a bare Fastify. */
+  floor: LoadResult;
+  floorSplit: CpuSplit;
   /** Raw verifies per second, the best run. */
   verifies: number;
-  runs: { logins: number[]; overHttp: number[]; verifies: number[]; packageVerifies: number[] };
+  runs: { logins: number[]; overHttp: number[]; floor: number[]; verifies: number[]; packageVerifies: number[] };
   /** Raw verifies per second by the `argon2` package, which the server ran before: the best run. */
   packageVerifies: number;
   /** Failed answers over every run of both sides, not only the best ones. */
@@ -76,6 +81,10 @@ export async function measureLogins(
   const databaseName = new URL(databaseUrl).pathname.slice(1);
   const hash = await argon2.hash(admin.password, { type: argon2.argon2id, ...parameters });
   const overHttpServer = await startVerifyBaseline(hash);
+  const floorServer = await startLoginFloor(databaseUrl, admin.email).catch(async (error: unknown) => {
+    await overHttpServer.stop();
+    throw error;
+  });
   try {
     const load = (url: string, body: object): LoadOptions => ({
       url,
@@ -100,13 +109,19 @@ export async function measureLogins(
         runs: [] as LoadResult[],
         splits: [] as CpuSplit[],
       },
+      {
+        server: floorServer,
+        load: load(`${floorServer.url}/`, { email: admin.email, password: admin.password }),
+        runs: [] as LoadResult[],
+        splits: [] as CpuSplit[],
+      },
     ];
     const verifyRuns: number[] = [];
     const packageRuns: number[] = [];
     // The three take turns and the best run of each counts, so that other work on the machine
     // falls on all alike (one run of each, minutes apart, swung the ratio between 0.70 and 0.86 here).
     log(
-      `POST /api/login, the verify over HTTP (${loginSettings.connections} connections each) and argon2id verifies in-process, in turn, best of ${run.rounds} ...`,
+      `POST /api/login, the verify over HTTP, Berth's password step over HTTP (${loginSettings.connections} connections each) and argon2id verifies in-process, in turn, best of ${run.rounds} ...`,
     );
     for (let round = 0; round < run.rounds; round++) {
       const warmupSeconds = round === 0 ? run.warmupSeconds : 0;
@@ -123,11 +138,11 @@ export async function measureLogins(
         await argon2VerifiesPerSecond(admin.password, parameters, verifyConcurrency, run.durationSeconds, warmupSeconds, 'argon2-package'),
       );
     }
-    const [logins, overHttp] = sides.map((side) => {
+    const [logins, overHttp, floor] = sides.map((side) => {
       const top = best(side.runs);
       return { result: top, split: side.splits[side.runs.indexOf(top)] ?? {} };
     });
-    if (!logins || !overHttp) throw new Error('two sides expected');
+    if (!logins || !overHttp || !floor) throw new Error('three sides expected');
     const perSecond = (runs: LoadResult[]) => runs.map((result) => result.requestsPerSecond);
     const cheapHash = await withAdminHash(databaseUrl, loginSettings.cheapArgon2, async () => {
       await measureWrk({ ...loginLoad, durationSeconds: run.warmupSeconds });
@@ -140,11 +155,14 @@ export async function measureLogins(
       loginSplit: logins.split,
       overHttp: overHttp.result,
       overHttpSplit: overHttp.split,
+      floor: floor.result,
+      floorSplit: floor.split,
       verifies: Math.max(...verifyRuns),
       packageVerifies: Math.max(...packageRuns),
       runs: {
         logins: perSecond(sides[0]?.runs ?? []),
         overHttp: perSecond(sides[1]?.runs ?? []),
+        floor: perSecond(sides[2]?.runs ?? []),
         verifies: verifyRuns,
         packageVerifies: packageRuns,
       },
@@ -152,6 +170,7 @@ export async function measureLogins(
       cheapHash,
     };
   } finally {
+    await floorServer.stop();
     await overHttpServer.stop();
   }
 }
@@ -183,6 +202,8 @@ export function loginComparisons(figures: LoginFigures): {
   againstPackage: Comparison;
   overHttp: Comparison;
   beside: Comparison;
+  statements: Comparison;
+  requestPath: Comparison;
 } {
   const { connections, verifyConcurrency, argon2: p } = loginSettings;
   const verify = { label: 'argon2id verify', result: { requestsPerSecond: figures.verifies } };
@@ -208,6 +229,17 @@ export function loginComparisons(figures: LoginFigures): {
       subject: { label: 'Berth POST /api/login', result: figures.logins },
       baseline: { label: 'Fastify POST + verify', result: figures.overHttp },
     },
+    statements: {
+      title:
+        "Berth's password step (its two statements and the verify) answered by a bare Fastify vs the verify over HTTP: what the two statements cost",
+      subject: { label: "Fastify + Berth's sign-in", result: figures.floor },
+      baseline: { label: 'Fastify POST + verify', result: figures.overHttp },
+    },
+    requestPath: {
+      title: "Logins vs Berth's password step answered by a bare Fastify: what Berth's request path costs",
+      subject: { label: 'Berth POST /api/login', result: figures.logins },
+      baseline: { label: "Fastify + Berth's sign-in", result: figures.floor },
+    },
   };
 }
 
@@ -226,7 +258,7 @@ export function formatLogins(figures: LoginFigures): string[] {
   const rate = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
   const rawVerifyMs = (os.cpus().length * 1000) / figures.verifies;
   const lines = [
-    `per second of each run: logins ${rate(figures.runs.logins)}; verifies over HTTP ${rate(figures.runs.overHttp)}; raw verifies ${rate(figures.runs.verifies)} (the argon2 package's: ${rate(figures.runs.packageVerifies)})`,
+    `per second of each run: logins ${rate(figures.runs.logins)}; verifies over HTTP ${rate(figures.runs.overHttp)}; Berth's password step over HTTP ${rate(figures.runs.floor)}; raw verifies ${rate(figures.runs.verifies)} (the argon2 package's: ${rate(figures.runs.packageVerifies)})`,
     `logins over the raw verifies of the same round: ${pairedRatios(figures.runs).join(', ')}`,
     '',
     formatComparison(comparisons.login),
@@ -242,6 +274,11 @@ export function formatLogins(figures: LoginFigures): string[] {
     lines.push(`  CPU per answer in its best run, ms: ${formatSplit(figures.overHttpSplit)}`);
   }
   lines.push('', formatComparison(comparisons.beside));
+  lines.push('', formatComparison(comparisons.statements));
+  if (Object.keys(figures.floorSplit).length > 0) {
+    lines.push(`  CPU per answer in its best run, ms: ${formatSplit(figures.floorSplit)}`);
+  }
+  lines.push('', formatComparison(comparisons.requestPath));
   const cheap = loginSettings.cheapArgon2;
   lines.push(
     '',

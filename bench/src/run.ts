@@ -230,7 +230,8 @@ async function main(): Promise<void> {
     `${ratioOf(comparison).toFixed(2)}${comparison.goal === undefined ? ' (reference)' : ` ${verdict(ratioOf(comparison), comparison.goal)}`}`;
   log(
     `summary: api/user ratio ${summary(userComparison)}; vs pooled select ${summary(poolComparison)}; login ratio ${summary(logins.login)} ` +
-      `(the verify over HTTP ${summary(logins.overHttp)}, logins vs it ${summary(logins.beside)}); ` +
+      `(the verify over HTTP ${summary(logins.overHttp)}, logins vs it ${summary(logins.beside)}; ` +
+      `Berth's password step vs the verify over HTTP ${summary(logins.statements)}, logins vs that step ${summary(logins.requestPath)}); ` +
       `took ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
 }

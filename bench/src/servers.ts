@@ -137,3 +137,10 @@ export const startPoolBaseline = (databaseUrl: string) =>
 /** Fastify answering a POST after one argon2id verify of the posted password against `hash`. */
 export const startVerifyBaseline = (hash: string) =>
   startBaselineScript('verify-baseline-server.ts', 'Fastify + argon2id verify', { VERIFY_HASH: hash });
+
+/**
+ * Fastify answering a POST after Berth's own password step on `databaseUrl` (its two statements and
+ * the verify), signing in as `adminEmail` on that user's tenant.
+ */
+export const startLoginFloor = (databaseUrl: string, adminEmail: string) =>
+  startBaselineScript('login-floor-server.ts', "Fastify + Berth's sign-in", { DATABASE_URL: databaseUrl, ADMIN_EMAIL: adminEmail });
