@@ -2,9 +2,10 @@
 // Berth's own password step (server/src/modules/auth/service.ts: the tries on the account and the
 // address counted and the account found in one statement, the verify, then the tries released with
 // the audit and session rows in a second), with none of Berth's request path around it (its hooks,
-// schemas, signed cookie and the user's abilities). Logins against it are what that path costs;
+// schemas, session cookie and the user's abilities). Logins against it are what that path costs;
 // it against the bare verify over HTTP is what the two statements cost (bench/src/logins.ts).
 import Fastify from 'fastify';
+import { listenAsBaseline } from './baseline-listen.ts';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { openDatabase } from '../../server/src/db/connection.ts';
@@ -63,12 +64,4 @@ app.post<{ Body: { email?: unknown; password?: unknown } }>('/', async (request,
   }
 });
 
-const address = await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });
-process.stdout.write(`listening ${address}\n`);
-
-process.once('SIGTERM', () => {
-  void app
-    .close()
-    .then(() => database.close())
-    .then(() => process.exit(0));
-});
+await listenAsBaseline(app, () => database.close());

@@ -1,6 +1,7 @@
 // The real limit of a request that needs the database: Fastify with a pool like Berth's
 // (server/src/db/connection.ts: pg, 10 connections) doing one select by primary key per request.
 import Fastify from 'fastify';
+import { listenAsBaseline } from './baseline-listen.ts';
 import pg from 'pg';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -13,12 +14,4 @@ app.get('/', async () => {
   return { data: rows[0] ?? null };
 });
 
-const address = await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });
-process.stdout.write(`listening ${address}\n`);
-
-process.once('SIGTERM', () => {
-  void app
-    .close()
-    .then(() => pool.end())
-    .then(() => process.exit(0));
-});
+await listenAsBaseline(app, () => pool.end());

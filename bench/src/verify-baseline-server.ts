@@ -3,6 +3,7 @@
 // time). Berth's logins against this are what Berth does beside the verify; this against raw
 // verifies is what any answer over HTTP costs beside it on the machine (bench/src/logins.ts).
 import Fastify from 'fastify';
+import { listenAsBaseline } from './baseline-listen.ts';
 import { PasswordHasher } from '../../server/src/lib/password.ts';
 
 const hash = process.env.VERIFY_HASH;
@@ -17,9 +18,4 @@ app.post<{ Body: { password?: unknown } }>('/', async (request, reply) => {
   return { data: { ok: true } };
 });
 
-const address = await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });
-process.stdout.write(`listening ${address}\n`);
-
-process.once('SIGTERM', () => {
-  void app.close().then(() => process.exit(0));
-});
+await listenAsBaseline(app);
