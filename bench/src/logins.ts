@@ -60,7 +60,7 @@ export interface LoginFigures {
   runs: { logins: number[]; overHttp: number[]; floor: number[]; verifies: number[]; packageVerifies: number[] };
   /** Raw verifies per second by the `argon2` package, which the server ran before: the best run. */
   packageVerifies: number;
-  /** Failed answers over every run of both sides, not only the best ones. */
+  /** Failed answers over every run of every side, not only the best ones. */
   failures: number;
   /** The same logins with loginSettings.cheapArgon2's hash: their rate and CPU per login. */
   cheapHash: { logins: LoadResult; split: CpuSplit };
@@ -118,7 +118,7 @@ export async function measureLogins(
     ];
     const verifyRuns: number[] = [];
     const packageRuns: number[] = [];
-    // The three take turns and the best run of each counts, so that other work on the machine
+    // They take turns and the best run of each counts, so that other work on the machine
     // falls on all alike (one run of each, minutes apart, swung the ratio between 0.70 and 0.86 here).
     log(
       `POST /api/login, the verify over HTTP, Berth's password step over HTTP (${loginSettings.connections} connections each) and argon2id verifies in-process, in turn, best of ${run.rounds} ...`,
