@@ -344,40 +344,53 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
   const listen = `${layout.address}:${layout.httpPort}`;
   const listenTls = `${layout.address}:${layout.httpsPort}`;
   const refuse = ['      if ($berth_kind = "") { return 404; }', '      if ($berth_kind = suspended) { return 503; }'];
-  /** What both server blocks serve: every site by the maps. */
-  const siteBody = [
-    // www to the bare domain or back, as the site's settings say.
-    '    if ($berth_redirect) { return 301 $scheme://$berth_redirect$request_uri; }',
-    '    root $berth_root;',
-    '    index $berth_index index.html index.htm;',
-    '    error_page 503 /.berth-suspended.html;',
-    '    location = /.berth-suspended.html {',
-    '      internal;',
-    `      root ${safe(pagesDir(layout), 'the pages directory')}/$berth_site;`,
-    '      try_files /suspended.html =503;',
-    '    }',
-    '    location / {',
-    ...refuse,
-    // The static module serves the file, a folder's index, or 404 (no try_files: one stat fewer a request).
-    '    }',
-    // A site without PHP never hands out a PHP file's source. The customer's pool runs only a
-    // .php file that exists (security.limit_extensions, cgi.fix_pathinfo off: never
-    // /upload.jpg/x.php; agent/src/php.ts), so nginx need not look for the file first.
-    '    location ~ [^/]\\.php(/|$) {',
-    ...refuse,
-    '      if ($berth_kind != php) { return 403; }',
-    '      fastcgi_split_path_info ^(.+?\\.php)(/.*)$;',
-    '      include /etc/nginx/fastcgi_params;',
-    '      fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;',
-    '      fastcgi_param PATH_INFO $fastcgi_path_info;',
-    '      fastcgi_pass $berth_php;',
-    '    }',
-  ];
+  const httpsPort = layout.httpsPort === 443 ? '' : `:${layout.httpsPort}`;
+  /**
+   * What both server blocks serve: every site by the maps. `redirects` are asked first in each
+   * location a request can be served from, so a CA's HTTP-01 question (its own `^~` location)
+   * skips them without a regular expression over every request's URI.
+   */
+  const siteBody = (redirects: string[]) => {
+    const first = [...redirects, ...refuse];
+    return [
+      '    root $berth_root;',
+      '    index $berth_index index.html index.htm;',
+      '    error_page 503 /.berth-suspended.html;',
+      '    location = /.berth-suspended.html {',
+      '      internal;',
+      `      root ${safe(pagesDir(layout), 'the pages directory')}/$berth_site;`,
+      '      try_files /suspended.html =503;',
+      '    }',
+      '    location / {',
+      ...first,
+      // The static module serves the file, a folder's index, or 404 (no try_files: one stat fewer a request).
+      '    }',
+      // A site without PHP never hands out a PHP file's source. The customer's pool runs only a
+      // .php file that exists (security.limit_extensions, cgi.fix_pathinfo off: never
+      // /upload.jpg/x.php; agent/src/php.ts), so nginx need not look for the file first.
+      '    location ~ [^/]\\.php(/|$) {',
+      ...first,
+      '      if ($berth_kind != php) { return 403; }',
+      '      fastcgi_split_path_info ^(.+?\\.php)(/.*)$;',
+      '      include /etc/nginx/fastcgi_params;',
+      '      fastcgi_param SCRIPT_FILENAME $document_root$fastcgi_script_name;',
+      '      fastcgi_param PATH_INFO $fastcgi_path_info;',
+      '      fastcgi_pass $berth_php;',
+      '    }',
+    ];
+  };
+  // www to the bare domain or back, as the site's settings say.
+  const wwwRedirect = '      if ($berth_redirect) { return 301 $scheme://$berth_redirect$request_uri; }';
+  // To HTTPS on the same name first, then www (HSTS preload lists ask for that order).
+  const httpsRedirect = `      if ($berth_to_https) { return 301 https://$host${httpsPort}$request_uri; }`;
   const defaultTls = `${safe(certificatesDir(layout), 'the certificates directory')}/default`;
   return [
     ...LUA_MODULES.map((module) => `load_module ${module};`),
     ...(layout.workerUser ? [`user ${safe(layout.workerUser, 'the worker user')};`] : []),
     'worker_processes 2;',
+    // The sites' locations and PHP's path split are regular expressions matched on every request:
+    // compiled to machine code (Debian's nginx is built --with-pcre-jit; bench/README.md, item 8).
+    'pcre_jit on;',
     `pid ${run}/nginx.pid;`,
     // One error log and one access log for every site (the agent splits them by site for the panel,
     // agent/src/logs.ts).
@@ -417,22 +430,18 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     `    berth_tls_cache = require("resty.lrucache").new(${PARSED_CERTIFICATES})`,
     `    berth_ocsp_cache = require("resty.lrucache").new(${PARSED_CERTIFICATES})`,
     '  }',
-    // A CA's HTTP-01 question is answered over HTTP, never sent to HTTPS first: "1" (to HTTPS and
-    // not a question) is the only value that redirects.
-    '  map $uri $berth_acme { default ""; ~^/\\.well-known/acme-challenge/ q; }',
-    '  map "$berth_to_https$berth_acme" $berth_https_redirect { default ""; 1 1; }',
     // HTTP and HTTPS in a server block each, alike but for what only one of them does: each
     // request asks only its own scheme's questions.
     '  server {',
     `    listen ${listen} default_server;`,
     '    server_name _;',
-    `    if ($berth_https_redirect) { return 301 https://$host${layout.httpsPort === 443 ? '' : `:${layout.httpsPort}`}$request_uri; }`,
-    // The agent answers the CA's HTTP-01 questions from the database (migration 0038).
+    // The agent answers the CA's HTTP-01 questions from the database (migration 0038), over HTTP:
+    // never sent to HTTPS or to another name first.
     '    location ^~ /.well-known/acme-challenge/ {',
     `      proxy_pass http://unix:${safe(acmeSocket(layout), 'the ACME socket')}:;`,
     '      proxy_set_header Host $host;',
     '    }',
-    ...siteBody,
+    ...siteBody([httpsRedirect, wwwRedirect]),
     '  }',
     '  server {',
     `    listen ${listenTls} ssl default_server;`,
@@ -444,7 +453,7 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     ...CERTIFICATE_BY_NAME.map((line) => `      ${line}`),
     '    }',
     '    add_header Strict-Transport-Security $berth_hsts always;',
-    ...siteBody,
+    ...siteBody([wwwRedirect]),
     '  }',
     `  include ${safe(extraDir(layout), 'the extra directory')}/*.conf;`,
     '}',

@@ -359,6 +359,12 @@ describe('a domain whose zone Berth serves', () => {
     await within(5_000, async () =>
       expect(await plainGet('secure.example')).toEqual({ status: 301, location: `https://secure.example:${web.httpsPort}/` }),
     );
+    // Except a CA's HTTP-01 question, answered over HTTP (the agent knows no such token: 404), never sent to HTTPS.
+    expect(await plainGet('secure.example', '/.well-known/acme-challenge/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toEqual({
+      status: 404,
+      location: undefined,
+    });
+    expect((await plainGet('secure.example', '/index.php?a=1')).location).toBe(`https://secure.example:${web.httpsPort}/index.php?a=1`);
     // A name without a certificate of its own gets the server's default one, which Pebble's root does not vouch for.
     expect((await handshake('unknown.test')).authorized).toBe(false);
     // HSTS once its owner switches it on (the site's settings).
