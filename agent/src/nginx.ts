@@ -388,8 +388,9 @@ export function renderMain(layout: WebLayout, sitesConf: string, hostCount: numb
     ...LUA_MODULES.map((module) => `load_module ${module};`),
     ...(layout.workerUser ? [`user ${safe(layout.workerUser, 'the worker user')};`] : []),
     'worker_processes 2;',
-    // The sites' locations and PHP's path split are regular expressions matched on every request:
-    // compiled to machine code (Debian's nginx is built --with-pcre-jit; bench/README.md, item 8).
+    // The PHP location is a regular expression tried on every request but an exact or `^~` match
+    // (the CA's HTTP-01 questions), and PHP's path split one more on each PHP request: compiled to
+    // machine code (Debian's nginx is built --with-pcre-jit; bench/README.md, item 8).
     'pcre_jit on;',
     `pid ${run}/nginx.pid;`,
     // One error log and one access log for every site (the agent splits them by site for the panel,

@@ -44,3 +44,12 @@ export async function measureLoad(options: LoadOptions): Promise<LoadResult> {
 
 /** The run with the most successful answers per second: of runs taken in turn, the one least disturbed. */
 export const best = (runs: LoadResult[]): LoadResult => runs.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+
+/**
+ * Runs one round's measurements, each side after the other, the first going first in even rounds
+ * and last in odd ones: a side measured first in every round (after the other side's load, or none)
+ * would carry any order effect into its figure alone.
+ */
+export async function inTurn(round: number, sides: (() => Promise<unknown>)[]): Promise<void> {
+  for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await side();
+}

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { argon2VerifiesPerSecond, type Argon2Parameters } from './argon2-baseline.ts';
 import { cpuSnapshot, formatSplit, perOperation, type CpuSplit } from './cpu-split.ts';
 import { createBenchDatabase } from './database.ts';
-import { best, type LoadOptions, type LoadResult } from './load.ts';
+import { best, inTurn, type LoadOptions, type LoadResult } from './load.ts';
 import { formatComparison, type Comparison } from './report.ts';
 import { startBerth, startLoginFloor, startVerifyBaseline, type RunningServer } from './servers.ts';
 import { measureWrk } from './wrk.ts';
@@ -118,25 +118,37 @@ export async function measureLogins(
     ];
     const verifyRuns: number[] = [];
     const packageRuns: number[] = [];
-    // They take turns and the best run of each counts, so that other work on the machine
-    // falls on all alike (one run of each, minutes apart, swung the ratio between 0.70 and 0.86 here).
+    // They take turns, in the reverse order every other round (load.ts inTurn), and the best run of
+    // each counts, so that other work on the machine falls on all alike (one run of each, minutes
+    // apart, swung the ratio between 0.70 and 0.86 here).
     log(
       `POST /api/login, the verify over HTTP, Berth's password step over HTTP (${loginSettings.connections} connections each) and argon2id verifies in-process, in turn, best of ${run.rounds} ...`,
     );
     for (let round = 0; round < run.rounds; round++) {
       const warmupSeconds = round === 0 ? run.warmupSeconds : 0;
-      for (const side of sides) {
-        if (warmupSeconds > 0) await measureWrk({ ...side.load, durationSeconds: warmupSeconds });
-        const before = cpuSnapshot(side.server.pid, databaseName);
-        const result = await measureWrk(side.load);
-        side.splits.push(perOperation(before, cpuSnapshot(side.server.pid, databaseName), result.completed));
-        side.runs.push(result);
-      }
       const { verifyConcurrency } = loginSettings;
-      verifyRuns.push(await argon2VerifiesPerSecond(admin.password, parameters, verifyConcurrency, run.durationSeconds, warmupSeconds));
-      packageRuns.push(
-        await argon2VerifiesPerSecond(admin.password, parameters, verifyConcurrency, run.durationSeconds, warmupSeconds, 'argon2-package'),
-      );
+      await inTurn(round, [
+        ...sides.map((side) => async () => {
+          if (warmupSeconds > 0) await measureWrk({ ...side.load, durationSeconds: warmupSeconds });
+          const before = cpuSnapshot(side.server.pid, databaseName);
+          const result = await measureWrk(side.load);
+          side.splits.push(perOperation(before, cpuSnapshot(side.server.pid, databaseName), result.completed));
+          side.runs.push(result);
+        }),
+        async () =>
+          verifyRuns.push(await argon2VerifiesPerSecond(admin.password, parameters, verifyConcurrency, run.durationSeconds, warmupSeconds)),
+        async () =>
+          packageRuns.push(
+            await argon2VerifiesPerSecond(
+              admin.password,
+              parameters,
+              verifyConcurrency,
+              run.durationSeconds,
+              warmupSeconds,
+              'argon2-package',
+            ),
+          ),
+      ]);
     }
     const [logins, overHttp, floor] = sides.map((side) => {
       const top = best(side.runs);

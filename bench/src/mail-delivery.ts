@@ -7,7 +7,8 @@
 // addresses in static tables (Postfix hash maps written by postmap, a Dovecot passwd-file), each
 // switched with a reload: BENCH_MAIL_MESSAGES (200) messages to 4 mailboxes over 4 connections
 // while the host serves BENCH_MAIL_DOMAINS (2,000) other domains, each with a mailbox and a forwarder,
-// timed from the first send until the last file is in the Maildirs; in turn, best of 3 each.
+// timed from the first send until the last file is in the Maildirs; in turn (load.ts inTurn), best
+// of 3 each.
 // Goal: Berth's lookups keep >= 0.8 of the static tables.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { openDatabase } from '../../server/src/db/connection.ts';
 import { migrateToLatest } from '../../server/src/db/migrate.ts';
 import { prepareMail, startMail, type RunningMail } from '../../server/src/daemons/mail.ts';
 import { mailHostSettings } from '../../server/test/mail-host.ts';
+import { inTurn } from './load.ts';
 import { startBenchApp } from './berth-app.ts';
 import { createBenchDatabase } from './database.ts';
 
@@ -167,10 +169,16 @@ export async function measureMailDelivery(options: { messages?: number; log?: (l
     const berth: number[] = [];
     const staticMaps: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      await use('static');
-      staticMaps.push(await batch());
-      await use('berth');
-      berth.push(await batch());
+      await inTurn(i, [
+        async () => {
+          await use('static');
+          staticMaps.push(await batch());
+        },
+        async () => {
+          await use('berth');
+          berth.push(await batch());
+        },
+      ]);
       log(`  round ${i + 1}: static tables ${staticMaps.at(-1)!.toFixed(1)} msg/s, Berth's lookups ${berth.at(-1)!.toFixed(1)} msg/s`);
     }
     return { messages, berth: Math.max(...berth), staticMaps: Math.max(...staticMaps) };

@@ -5,8 +5,8 @@
 // Messages a second through submission (587, STARTTLS, AUTH) -> DKIM signing by rspamd as the milter
 // -> relay to the receiver, against the same Postfix with no milter on its submission listener
 // (postconf -P, then a reload): BENCH_MAIL_MESSAGES (200) messages over 4 connections, timed from
-// the first send until the receiver holds the last; the two take turns, best of 3 each. Goal: the
-// signed path keeps >= 0.5 of Postfix alone.
+// the first send until the receiver holds the last; the two take turns (load.ts inTurn), best of 3
+// each. Goal: the signed path keeps >= 0.5 of Postfix alone.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -20,6 +20,7 @@ import { mailHostSettings } from '../../server/test/mail-host.ts';
 import { startSmtpReceiver } from '../../server/test/smtp-receiver.ts';
 import { startBenchApp } from './berth-app.ts';
 import { createBenchDatabase } from './database.ts';
+import { inTurn } from './load.ts';
 
 const ROUNDS = 3;
 const GOAL = 0.5;
@@ -152,15 +153,21 @@ export async function measureMailSigning(options: { messages?: number; log?: (li
     const signed: number[] = [];
     const unsigned: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      await milter(false);
-      const plain = await batch();
-      if (plain.signed) throw new Error('the batch without the milter arrived signed');
-      unsigned.push(plain.rate);
-      await milter(true);
-      const withSigning = await batch();
-      if (!withSigning.signed) throw new Error('the batch through rspamd arrived unsigned');
-      signed.push(withSigning.rate);
-      log(`  round ${i + 1}: Postfix alone ${plain.rate.toFixed(1)} msg/s, with DKIM signing ${withSigning.rate.toFixed(1)} msg/s`);
+      await inTurn(i, [
+        async () => {
+          await milter(false);
+          const plain = await batch();
+          if (plain.signed) throw new Error('the batch without the milter arrived signed');
+          unsigned.push(plain.rate);
+        },
+        async () => {
+          await milter(true);
+          const withSigning = await batch();
+          if (!withSigning.signed) throw new Error('the batch through rspamd arrived unsigned');
+          signed.push(withSigning.rate);
+        },
+      ]);
+      log(`  round ${i + 1}: Postfix alone ${unsigned.at(-1)!.toFixed(1)} msg/s, with DKIM signing ${signed.at(-1)!.toFixed(1)} msg/s`);
     }
     return { messages, signed: Math.max(...signed), unsigned: Math.max(...unsigned) };
   } finally {

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import os from 'node:os';
 import { createBenchDatabase } from './database.ts';
-import { best, measureLoad, type LoadResult } from './load.ts';
+import { best, inTurn, measureLoad, type LoadResult } from './load.ts';
 import { formatLogins, loginComparisons, loginSettings, measureLogins } from './logins.ts';
 import { formatComparison, ratioOf, verdict, type Comparison } from './report.ts';
 import { formatPropagation, measureDnsPropagation } from './dns-propagation.ts';
@@ -129,15 +129,17 @@ async function main(): Promise<void> {
   await baseline.stop();
   const pool = await startPoolBaseline(database.url);
   cleanups.push(() => pool.stop());
-  // Other work on this machine only ever slows a run down: Berth and the pooled select take turns,
-  // and the best run of each counts (each side warmed up before its first run).
+  // Other work on this machine only ever slows a run down: Berth and the pooled select take turns
+  // (load.ts inTurn), and the best run of each counts (each side warmed up before its first run).
   log(`GET /api/user and Fastify + one pooled select by primary key, in turn, best of ${settings.rounds} ...`);
   const userRuns: LoadResult[] = [];
   const pooledRuns: LoadResult[] = [];
   for (let round = 0; round < settings.rounds; round++) {
     const warmupSeconds = round === 0 ? load.warmupSeconds : 0;
-    userRuns.push(await measureLoad({ ...load, warmupSeconds, url: `${berth.url}/api/user`, headers: { cookie } }));
-    pooledRuns.push(await measureLoad({ ...load, warmupSeconds, url: `${pool.url}/` }));
+    await inTurn(round, [
+      async () => userRuns.push(await measureLoad({ ...load, warmupSeconds, url: `${berth.url}/api/user`, headers: { cookie } })),
+      async () => pooledRuns.push(await measureLoad({ ...load, warmupSeconds, url: `${pool.url}/` })),
+    ]);
   }
   const runsOf = (runs: LoadResult[]) => runs.map((run) => run.requestsPerSecond.toFixed(0)).join(', ');
   log(`  req/s of each run: Berth ${runsOf(userRuns)}; pooled select ${runsOf(pooledRuns)}`);

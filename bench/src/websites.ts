@@ -29,7 +29,7 @@ import { startBenchApp } from './berth-app.ts';
 import { CERTIFICATE_KEYS_PURPOSE } from '../../server/src/modules/certificates/keys.ts';
 import { ownChain } from '../../server/test/own-certificate.ts';
 import { createBenchDatabase } from './database.ts';
-import { best, measureLoad, type LoadResult } from './load.ts';
+import { best, inTurn, measureLoad, type LoadResult } from './load.ts';
 import { repoRoot } from './servers.ts';
 import { freePort } from './servers.ts';
 
@@ -205,18 +205,22 @@ export async function measureWebsites(
       const baseRuns: LoadResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const warmupSeconds = round === 0 ? 2 : 0;
-        siteRuns.push(
-          await measureLoad({
-            url: `http://127.0.0.1:${settings.httpPort}${sitePath}`,
-            headers: { host: 'bench-site.example' },
-            connections: 20,
-            durationSeconds: 5,
-            warmupSeconds,
-          }),
-        );
-        baseRuns.push(
-          await measureLoad({ url: `http://127.0.0.1:${baselinePort}${sitePath}`, connections: 20, durationSeconds: 5, warmupSeconds }),
-        );
+        await inTurn(round, [
+          async () =>
+            siteRuns.push(
+              await measureLoad({
+                url: `http://127.0.0.1:${settings.httpPort}${sitePath}`,
+                headers: { host: 'bench-site.example' },
+                connections: 20,
+                durationSeconds: 5,
+                warmupSeconds,
+              }),
+            ),
+          async () =>
+            baseRuns.push(
+              await measureLoad({ url: `http://127.0.0.1:${baselinePort}${sitePath}`, connections: 20, durationSeconds: 5, warmupSeconds }),
+            ),
+        ]);
       }
       return { site: best(siteRuns), baseline: best(baseRuns) };
     };
@@ -248,8 +252,10 @@ export async function measureWebsites(
     const siteRounds: number[] = [];
     const baselineRounds: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      siteRounds.push(await handshakesPerSecond(settings.httpsPort, 'bench-site.example', 20, 5));
-      baselineRounds.push(await handshakesPerSecond(tlsBaselinePort, 'bench-site.example', 20, 5));
+      await inTurn(round, [
+        async () => siteRounds.push(await handshakesPerSecond(settings.httpsPort, 'bench-site.example', 20, 5)),
+        async () => baselineRounds.push(await handshakesPerSecond(tlsBaselinePort, 'bench-site.example', 20, 5)),
+      ]);
     }
     const handshakes = { site: Math.max(...siteRounds), baseline: Math.max(...baselineRounds) };
 
