@@ -21,6 +21,7 @@ import {
 import { demoDomainNames } from '../../server/src/modules/demo/service.ts';
 import { startBenchApp } from './berth-app.ts';
 import { createBenchDatabase } from './database.ts';
+import { inTurn } from './load.ts';
 import { freePort } from './servers.ts';
 
 const GOAL_RATIO = 0.8;
@@ -155,14 +156,17 @@ export async function measureDnsThroughput(zones = 200, seconds = 8): Promise<Dn
     const nativeDns = await startPowerDns(nativeSettings);
     stops.push(() => nativeDns.kill('SIGKILL'));
 
-    // Warm both, then alternate so that drift of a noisy machine falls on both alike; best of three.
+    // Warm both, then alternate (load.ts inTurn) so that drift of a noisy machine falls on both
+    // alike; best of three.
     await dnsperf(viewsSettings.port, queryFile, 2);
     await dnsperf(nativeSettings.port, queryFile, 2);
     const views: number[] = [];
     const nativeRuns: number[] = [];
     for (let round = 0; round < 3; round++) {
-      views.push(await dnsperf(viewsSettings.port, queryFile, seconds));
-      nativeRuns.push(await dnsperf(nativeSettings.port, queryFile, seconds));
+      await inTurn(round, [
+        async () => views.push(await dnsperf(viewsSettings.port, queryFile, seconds)),
+        async () => nativeRuns.push(await dnsperf(nativeSettings.port, queryFile, seconds)),
+      ]);
     }
     const viewsQps = Math.max(...views);
     const nativeQps = Math.max(...nativeRuns);
