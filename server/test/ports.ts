@@ -16,6 +16,15 @@ import path from 'node:path';
  */
 
 const FIRST = 10_000;
+/**
+ * Ports a browser refuses to load a page from (the Fetch standard's "bad ports"; Chromium answers
+ * net::ERR_UNSAFE_PORT): an e2e server on one cannot be opened. 10080 is the one inside the blocks.
+ */
+const BROWSER_REFUSED_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
+  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
+  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
 const BLOCK = 1_000;
 /** Blocks 0–10 for numbered workers, 11–21 for anything else (by process id); 32,000 stays below the ephemeral range. */
 const BLOCKS = 11;
@@ -28,6 +37,7 @@ function blockOf(): number {
 const block = blockOf();
 const cursorFile = path.join(tmpdir(), 'berth-test-ports', `block-${block}`);
 const handedOut = new Set<number>();
+const usable = (port: number) => !handedOut.has(port) && !BROWSER_REFUSED_PORTS.has(port);
 
 function nextCandidate(): number {
   let offset = 0;
@@ -50,11 +60,11 @@ const canListen = (port: number) =>
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 
-/** A loopback port free right now that this process has not handed out before. */
+/** A loopback port free right now that this process has not handed out before and a browser opens. */
 export async function freePort(): Promise<number> {
   for (let tries = 0; tries < BLOCK; tries++) {
     const port = nextCandidate();
-    if (handedOut.has(port)) continue;
+    if (!usable(port)) continue;
     if (await canListen(port)) {
       handedOut.add(port);
       return port;
@@ -69,7 +79,7 @@ export async function freePortRange(count: number): Promise<number> {
     const first = await freePort();
     if (first + count > FIRST + (block + 1) * BLOCK) continue;
     const rest = Array.from({ length: count - 1 }, (_, i) => first + 1 + i);
-    if (rest.some((port) => handedOut.has(port))) continue;
+    if (!rest.every(usable)) continue;
     if ((await Promise.all(rest.map(canListen))).every(Boolean)) {
       rest.forEach((port) => handedOut.add(port));
       // The cursor goes past the range so the next port is not inside it.
