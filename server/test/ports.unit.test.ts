@@ -15,19 +15,15 @@ afterEach(async () => {
   dir = undefined;
 });
 
-async function portsFrom(offset: number, count: number, call: 'freePort' | 'freePortRange'): Promise<number[]> {
+/** The ports `expression` (an array of awaited calls of ports.ts) answers, from cursor `offset` of block 0. */
+async function portsFrom(offset: number, expression: string): Promise<number[]> {
   dir = await mkdtemp(path.join(tmpdir(), 'berth-ports-'));
   await mkdir(path.join(dir, 'berth-test-ports'));
   await writeFile(path.join(dir, 'berth-test-ports', 'block-0'), String(offset));
-  const program =
-    call === 'freePort'
-      ? `import { freePort } from ${JSON.stringify(portsModule)};
-         const ports = []; for (let i = 0; i < ${count}; i++) ports.push(await freePort());
-         console.log(JSON.stringify(ports));`
-      : `import { freePortRange } from ${JSON.stringify(portsModule)};
-         console.log(JSON.stringify([await freePortRange(${count})]));`;
+  const program = `import { freePort, freePortRange } from ${JSON.stringify(portsModule)};
+    console.log(JSON.stringify(${expression}));`;
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', program], {
-    env: { ...process.env, TMPDIR: dir, VITEST_POOL_ID: '0', TEST_PARALLEL_INDEX: '' },
+    env: { ...process.env, TMPDIR: dir, VITEST_POOL_ID: '0' },
     timeout: 20_000,
   });
   return JSON.parse(stdout) as number[];
@@ -35,14 +31,14 @@ async function portsFrom(offset: number, count: number, call: 'freePort' | 'free
 
 describe('test ports', () => {
   it('never hands out a port a browser refuses to open, walking on past it', async () => {
-    const ports = await portsFrom(78, 4, 'freePort');
+    const ports = await portsFrom(78, '[await freePort(), await freePort(), await freePort(), await freePort()]');
     expect(ports).not.toContain(10_080);
     expect(ports.every((port) => port >= 10_078 && port < 11_000)).toBe(true);
     expect(new Set(ports).size).toBe(4);
   });
 
   it('never hands out a range of ports with a refused port inside it', async () => {
-    const [first] = await portsFrom(75, 10, 'freePortRange');
+    const [first] = await portsFrom(75, '[await freePortRange(10)]');
     expect(first).toBeGreaterThanOrEqual(10_075);
     expect(first! > 10_080 || first! + 10 <= 10_080).toBe(true);
   });
